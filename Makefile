@@ -1,0 +1,42 @@
+# smsim: the two commands of the README are `make demo` and `make test`.
+GO      ?= go
+BIN     := bin/smsim
+GOFILES := $(shell find . -name '*.go' -not -path './.git/*')
+
+.PHONY: all deps build demo test vet fuzz bench examples clean
+
+all: build
+
+deps:
+	@./scripts/deps.sh
+
+$(BIN): $(GOFILES) go.mod go.sum
+	@mkdir -p bin
+	$(GO) build -o $(BIN) ./cmd/smsim
+
+build: $(BIN)
+
+# The main job on the kernel embedded in the binary.
+demo: deps build
+	@$(BIN) demo
+
+# The whole suite (vet, gofmt, tests). CI runs exactly this.
+test: deps
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 20m ./...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=60s ./isa
+
+bench:
+	./bench/run.sh
+
+# Regenerate examples/*.ptx from examples/*.cu with clang-16.
+examples: deps
+	@for f in examples/*.cu; do \
+	  clang-16 --cuda-device-only --cuda-gpu-arch=sm_90 -nocudainc -nocudalib -S -O2 -x cuda $$f -o $${f%.cu}.ptx || exit 1; \
+	done
+
+clean:
+	rm -rf bin

@@ -1,0 +1,3 @@
+module github.com/smsim/smsim
+
+go 1.26.8

@@ -1,0 +1,247 @@
+package isa
+
+// Modifier-field (Inst.Mods) layouts, per opcode group. docs/isa.md mirrors this file.
+
+// Arithmetic group (ADD SUB MUL MAD DIV REM MIN MAX NEG ABS FMA SQRT RCP CVT).
+const (
+	ModMulMask  = 0x3 // MUL/MAD: 0 = .lo, 1 = .hi, 2 = .wide
+	MulLo       = 0
+	MulHi       = 1
+	MulWide     = 2
+	ModSat      = 1 << 2
+	ModRndShift = 3 // 4-bit rounding mode
+	ModRndMask  = 0xf << ModRndShift
+	ModFtz      = 1 << 7
+)
+
+// Rounding modes (ModRnd field).
+const (
+	RndNone = iota
+	RndRN
+	RndRZ
+	RndRM
+	RndRP
+	RndRNI
+	RndRZI
+	RndRMI
+	RndRPI
+	RndApprox
+	RndFull
+)
+
+var rndNames = [...]string{"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "approx", "full"}
+
+// RoundingName returns the PTX spelling of a rounding mode ("" for none).
+func RoundingName(r int) string {
+	if r >= 0 && r < len(rndNames) {
+		return rndNames[r]
+	}
+	return ""
+}
+
+// ParseRounding maps "rn" etc. to a rounding mode.
+func ParseRounding(s string) (int, bool) {
+	for i, n := range rndNames {
+		if i > 0 && n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// SETP: comparison, boolean combination with C, two destinations.
+const (
+	ModCmpMask   = 0x1f
+	ModBoolShift = 5
+	ModBoolMask  = 0x3 << ModBoolShift // 0 none, 1 and, 2 or, 3 xor
+	ModSetpDst2  = 1 << 7              // "p|q": Dst2 receives the complement
+)
+
+// Comparison operators (SETP).
+const (
+	CmpEQ = iota
+	CmpNE
+	CmpLT
+	CmpLE
+	CmpGT
+	CmpGE
+	CmpLO
+	CmpLS
+	CmpHI
+	CmpHS
+	CmpEQU
+	CmpNEU
+	CmpLTU
+	CmpLEU
+	CmpGTU
+	CmpGEU
+	CmpNUM
+	CmpNAN
+)
+
+var cmpNames = [...]string{"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"}
+
+// CmpName returns the PTX spelling of a comparison.
+func CmpName(c int) string {
+	if c >= 0 && c < len(cmpNames) {
+		return cmpNames[c]
+	}
+	return "cmp?"
+}
+
+// ParseCmp maps "eq" etc. to a comparison.
+func ParseCmp(s string) (int, bool) {
+	for i, n := range cmpNames {
+		if n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Boolean combinations (SETP, BAR.RED).
+const (
+	BoolNone = 0
+	BoolAnd  = 1
+	BoolOr   = 2
+	BoolXor  = 3
+)
+
+// Memory group (LD ST ATOM CVTA).
+const (
+	ModSpaceMask = 0x7
+	ModVecShift  = 3 // LD/ST: log2 of the vector length (0, 1, 2)
+	ModVecMask   = 0x3 << ModVecShift
+	ModNC        = 1 << 5 // LD: .nc
+	ModVolatile  = 1 << 6 // LD/ST: .volatile / .relaxed / .acquire / .release
+	ModAtomShift = 3      // ATOM: 4-bit operation
+	ModAtomMask  = 0xf << ModAtomShift
+	ModCvtaTo    = 1 << 3 // CVTA: generic -> space ("cvta.to"); clear: space -> generic
+)
+
+// State spaces (ModSpace field).
+const (
+	SpaceGeneric = iota
+	SpaceGlobal
+	SpaceShared
+	SpaceLocal // thread-private memory; addresses are byte offsets in the thread's local memory
+	SpaceParam // the kernel's parameter buffer (read-only)
+	SpaceConst // the .const bank
+	spaceCount
+)
+
+var spaceNames = [...]string{"generic", "global", "shared", "local", "param", "const"}
+
+// SpaceName returns the PTX name of a state space.
+func SpaceName(s int) string {
+	if s >= 0 && s < len(spaceNames) {
+		return spaceNames[s]
+	}
+	return "space?"
+}
+
+// Atomic operations (ATOM).
+const (
+	AtomAdd = iota
+	AtomCAS
+	AtomExch
+	AtomMin
+	AtomMax
+	AtomInc
+	AtomDec
+	AtomAnd
+	AtomOr
+	AtomXor
+)
+
+var atomNames = [...]string{"add", "cas", "exch", "min", "max", "inc", "dec", "and", "or", "xor"}
+
+// AtomName returns the PTX spelling of an atomic operation.
+func AtomName(a int) string {
+	if a >= 0 && a < len(atomNames) {
+		return atomNames[a]
+	}
+	return "atom?"
+}
+
+// ParseAtom maps "add" etc. to an atomic operation.
+func ParseAtom(s string) (int, bool) {
+	for i, n := range atomNames {
+		if n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// MOV: packing and unpacking of vector operands.
+const (
+	ModMovPack   = 1 << 0 // Dst = {A, B} (two halves of Type)
+	ModMovUnpack = 1 << 1 // {Dst, Dst2} = A
+)
+
+// Control flow (BRA BRX CALL RET).
+const (
+	ModUni         = 1 << 0
+	ModCallInd     = 1 << 1 // CALL: target in A rather than Imm
+	ModFrameShift  = 2      // CALL: frame advance in 8-byte units, 14 bits
+	ModBrxLenShift = 1      // BRX: table length, 15 bits
+)
+
+// BAR: kinds, reduction operators.
+const (
+	ModBarKindMask = 0x3
+	BarSync        = 0
+	BarArrive      = 1
+	BarRed         = 2
+	ModBarRedShift = 2 // 0 popc, 1 and, 2 or
+	ModBarRedMask  = 0x3 << ModBarRedShift
+	BarRedPopc     = 0
+	BarRedAnd      = 1
+	BarRedOr       = 2
+)
+
+// MEMBAR levels.
+const (
+	MembarCTA = 0
+	MembarGL  = 1
+	MembarSys = 2
+	ModFence  = 1 << 2 // written as fence rather than membar
+)
+
+// BPT modes (SASS).
+const (
+	BPTDrain      = 1
+	BPTPause      = 2
+	BPTPauseQuiet = 3
+	BPTTrap       = 4
+	BPTInt        = 5
+)
+
+var bptNames = [...]string{"", "DRAIN", "PAUSE", "PAUSE_QUIET", "TRAP", "INT"}
+
+// BPTName returns the SASS spelling of a BPT mode.
+func BPTName(m int) string {
+	if m > 0 && m < len(bptNames) {
+		return bptNames[m]
+	}
+	return "BPT?"
+}
+
+// ParseBPT maps "PAUSE_QUIET" etc. to a BPT mode.
+func ParseBPT(s string) (int, bool) {
+	for i, n := range bptNames {
+		if i > 0 && n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Other single-bit modifiers.
+const (
+	ModIDEEnable   = 1 << 0 // IDE.EN (clear: IDE.DIS)
+	ModSetmaxInc   = 1 << 0 // SETMAXNREG .inc (clear: .dec)
+	ModPmeventMask = 1 << 0 // PMEVENT written as pmevent.mask
+	ModVoteShift   = 0      // VOTE: 0 all, 1 any, 2 uni, 3 ballot
+)

@@ -1,0 +1,106 @@
+package isa
+
+import "fmt"
+
+// Type is a PTX fundamental type. The first 16 values are those the binary
+// encoding carries in its 4-bit type fields; the others are parsed so that
+// they can be refused with a positioned "unsupported:" error.
+type Type uint8
+
+const (
+	B8 Type = iota
+	B16
+	B32
+	B64
+	U8
+	U16
+	U32
+	U64
+	S8
+	S16
+	S32
+	S64
+	F16
+	F32
+	F64
+	Pred
+	// Types the parser knows but the machine does not execute.
+	B128
+	F16x2
+	BF16
+	BF16x2
+	TF32
+	E4M3
+	E5M2
+	NoType Type = 0xff
+)
+
+var typeNames = [...]string{
+	B8: "b8", B16: "b16", B32: "b32", B64: "b64",
+	U8: "u8", U16: "u16", U32: "u32", U64: "u64",
+	S8: "s8", S16: "s16", S32: "s32", S64: "s64",
+	F16: "f16", F32: "f32", F64: "f64", Pred: "pred",
+	B128: "b128", F16x2: "f16x2", BF16: "bf16", BF16x2: "bf16x2", TF32: "tf32",
+	E4M3: "e4m3", E5M2: "e5m2",
+}
+
+func (t Type) String() string {
+	if int(t) < len(typeNames) && typeNames[t] != "" {
+		return typeNames[t]
+	}
+	return fmt.Sprintf("type(%d)", uint8(t))
+}
+
+// ParseType maps a type name without its dot ("u32") to a Type.
+func ParseType(s string) (Type, bool) {
+	for i, n := range typeNames {
+		if n == s {
+			return Type(i), true
+		}
+	}
+	return NoType, false
+}
+
+// Encodable reports whether t fits the 4-bit type field of an instruction.
+func (t Type) Encodable() bool { return t <= Pred }
+
+// Bits is the width of the type in bits (1 for pred).
+func (t Type) Bits() int {
+	switch t {
+	case B8, U8, S8, E4M3, E5M2:
+		return 8
+	case B16, U16, S16, F16, BF16:
+		return 16
+	case B32, U32, S32, F32, F16x2, BF16x2, TF32:
+		return 32
+	case B64, U64, S64, F64:
+		return 64
+	case B128:
+		return 128
+	case Pred:
+		return 1
+	}
+	return 0
+}
+
+// Bytes is the storage size of the type in bytes (1 for pred).
+func (t Type) Bytes() int {
+	if t == Pred {
+		return 1
+	}
+	return t.Bits() / 8
+}
+
+// Signed reports a signed integer type.
+func (t Type) Signed() bool { return t >= S8 && t <= S64 }
+
+// Float reports a floating-point type.
+func (t Type) Float() bool { return t == F16 || t == F32 || t == F64 || t == BF16 || t == TF32 }
+
+// Regs is the number of 32-bit machine registers a value of this type occupies.
+func (t Type) Regs() int {
+	if t.Bits() > 32 {
+		return t.Bits() / 32
+	}
+	return 1
+}

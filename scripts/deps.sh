@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need, only when missing: Verilator,
+# GTKWave's command-line tools (vcd2fst), clang-16 (CUDA C -> PTX), Yosys.
+# Quiet and quick when everything is already there.
+set -euo pipefail
+need=()
+command -v verilator >/dev/null 2>&1 || need+=(verilator)
+command -v vcd2fst   >/dev/null 2>&1 || need+=(gtkwave)
+command -v clang-16  >/dev/null 2>&1 || need+=(clang-16)
+command -v yosys     >/dev/null 2>&1 || need+=(yosys)
+command -v xvfb-run  >/dev/null 2>&1 || need+=(xvfb)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "deps: installing ${need[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq >/dev/null
+  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+go mod download
