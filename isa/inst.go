@@ -62,8 +62,11 @@ const (
 	OpRTT
 	OpSQRT // float sqrt/rcp approximations nvcc emits for division
 	OpRCP
-	OpSHFL // reserved for shfl.sync (not emitted by the assembler yet)
-	OpVOTE // vote.sync: Mods VoteMode
+	OpSHFL  // shfl.sync: Dst = A from lane per mode (Mods ShflMode), B = lane/offset, C = clamp, Imm = member mask; Dst2 = in-range predicate when ModShflPred
+	OpVOTE  // vote.sync: Mods VoteMode; A = predicate, B = member mask
+	OpSHF   // funnel shift: Dst = shf(A = low word, B = high word, C = amount); Mods ShfLeft|ShfWrap
+	OpSAD   // Dst = |A - B| + C
+	OpBFIND // Dst = position of the most significant non-sign bit of A; Mods ModBfindShiftAmt
 	opcodeCount
 )
 
@@ -79,6 +82,7 @@ var opcodeNames = [...]string{
 	OpBRKPT: "BRKPT", OpNANOSLEEP: "NANOSLEEP", OpPMEVENT: "PMEVENT", OpTRAP: "TRAP",
 	OpSETMAXNREG: "SETMAXNREG", OpBPT: "BPT", OpIDE: "IDE", OpRTT: "RTT",
 	OpSQRT: "SQRT", OpRCP: "RCP", OpSHFL: "SHFL", OpVOTE: "VOTE",
+	OpSHF: "SHF", OpSAD: "SAD", OpBFIND: "BFIND",
 }
 
 func (o Opcode) String() string {
@@ -244,4 +248,29 @@ func Decode(b []byte) (Inst, error) {
 		return in, fmt.Errorf("reserved bits 92..95 set")
 	}
 	return in, nil
+}
+
+// Arity is the number of source operand slots (A, B, C) the opcode reads as
+// values; slots past it are unused. Memory, control-flow and special
+// opcodes document their own slot use.
+func (o Opcode) Arity(mods uint16) int {
+	switch o {
+	case OpMOV:
+		if mods&ModMovPack != 0 {
+			return 2
+		}
+		return 1
+	case OpNEG, OpABS, OpNOT, OpPOPC, OpCLZ, OpBREV, OpCVT, OpSQRT, OpRCP, OpBFIND, OpCVTA, OpNANOSLEEP, OpBARWARP:
+		return 1
+	case OpADD, OpSUB, OpMUL, OpDIV, OpREM, OpMIN, OpMAX, OpAND, OpOR, OpXOR, OpSHL, OpSHR, OpVOTE:
+		return 2
+	case OpSETP:
+		if mods&ModBoolMask != 0 {
+			return 3
+		}
+		return 2
+	case OpMAD, OpFMA, OpSELP, OpBFE, OpBFI, OpPRMT, OpSHF, OpSAD, OpSHFL:
+		return 3
+	}
+	return 0
 }

@@ -114,6 +114,7 @@ const (
 	ModVecMask   = 0x3 << ModVecShift
 	ModNC        = 1 << 5 // LD: .nc
 	ModVolatile  = 1 << 6 // LD/ST: .volatile / .relaxed / .acquire / .release
+	ModLdExt     = 1 << 7 // LD: the destination is a 64-bit register pair; the loaded value (Type <= 32 bits) is sign- or zero-extended by Type
 	ModAtomShift = 3      // ATOM: 4-bit operation
 	ModAtomMask  = 0xf << ModAtomShift
 	ModCvtaTo    = 1 << 3 // CVTA: generic -> space ("cvta.to"); clear: space -> generic
@@ -244,4 +245,61 @@ const (
 	ModSetmaxInc   = 1 << 0 // SETMAXNREG .inc (clear: .dec)
 	ModPmeventMask = 1 << 0 // PMEVENT written as pmevent.mask
 	ModVoteShift   = 0      // VOTE: 0 all, 1 any, 2 uni, 3 ballot
+)
+
+// PRMT modes (Mods bits 0..2).
+const (
+	PrmtDefault = iota
+	PrmtF4E
+	PrmtB4E
+	PrmtRC8
+	PrmtECL
+	PrmtECR
+	PrmtRC16
+)
+
+var prmtNames = [...]string{"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}
+
+// PrmtName returns the PTX spelling of a prmt mode ("" for the default).
+func PrmtName(m int) string {
+	if m >= 0 && m < len(prmtNames) {
+		return prmtNames[m]
+	}
+	return "prmt?"
+}
+
+// ParsePrmt maps "f4e" etc. to a prmt mode.
+func ParsePrmt(s string) (int, bool) {
+	for i, n := range prmtNames {
+		if i > 0 && n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// BFI: the length operand is a register (Dst2) when ModBfiLenReg is set,
+// otherwise the Imm field. Its position operand is C.
+const ModBfiLenReg = 1 << 0
+
+// SHR: arithmetic shift when Type is signed; SHF-style funnel shifts are not used.
+
+// SHF (funnel shift) modifiers.
+const (
+	ModShfLeft = 1 << 0 // shf.l (clear: shf.r)
+	ModShfWrap = 1 << 1 // .wrap: amount taken mod 32 (clear: .clamp to 32)
+)
+
+// BFIND modifiers.
+const ModBfindShiftAmt = 1 << 0 // .shiftamt: return 31 - position
+
+// SHFL modes (Mods bits 0..1) and the optional predicate destination.
+const (
+	ShflUp      = 0
+	ShflDown    = 1
+	ShflBfly    = 2
+	ShflIdx     = 3
+	ModShflPred = 1 << 2
+	// ModShflMaskReg: the member mask is register Imm&0xff rather than the Imm value.
+	ModShflMaskReg = 1 << 3
 )

@@ -1,0 +1,61 @@
+package isa
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzParse checks that Parse never panics or hangs and that every error it
+// returns is positioned. Seeds: the real-PTX corpus, the wrapped seed
+// examples, the parser's table tests (testdata/fuzz/FuzzParse holds the
+// interesting inputs found so far).
+//
+//	go test -run '^$' -fuzz=FuzzParse -fuzztime=60s ./isa
+func FuzzParse(f *testing.F) {
+	dir := findShared(f, "corpus/ptx")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.ptx"))
+	if len(files) == 0 {
+		f.Fatalf("no corpus files in %s", dir)
+	}
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	for _, ex := range seedExamples(f) {
+		f.Add([]byte(ex.Source))
+	}
+	for _, tc := range moduleTests {
+		f.Add([]byte(testHeader + tc.src))
+	}
+	for _, tc := range bodyTests {
+		f.Add([]byte(testHeader + ".visible .entry k()\n{\n" + tc.src + "\n}\n"))
+	}
+	for _, tc := range errorTests {
+		f.Add([]byte(testHeader + tc.src))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		m, err := Parse("f.ptx", src)
+		if m == nil {
+			t.Fatal("Parse returned a nil module")
+		}
+		if err == nil {
+			return
+		}
+		list, ok := err.(ErrorList)
+		if !ok {
+			t.Fatalf("error is %T, want ErrorList", err)
+		}
+		if len(list) == 0 || len(list) > maxErrors+1 {
+			t.Fatalf("%d errors", len(list))
+		}
+		for _, e := range list {
+			if e == nil || e.Pos.Line < 1 || e.Pos.Col < 1 || e.Msg == "" || e.Pos.File != "f.ptx" {
+				t.Fatalf("malformed error %#v in\n%v", e, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,1292 @@
+package isa
+
+// The PTX parser: syntax only. Types, declarations and operand kinds are
+// checked later by the assembler.
+//
+// Operand rule. The parser does not know which names are registers, so it
+// classifies operands by spelling alone:
+//
+//   - a %-prefixed name is a *RegOperand ("%r1", "%SP"); a dotted suffix is
+//     its component ("%tid.x" -> Name "%tid", Comp "x"), and "%r1+4" sets
+//     Offset/HasOffset;
+//   - a bare name ("p", "_Z2sqj", "$L__BB0_1", "SR_GLOBAL_ESR", "_") is a
+//     *SymOperand, with "sym+8" / "sym-8" in Offset; dots stay in the name
+//     ("v.x" and LLVM names like "..._v0.0E" are one SymOperand). The
+//     assembler resolves a SymOperand against register declarations as
+//     well as labels, functions and variables;
+//   - the guard of "@p" / "@!p" and a negated operand "!p" are always
+//     *RegOperand (only a predicate register can appear there);
+//   - in an address "[base+off]" Base is the name as written and BaseIsReg
+//     tells whether it starts with '%';
+//   - "generic(sym)" / "generic(sym+8)" in an initializer becomes a
+//     *SymOperand named "generic(sym)" (the assembler decides what to do).
+//
+// Immediates: ImmOperand.Text is the literal as written (with a leading '-'
+// when negated). For 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX literals Int holds the
+// raw bits (f32 bits for 0f, f64 bits for 0d; the sign bit flipped by '-')
+// and F their value; decimal floats set only F; integers set only Int (a
+// literal above MaxInt64 wraps to two's complement).
+//
+// Ignored: .file and .loc (debug line information; the rest of their line
+// is skipped), .section blocks (DWARF data; skipped to the matching '}'),
+// and module-scope .pragma. Inside a function .pragma is a *PragmaStmt and
+// between signature and body a *PerfDirective named "pragma". ".noreturn"
+// on a function is recorded both in Func.Attrs ("noreturn") and as a
+// PerfDirective named "noreturn". ".ptr" without a state space sets
+// Param.PtrSpace to "generic".
+
+import (
+	"strconv"
+	"strings"
+)
+
+const maxNesting = 200 // nested blocks / initializer braces / operands
+
+// Parse parses one PTX source file. On error it returns an ErrorList (at
+// most about 20 entries, sorted by position) and the partial module, whose
+// Lines are always filled in.
+func Parse(file string, src []byte) (mod *Module, err error) {
+	m := &Module{File: file, Lines: splitLines(src)}
+	p := &parser{diag: diag{file: file}}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+		}
+		mod = m
+		err = p.errs.Err()
+	}()
+	p.toks = lex(&p.diag, string(src))
+	p.parseModule(m)
+	return m, p.errs.Err()
+}
+
+func splitLines(src []byte) []string {
+	s := string(src)
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+type parser struct {
+	diag
+	toks  []token
+	i     int
+	depth int
+}
+
+func (p *parser) tok() *token { return &p.toks[p.i] }
+
+func (p *parser) peek(k int) *token {
+	if p.i+k < len(p.toks) {
+		return &p.toks[p.i+k]
+	}
+	return &p.toks[len(p.toks)-1]
+}
+
+func (p *parser) next() {
+	if p.i < len(p.toks)-1 {
+		p.i++
+	}
+}
+
+func (p *parser) pos(t *token) Pos { return Pos{File: p.file, Line: t.line, Col: t.col} }
+
+func (p *parser) errAt(t *token, format string, args ...any) {
+	p.errorf(t.line, t.col, format, args...)
+}
+
+// errAfter reports an error just past the previous token (for a missing ';').
+func (p *parser) errAfter(format string, args ...any) {
+	if p.i == 0 {
+		p.errAt(p.tok(), format, args...)
+		return
+	}
+	t := &p.toks[p.i-1]
+	p.errorf(t.line, t.endCol, format, args...)
+}
+
+func (t *token) is(c byte) bool { return t.kind == tPunct && t.ch == c }
+
+func (t *token) isDir(name string) bool { return t.kind == tDir && t.text == name }
+
+// describe names a token for "found ..." in messages.
+func describe(t *token) string {
+	switch t.kind {
+	case tEOF:
+		return "end of file"
+	case tString:
+		return strconv.Quote(t.text)
+	case tInt, tFloat:
+		return t.text
+	}
+	return "'" + t.text + "'"
+}
+
+// expect consumes punctuation c or reports an error; it does not consume a
+// wrong token.
+func (p *parser) expect(c byte, what string) bool {
+	t := p.tok()
+	if t.is(c) {
+		p.next()
+		return true
+	}
+	p.errAt(t, "expected '%c' %s, found %s", c, what, describe(t))
+	return false
+}
+
+// expectSemi consumes the ';' ending a statement.
+func (p *parser) expectSemi(what string) bool {
+	t := p.tok()
+	if t.is(';') {
+		p.next()
+		return true
+	}
+	if p.i > 0 && (t.kind == tEOF || t.line > p.toks[p.i-1].line) {
+		p.errAfter("missing ';' after %s", what)
+	} else {
+		p.errAt(t, "expected ';' after %s, found %s", what, describe(t))
+	}
+	return false
+}
+
+// syncStmt skips to the end of a broken statement: past the next ';', or up
+// to a '{' or '}' (left for the caller).
+func (p *parser) syncStmt() {
+	for {
+		t := p.tok()
+		switch {
+		case t.kind == tEOF, t.is('{'), t.is('}'):
+			return
+		case t.is(';'):
+			p.next()
+			return
+		}
+		p.next()
+	}
+}
+
+// syncDecl skips a broken module-scope declaration: past the next ';' or
+// past the balanced '{...}' block that follows.
+func (p *parser) syncDecl() {
+	depth := 0
+	for {
+		t := p.tok()
+		switch {
+		case t.kind == tEOF:
+			return
+		case t.is('{'):
+			depth++
+		case t.is('}'):
+			depth--
+			if depth <= 0 {
+				p.next()
+				return
+			}
+		case t.is(';') && depth == 0:
+			p.next()
+			return
+		}
+		p.next()
+	}
+}
+
+// skipLine skips the rest of the current token's line (.loc, .file).
+func (p *parser) skipLine() {
+	line := p.tok().line
+	for t := p.tok(); t.kind != tEOF && t.line == line; t = p.tok() {
+		p.next()
+	}
+}
+
+// intArg parses an unsigned integer argument of a directive.
+func (p *parser) intArg(what string) (int64, bool) {
+	t := p.tok()
+	if t.kind != tInt {
+		p.errAt(t, "expected integer %s, found %s", what, describe(t))
+		return 0, false
+	}
+	p.next()
+	return t.val, true
+}
+
+// smallInt is intArg for counts and sizes that must fit an int32.
+func (p *parser) smallInt(what string) (int, bool) {
+	t := p.tok()
+	v, ok := p.intArg(what)
+	if !ok {
+		return 0, false
+	}
+	if v < 0 || v > 1<<31-1 {
+		p.errAt(t, "%s %s out of range", what, t.text)
+		return 0, false
+	}
+	return int(v), true
+}
+
+func (p *parser) enter(t *token, what string) {
+	p.depth++
+	if p.depth > maxNesting {
+		p.errAt(t, "%s nested too deeply", what)
+		panic(bailout{})
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
+
+var linkages = map[string]bool{".visible": true, ".extern": true, ".weak": true, ".common": true}
+
+var stateSpaces = map[string]bool{
+	".reg": true, ".sreg": true, ".const": true, ".global": true, ".local": true,
+	".param": true, ".shared": true, ".tex": true,
+}
+
+// opaqueTypes are the texture/sampler/surface handle types; a declaration
+// using one records it as its Space.
+var opaqueTypes = map[string]bool{".texref": true, ".samplerref": true, ".surfref": true}
+
+var perfDirectives = map[string]bool{
+	".maxnreg": true, ".maxntid": true, ".reqntid": true, ".minnctapersm": true,
+	".maxnctapersm": true, ".explicitcluster": true, ".reqnctapercluster": true,
+	".maxclusterrank": true, ".noreturn": true, ".pragma": true,
+}
+
+// moduleStarters begin a module-scope declaration or directive.
+var moduleStarters = map[string]bool{
+	".version": true, ".target": true, ".address_size": true, ".entry": true, ".func": true,
+	".visible": true, ".extern": true, ".weak": true, ".common": true, ".global": true,
+	".const": true, ".shared": true, ".file": true, ".section": true, ".local": true,
+}
+
+// ---- module scope ----
+
+func (p *parser) parseModule(m *Module) {
+	for {
+		t := p.tok()
+		start := p.i
+		switch {
+		case t.kind == tEOF:
+			return
+		case t.is(';'):
+			p.next()
+		case t.is('}'):
+			p.errAt(t, "unexpected '}' at module scope")
+			p.next()
+		case t.kind != tDir:
+			p.errAt(t, "expected directive at module scope, found %s", describe(t))
+			p.syncDecl()
+		default:
+			p.parseModuleDirective(m)
+		}
+		if p.i == start {
+			p.next() // always make progress
+		}
+	}
+}
+
+func (p *parser) parseModuleDirective(m *Module) {
+	t := p.tok()
+	switch t.text {
+	case ".version":
+		p.next()
+		v := p.tok()
+		if v.kind != tFloat || !isVersion(v.text) {
+			p.errAt(v, "expected version number MAJOR.MINOR after .version, found %s", describe(v))
+			p.syncDecl()
+			return
+		}
+		m.Version = v.text
+		p.next()
+	case ".target":
+		p.next()
+		for {
+			w := p.tok()
+			if w.kind != tWord {
+				p.errAt(w, "expected target name, found %s", describe(w))
+				p.syncDecl()
+				return
+			}
+			m.Target = append(m.Target, w.text)
+			p.next()
+			if !p.tok().is(',') {
+				break
+			}
+			p.next()
+		}
+	case ".address_size":
+		p.next()
+		v, ok := p.smallInt("address size")
+		if !ok {
+			p.syncDecl()
+			return
+		}
+		m.AddressSize = v
+	case ".file", ".loc":
+		p.skipLine()
+	case ".section":
+		p.skipSection()
+	case ".pragma":
+		p.next()
+		p.pragmaText()
+		if !p.expectSemi(".pragma") {
+			p.syncDecl()
+		}
+	default:
+		if d := p.parseDecl(true); d != nil {
+			m.Decls = append(m.Decls, d)
+		}
+	}
+}
+
+func isVersion(s string) bool {
+	dot := strings.IndexByte(s, '.')
+	return dot > 0 && dot < len(s)-1 && allIn(s[:dot], decDigits) && allIn(s[dot+1:], decDigits)
+}
+
+// skipSection skips ".section name { ... }" (DWARF debug data).
+func (p *parser) skipSection() {
+	start := p.tok()
+	p.next()
+	for !p.tok().is('{') {
+		if p.tok().kind == tEOF || p.tok().is(';') || p.tok().is('}') {
+			p.errAt(start, "expected '{' after .section")
+			return
+		}
+		p.next()
+	}
+	depth := 0
+	for {
+		t := p.tok()
+		switch {
+		case t.kind == tEOF:
+			p.errAt(start, "unterminated .section: missing '}'")
+			return
+		case t.is('{'):
+			depth++
+		case t.is('}'):
+			depth--
+			if depth == 0 {
+				p.next()
+				return
+			}
+		}
+		p.next()
+	}
+}
+
+// pragmaText parses the string list of a .pragma.
+func (p *parser) pragmaText() string {
+	var parts []string
+	for {
+		t := p.tok()
+		if t.kind != tString {
+			p.errAt(t, "expected string after .pragma, found %s", describe(t))
+			return strings.Join(parts, ", ")
+		}
+		parts = append(parts, t.text)
+		p.next()
+		if !p.tok().is(',') {
+			return strings.Join(parts, ", ")
+		}
+		p.next()
+	}
+}
+
+// parseDecl parses a variable declaration or (at module scope) a function,
+// starting at its first directive. It returns nil after reporting an error.
+func (p *parser) parseDecl(module bool) Decl {
+	first := p.tok()
+	pos := p.pos(first)
+	linkage := ""
+	for linkages[p.tok().text] && p.tok().kind == tDir {
+		if linkage != "" {
+			p.errAt(p.tok(), "unexpected %s after .%s", p.tok().text, linkage)
+		}
+		linkage = p.tok().text[1:]
+		p.next()
+	}
+	t := p.tok()
+	switch {
+	case t.isDir(".entry") || t.isDir(".func"):
+		if !module {
+			p.errAt(t, "unsupported: %s inside a function body", t.text)
+			p.syncStmt()
+			return nil
+		}
+		if f := p.parseFunc(pos, linkage); f != nil {
+			return f
+		}
+		return nil
+	case t.kind == tDir && (stateSpaces[t.text] || opaqueTypes[t.text]):
+		d := p.parseVarDecl(pos, linkage)
+		if d == nil {
+			if module {
+				p.syncDecl()
+			} else {
+				p.syncStmt()
+			}
+			return nil
+		}
+		return d
+	case t.kind == tDir:
+		p.errAt(t, "unsupported: %s", t.text)
+	default:
+		p.errAt(t, "expected declaration after .%s, found %s", linkage, describe(t))
+	}
+	if module {
+		p.syncDecl()
+	} else {
+		p.syncStmt()
+	}
+	return nil
+}
+
+// ---- variables ----
+
+func (p *parser) parseVarDecl(pos Pos, linkage string) *VarDecl {
+	d := &VarDecl{Pos: pos, Linkage: linkage, Type: NoType}
+	sp := p.tok()
+	d.Space = sp.text[1:]
+	p.next()
+	haveType := opaqueTypes[sp.text]
+	for p.tok().kind == tDir {
+		t := p.tok()
+		switch {
+		case t.text == ".align":
+			p.next()
+			a, ok := p.smallInt("alignment")
+			if !ok {
+				return nil
+			}
+			d.Align = a
+		case t.text == ".v2" || t.text == ".v4" || t.text == ".v8":
+			d.Vec = int(t.text[2] - '0')
+			p.next()
+		case opaqueTypes[t.text]:
+			d.Space = t.text[1:]
+			haveType = true
+			p.next()
+		case t.text == ".attribute":
+			p.errAt(t, "unsupported: .attribute on a variable")
+			return nil
+		default:
+			ty, ok := ParseType(t.text[1:])
+			if !ok {
+				p.errAt(t, "unsupported: %s in .%s declaration", t.text, d.Space)
+				return nil
+			}
+			if haveType {
+				p.errAt(t, "unexpected second type %s", t.text)
+				return nil
+			}
+			d.Type, haveType = ty, true
+			p.next()
+		}
+	}
+	if !haveType {
+		p.errAt(p.tok(), "expected type in .%s declaration, found %s", sp.text[1:], describe(p.tok()))
+		return nil
+	}
+	for {
+		v := p.parseVar(d)
+		if v == nil {
+			return nil
+		}
+		d.Vars = append(d.Vars, v)
+		if !p.tok().is(',') {
+			break
+		}
+		p.next()
+	}
+	if !p.expectSemi("declaration") {
+		return nil
+	}
+	return d
+}
+
+func (p *parser) parseVar(d *VarDecl) *Var {
+	t := p.tok()
+	if t.kind != tWord {
+		p.errAt(t, "expected variable name, found %s", describe(t))
+		return nil
+	}
+	v := &Var{Pos: p.pos(t), Name: t.text}
+	p.next()
+	if p.tok().is('<') {
+		p.next()
+		nt := p.tok()
+		n, ok := p.smallInt("register count")
+		if !ok {
+			return nil
+		}
+		if n <= 0 {
+			p.errAt(nt, "register count must be positive")
+			return nil
+		}
+		v.Range = n
+		if !p.expect('>', "after register count") {
+			return nil
+		}
+	}
+	for p.tok().is('[') {
+		p.next()
+		if p.tok().is(']') {
+			v.Dims = append(v.Dims, -1)
+			p.next()
+			continue
+		}
+		n, ok := p.smallInt("array size")
+		if !ok {
+			return nil
+		}
+		v.Dims = append(v.Dims, n)
+		if !p.expect(']', "after array size") {
+			return nil
+		}
+	}
+	if p.tok().is('=') {
+		if d.Space == "texref" || d.Space == "samplerref" || d.Space == "surfref" {
+			p.errAt(p.tok(), "unsupported: .%s initializer", d.Space)
+			return nil
+		}
+		p.next()
+		v.Init = p.parseInit()
+		if v.Init == nil {
+			return nil
+		}
+	}
+	return v
+}
+
+func (p *parser) parseInit() *Init {
+	t := p.tok()
+	in := &Init{Pos: p.pos(t)}
+	if t.is('{') {
+		p.enter(t, "initializer")
+		defer p.leave()
+		p.next()
+		in.List = []*Init{}
+		if p.tok().is('}') {
+			p.next()
+			return in
+		}
+		for {
+			e := p.parseInit()
+			if e == nil {
+				return nil
+			}
+			in.List = append(in.List, e)
+			if p.tok().is(',') {
+				p.next()
+				continue
+			}
+			if !p.expect('}', "or ',' in initializer") {
+				return nil
+			}
+			return in
+		}
+	}
+	if t.kind == tWord && t.text == "generic" && p.peek(1).is('(') {
+		p.next()
+		p.next()
+		s := p.symWithOffset()
+		if s == nil || !p.expect(')', "after generic(symbol") {
+			return nil
+		}
+		s.Pos = in.Pos
+		s.Name = "generic(" + s.Name + ")"
+		in.Value = s
+		return in
+	}
+	if t.kind == tWord {
+		s := p.symWithOffset()
+		if s == nil {
+			return nil
+		}
+		in.Value = s
+		return in
+	}
+	imm := p.parseImm()
+	if imm == nil {
+		return nil
+	}
+	in.Value = imm
+	return in
+}
+
+// symWithOffset parses "name" or "name+N" / "name-N" as a SymOperand.
+func (p *parser) symWithOffset() *SymOperand {
+	t := p.tok()
+	if t.kind != tWord {
+		p.errAt(t, "expected symbol, found %s", describe(t))
+		return nil
+	}
+	s := &SymOperand{Pos: p.pos(t), Name: t.text}
+	p.next()
+	if p.tok().is('+') || p.tok().is('-') {
+		off, ok := p.offset()
+		if !ok {
+			return nil
+		}
+		s.Offset = off
+	}
+	return s
+}
+
+// offset parses "+N", "-N", "+-N" (the current token is '+' or '-').
+func (p *parser) offset() (int64, bool) {
+	neg := p.tok().is('-')
+	p.next()
+	if p.tok().is('-') {
+		neg = !neg
+		p.next()
+	}
+	t := p.tok()
+	if t.kind != tInt {
+		p.errAt(t, "expected integer offset, found %s", describe(t))
+		return 0, false
+	}
+	p.next()
+	if neg {
+		return -t.val, true
+	}
+	return t.val, true
+}
+
+// parseImm parses an integer or float literal with an optional '-'.
+func (p *parser) parseImm() *ImmOperand {
+	t := p.tok()
+	neg := false
+	if t.is('-') {
+		neg = true
+		p.next()
+	}
+	n := p.tok()
+	if n.kind != tInt && n.kind != tFloat {
+		p.errAt(n, "expected operand, found %s", describe(n))
+		return nil
+	}
+	p.next()
+	imm := &ImmOperand{Pos: p.pos(t), Text: n.text, Int: n.val, Float: n.kind == tFloat, F: n.fval}
+	if neg {
+		imm.Text = "-" + n.text
+		imm.F = -imm.F
+		switch {
+		case n.kind == tInt:
+			imm.Int = -imm.Int
+		case len(n.text) > 1 && (n.text[1] == 'f' || n.text[1] == 'F'):
+			imm.Int ^= 1 << 31
+		case len(n.text) > 1 && (n.text[1] == 'd' || n.text[1] == 'D'):
+			imm.Int ^= -1 << 63
+		}
+	}
+	return imm
+}
+
+// ---- functions ----
+
+func (p *parser) parseFunc(pos Pos, linkage string) *Func {
+	kw := p.tok()
+	f := &Func{Pos: pos, Entry: kw.text == ".entry", Linkage: linkage}
+	p.next()
+	fail := func() *Func { p.syncDecl(); return nil }
+	if !p.attributes(f) {
+		return fail()
+	}
+	if !f.Entry && p.tok().is('(') {
+		rets, ok := p.paramList("return parameter")
+		if !ok {
+			return fail()
+		}
+		f.Rets = rets
+	}
+	if f.Entry && p.tok().is('(') {
+		p.errAt(p.tok(), "expected kernel name after .entry, found '('")
+		return fail()
+	}
+	nt := p.tok()
+	if nt.kind != tWord {
+		p.errAt(nt, "expected function name, found %s", describe(nt))
+		return fail()
+	}
+	f.Name = nt.text
+	p.next()
+	if !p.attributes(f) {
+		return fail()
+	}
+	if p.tok().is('(') {
+		params, ok := p.paramList("parameter")
+		if !ok {
+			return fail()
+		}
+		f.Params = params
+	}
+	pragmaSemi := false
+	for p.tok().kind == tDir {
+		t := p.tok()
+		if t.text == ".attribute" {
+			if !p.attributes(f) {
+				return fail()
+			}
+			continue
+		}
+		if !perfDirectives[t.text] {
+			if moduleStarters[t.text] || stateSpaces[t.text] {
+				break
+			}
+			p.errAt(t, "unsupported: %s", t.text)
+			return fail()
+		}
+		d := &PerfDirective{Pos: p.pos(t), Name: t.text[1:]}
+		p.next()
+		switch d.Name {
+		case "noreturn":
+			f.Attrs = append(f.Attrs, "noreturn")
+		case "explicitcluster":
+		case "pragma":
+			d.Text = p.pragmaText()
+			if p.tok().is(';') {
+				p.next()
+				pragmaSemi = true
+			}
+		default:
+			for {
+				a := p.tok()
+				v, ok := p.intArg("argument of ." + d.Name)
+				if !ok {
+					return fail()
+				}
+				if v < 0 {
+					p.errAt(a, "argument of .%s out of range", d.Name)
+					return fail()
+				}
+				d.Args = append(d.Args, v)
+				if !p.tok().is(',') {
+					break
+				}
+				p.next()
+			}
+		}
+		f.Directives = append(f.Directives, d)
+	}
+	t := p.tok()
+	switch {
+	case t.is('{'):
+		f.Body = p.parseBlock()
+	case t.is(';'):
+		p.next()
+	case pragmaSemi:
+	default:
+		if t.kind == tEOF || t.line > p.toks[p.i-1].line {
+			p.errAfter("expected '{' or ';' after the signature of %s", f.Name)
+			return f
+		}
+		p.errAt(t, "expected '{' or ';' after the signature of %s, found %s", f.Name, describe(t))
+		return fail()
+	}
+	return f
+}
+
+// attributes parses any ".attribute(.a, .b)" groups into f.Attrs.
+func (p *parser) attributes(f *Func) bool {
+	for p.tok().isDir(".attribute") {
+		p.next()
+		if !p.expect('(', "after .attribute") {
+			return false
+		}
+		for {
+			t := p.tok()
+			if t.kind != tDir {
+				p.errAt(t, "expected attribute, found %s", describe(t))
+				return false
+			}
+			f.Attrs = append(f.Attrs, t.text)
+			p.next()
+			if !p.tok().is(',') {
+				break
+			}
+			p.next()
+		}
+		if !p.expect(')', "after attribute list") {
+			return false
+		}
+	}
+	return true
+}
+
+// paramList parses "( param, ... )"; the current token is '('.
+func (p *parser) paramList(what string) ([]*Param, bool) {
+	p.next()
+	params := []*Param{}
+	if p.tok().is(')') {
+		p.next()
+		return params, true
+	}
+	for {
+		prm := p.parseParam(what)
+		if prm == nil {
+			return nil, false
+		}
+		params = append(params, prm)
+		if p.tok().is(',') {
+			p.next()
+			continue
+		}
+		if !p.expect(')', "or ',' in "+what+" list") {
+			return nil, false
+		}
+		return params, true
+	}
+}
+
+func (p *parser) parseParam(what string) *Param {
+	t := p.tok()
+	if !t.isDir(".param") && !t.isDir(".reg") {
+		p.errAt(t, "expected .param or .reg in %s list, found %s", what, describe(t))
+		return nil
+	}
+	prm := &Param{Pos: p.pos(t), Space: t.text[1:], Type: NoType}
+	p.next()
+	haveType, ptr := false, false
+	for p.tok().kind == tDir {
+		d := p.tok()
+		switch {
+		case d.text == ".align":
+			p.next()
+			a, ok := p.smallInt("alignment")
+			if !ok {
+				return nil
+			}
+			prm.Align = a
+		case d.text == ".ptr":
+			ptr = true
+			prm.PtrSpace = "generic"
+			p.next()
+		case ptr && (d.text == ".global" || d.text == ".const" || d.text == ".shared" || d.text == ".local"):
+			prm.PtrSpace = d.text[1:]
+			p.next()
+		case d.text == ".v2" || d.text == ".v4" || d.text == ".v8":
+			p.errAt(d, "unsupported: vector %s", what)
+			return nil
+		case opaqueTypes[d.text]:
+			p.errAt(d, "unsupported: %s %s", d.text, what)
+			return nil
+		default:
+			ty, ok := ParseType(d.text[1:])
+			if !ok {
+				p.errAt(d, "unsupported: %s in %s", d.text, what)
+				return nil
+			}
+			if haveType {
+				p.errAt(d, "unexpected second type %s", d.text)
+				return nil
+			}
+			prm.Type, haveType = ty, true
+			p.next()
+		}
+	}
+	if !haveType {
+		p.errAt(p.tok(), "expected type in %s, found %s", what, describe(p.tok()))
+		return nil
+	}
+	nt := p.tok()
+	if nt.kind != tWord {
+		p.errAt(nt, "expected %s name, found %s", what, describe(nt))
+		return nil
+	}
+	prm.Name = nt.text
+	p.next()
+	if open := p.tok(); open.is('[') {
+		p.next()
+		if p.tok().is(']') {
+			p.errAt(open, "unsupported: unsized array %s", what)
+			return nil
+		}
+		n, ok := p.smallInt("array size")
+		if !ok {
+			return nil
+		}
+		prm.ArrayLen = n
+		if !p.expect(']', "after array size") {
+			return nil
+		}
+		if p.tok().is('[') {
+			p.errAt(p.tok(), "unsupported: multi-dimensional array %s", what)
+			return nil
+		}
+	}
+	return prm
+}
+
+// ---- bodies ----
+
+// parseBlock parses "{ stmts }"; the current token is '{'.
+func (p *parser) parseBlock() *Block {
+	open := p.tok()
+	p.enter(open, "blocks")
+	defer p.leave()
+	b := &Block{Pos: p.pos(open)}
+	p.next()
+	for {
+		t := p.tok()
+		start := p.i
+		switch {
+		case t.kind == tEOF:
+			p.errAt(t, "unexpected end of file: missing '}' to close the block at %d:%d", open.line, open.col)
+			b.End = p.pos(t)
+			return b
+		case t.is('}'):
+			b.End = p.pos(t)
+			p.next()
+			return b
+		case t.is('{'):
+			b.Stmts = append(b.Stmts, p.parseBlock())
+		case t.is(';'):
+			p.next()
+		default:
+			if s := p.parseStmt(); s != nil {
+				b.Stmts = append(b.Stmts, s)
+			}
+		}
+		if p.i == start {
+			p.next()
+		}
+	}
+}
+
+// parseStmt parses one statement other than a block. It returns nil after
+// an error (and after an ignored directive).
+func (p *parser) parseStmt() Stmt {
+	t := p.tok()
+	switch t.kind {
+	case tWord:
+		if p.peek(1).is(':') {
+			return p.parseLabeled()
+		}
+		return p.parseInstr()
+	case tDir:
+		switch {
+		case t.text == ".loc" || t.text == ".file":
+			p.skipLine()
+			return nil
+		case t.text == ".pragma":
+			p.next()
+			s := &PragmaStmt{Pos: p.pos(t), Text: p.pragmaText()}
+			if !p.expectSemi(".pragma") {
+				p.syncStmt()
+				return nil
+			}
+			return s
+		case t.text == ".branchtargets" || t.text == ".calltargets" || t.text == ".callprototype":
+			p.errAt(t, "%s needs a label", t.text)
+			p.syncStmt()
+			return nil
+		case linkages[t.text] || stateSpaces[t.text] || opaqueTypes[t.text]:
+			if d := p.parseDecl(false); d != nil {
+				return d.(*VarDecl)
+			}
+			return nil
+		}
+		p.errAt(t, "unsupported: %s", t.text)
+		p.syncStmt()
+		return nil
+	case tPunct:
+		if t.ch == '@' {
+			return p.parseInstr()
+		}
+	}
+	p.errAt(t, "expected statement, found %s", describe(t))
+	p.syncStmt()
+	return nil
+}
+
+// parseLabeled parses "name:" and the directive it may name.
+func (p *parser) parseLabeled() Stmt {
+	t := p.tok()
+	pos := p.pos(t)
+	p.next()
+	p.next() // ':'
+	d := p.tok()
+	switch {
+	case d.isDir(".branchtargets"), d.isDir(".calltargets"):
+		p.next()
+		var names []*SymOperand
+		for {
+			nt := p.tok()
+			if nt.kind != tWord {
+				p.errAt(nt, "expected name in %s list, found %s", d.text, describe(nt))
+				p.syncStmt()
+				return nil
+			}
+			names = append(names, &SymOperand{Pos: p.pos(nt), Name: nt.text})
+			p.next()
+			if !p.tok().is(',') {
+				break
+			}
+			p.next()
+		}
+		if !p.expectSemi(d.text) {
+			p.syncStmt()
+			return nil
+		}
+		if d.text == ".branchtargets" {
+			return &BranchTargets{Pos: pos, Name: t.text, Labels: names}
+		}
+		return &CallTargets{Pos: pos, Name: t.text, Funcs: names}
+	case d.isDir(".callprototype"):
+		p.next()
+		cp := &CallPrototype{Pos: pos, Name: t.text}
+		fail := func() Stmt { p.syncStmt(); return nil }
+		if p.tok().is('(') {
+			rets, ok := p.paramList("return parameter")
+			if !ok {
+				return fail()
+			}
+			cp.Rets = rets
+		}
+		if nt := p.tok(); nt.kind != tWord || nt.text != "_" {
+			p.errAt(nt, "expected '_' in .callprototype, found %s", describe(nt))
+			return fail()
+		}
+		p.next()
+		if p.tok().is('(') {
+			params, ok := p.paramList("parameter")
+			if !ok {
+				return fail()
+			}
+			cp.Params = params
+		}
+		if p.tok().isDir(".noreturn") {
+			cp.NoReturn = true
+			p.next()
+		}
+		if !p.expectSemi(".callprototype") {
+			return fail()
+		}
+		return cp
+	}
+	return &Label{Pos: pos, Name: t.text}
+}
+
+// parseInstr parses "[@[!]p] op.mods operands;".
+func (p *parser) parseInstr() Stmt {
+	first := p.tok()
+	in := &Instr{Pos: p.pos(first)}
+	if first.is('@') {
+		p.next()
+		g := p.tok()
+		neg := false
+		if g.is('!') {
+			neg = true
+			p.next()
+		}
+		nt := p.tok()
+		if nt.kind != tWord {
+			p.errAt(nt, "expected predicate after '@', found %s", describe(nt))
+			p.syncStmt()
+			return nil
+		}
+		in.Guard = regOperand(p.pos(g), nt.text)
+		in.Guard.Neg = neg
+		p.next()
+		if p.tok().is('{') {
+			p.errAt(p.tok(), "unsupported: guarded block")
+			p.syncStmt()
+			return nil
+		}
+	}
+	ot := p.tok()
+	if ot.kind != tWord || !isLetter(ot.text[0]) {
+		p.errAt(ot, "expected instruction, found %s", describe(ot))
+		p.syncStmt()
+		return nil
+	}
+	parts := strings.Split(ot.text, ".")
+	in.Op, in.Mods = parts[0], parts[1:]
+	if len(in.Mods) == 0 {
+		in.Mods = nil
+	}
+	p.next()
+	if p.tok().is(';') {
+		p.next()
+		return in
+	}
+	for {
+		o := p.parseOperand(0)
+		if o == nil {
+			p.syncStmt()
+			return nil
+		}
+		in.Operands = append(in.Operands, o)
+		if p.tok().is(',') {
+			p.next()
+			continue
+		}
+		if !p.expectSemi("instruction") {
+			p.syncStmt()
+			return nil
+		}
+		return in
+	}
+}
+
+// regOperand builds a RegOperand, splitting "%tid.x" into name and component.
+func regOperand(pos Pos, text string) *RegOperand {
+	r := &RegOperand{Pos: pos, Name: text}
+	if text[0] == '%' {
+		if dot := strings.IndexByte(text, '.'); dot > 0 {
+			r.Name, r.Comp = text[:dot], text[dot+1:]
+		}
+	}
+	return r
+}
+
+func (p *parser) parseOperand(depth int) Operand {
+	t := p.tok()
+	if depth > 3 {
+		p.errAt(t, "operands nested too deeply")
+		return nil
+	}
+	var o Operand
+	switch {
+	case t.is('!'):
+		p.next()
+		nt := p.tok()
+		if nt.kind != tWord {
+			p.errAt(nt, "expected predicate after '!', found %s", describe(nt))
+			return nil
+		}
+		r := regOperand(p.pos(t), nt.text)
+		r.Neg = true
+		p.next()
+		o = r
+	case t.kind == tWord:
+		p.next()
+		var off int64
+		has := false
+		if p.tok().is('+') || p.tok().is('-') {
+			v, ok := p.offset()
+			if !ok {
+				return nil
+			}
+			off, has = v, true
+		}
+		if t.text[0] == '%' {
+			r := regOperand(p.pos(t), t.text)
+			r.Offset, r.HasOffset = off, has
+			o = r
+		} else {
+			o = &SymOperand{Pos: p.pos(t), Name: t.text, Offset: off}
+		}
+	case t.is('-') || t.kind == tInt || t.kind == tFloat:
+		imm := p.parseImm()
+		if imm == nil {
+			return nil
+		}
+		o = imm
+	case t.is('['):
+		a := p.parseAddr(depth)
+		if a == nil {
+			return nil
+		}
+		o = a
+	case t.is('{'), t.is('('):
+		closer := byte('}')
+		if t.is('(') {
+			closer = ')'
+		}
+		p.next()
+		var elems []Operand
+		if !p.tok().is(closer) {
+			for {
+				e := p.parseOperand(depth + 1)
+				if e == nil {
+					return nil
+				}
+				elems = append(elems, e)
+				if p.tok().is(',') {
+					p.next()
+					continue
+				}
+				if !p.expect(closer, "or ',' in operand list") {
+					return nil
+				}
+				break
+			}
+		} else {
+			p.next()
+		}
+		if closer == ')' {
+			o = &ListOperand{Pos: p.pos(t), Elems: elems}
+		} else {
+			if len(elems) == 0 {
+				p.errAt(t, "empty vector operand")
+				return nil
+			}
+			o = &VecOperand{Pos: p.pos(t), Elems: elems}
+		}
+	default:
+		p.errAt(t, "expected operand, found %s", describe(t))
+		return nil
+	}
+	if p.tok().is('|') {
+		p.next()
+		b := p.parseOperand(depth + 1)
+		if b == nil {
+			return nil
+		}
+		o = &PipeOperand{Pos: p.pos(t), A: o, B: b}
+	}
+	return o
+}
+
+// parseAddr parses "[base]", "[base+off]", "[off]" or "[tex, extra...]".
+func (p *parser) parseAddr(depth int) *AddrOperand {
+	open := p.tok()
+	a := &AddrOperand{Pos: p.pos(open)}
+	p.next()
+	t := p.tok()
+	switch {
+	case t.kind == tWord:
+		a.Base, a.BaseIsReg = t.text, t.text[0] == '%'
+		p.next()
+		if p.tok().is('+') || p.tok().is('-') {
+			off, ok := p.offset()
+			if !ok {
+				return nil
+			}
+			a.Offset = off
+		}
+		for p.tok().is(',') {
+			p.next()
+			e := p.parseOperand(depth + 1)
+			if e == nil {
+				return nil
+			}
+			a.Extra = append(a.Extra, e)
+		}
+	case t.kind == tInt:
+		a.Offset = t.val
+		p.next()
+	case t.is('-') || t.is('+'):
+		off, ok := p.offset()
+		if !ok {
+			return nil
+		}
+		a.Offset = off
+	default:
+		p.errAt(t, "expected address, found %s", describe(t))
+		return nil
+	}
+	if !p.expect(']', "to close the address") {
+		return nil
+	}
+	return a
+}
