@@ -610,6 +610,9 @@ func (a *assembler) link() {
 				}
 				in.Imm = start
 			}
+			if mi.dynShared {
+				a.fixDynShared(&in, mi)
+			}
 			img.Code = append(img.Code, in)
 			img.Lines = append(img.Lines, a.lineInfo(mi.pos))
 		}
@@ -789,3 +792,34 @@ func (a *assembler) placeImm(in *Inst, mi *minst, v uint64) {
 }
 
 var _ = binary.LittleEndian
+
+// DynamicSharedBase is where dynamic shared memory starts: after the
+// module's static shared variables, 16-byte aligned.
+func (im *Image) DynamicSharedBase() uint32 { return alignUp(im.SharedBytes, 16) }
+
+// fixDynShared adds the dynamic shared segment's base to an address.
+func (a *assembler) fixDynShared(in *Inst, mi *minst) {
+	base := uint64(alignUp(a.shared, 16))
+	if mi.dynSlot < 0 {
+		in.Imm += uint32(base)
+		return
+	}
+	slot := &in.A
+	switch mi.dynSlot {
+	case 1:
+		slot = &in.B
+	case 2:
+		slot = &in.C
+	}
+	switch slot.Kind {
+	case KindImm:
+		v := uint64(int64(int32(in.Imm))) + base
+		if uint64(int64(int32(uint32(v)))) == v {
+			in.Imm = uint32(v)
+		} else {
+			*slot = ConstOp(a.constIndex(v, mi.pos))
+		}
+	case KindConst:
+		*slot = ConstOp(a.constIndex(a.img.Consts[slot.Val]+base, mi.pos))
+	}
+}

@@ -1,6 +1,7 @@
 package isa
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,7 +24,13 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(src)
+		// Big inputs make the fuzzer's minimization crawl: seed at most
+		// 16 KiB of each file, plus the start of its first .section (DWARF).
+		const maxSeed = 16 << 10
+		f.Add(src[:min(len(src), maxSeed)])
+		if i := bytes.Index(src, []byte(".section")); i > maxSeed {
+			f.Add(src[i:min(len(src), i+maxSeed)])
+		}
 	}
 	for _, ex := range seedExamples(f) {
 		f.Add([]byte(ex.Source))

@@ -48,6 +48,9 @@ type minst struct {
 	labels  []int // labels that name this instruction
 	outArea bool  // Imm is an offset into the outgoing-argument area (fixed up late)
 	isCall  bool
+	// dynShared: Imm is an offset into dynamic shared memory; link adds the static segment size.
+	dynShared bool
+	dynSlot   int // the operand slot holding a dynamic-shared address (-1: the memory offset in Imm)
 }
 
 // vclass is the register class of a virtual register.
@@ -903,6 +906,10 @@ func (st *fnState) symAddr(mi *minst, so *SymOperand, slot int) (uint64, bool) {
 				st.a.errorf(so.Pos, "the address of local variable %s must be taken with mov", so.Name)
 				return 0, false
 			}
+			if e.mem.dynamic {
+				mi.dynShared = true
+				mi.dynSlot = slot
+			}
 			v := e.mem.addr + uint64(so.Offset)
 			st.setImm(mi, slot, v)
 			return v, true
@@ -917,6 +924,10 @@ func (st *fnState) symAddr(mi *minst, so *SymOperand, slot int) (uint64, bool) {
 		return 0, false
 	}
 	if vs, ok := st.a.vars[so.Name]; ok {
+		if vs.dynamic {
+			mi.dynShared = true
+			mi.dynSlot = slot
+		}
 		v := vs.addr + uint64(so.Offset)
 		st.setImm(mi, slot, v)
 		return v, true

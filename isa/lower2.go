@@ -130,7 +130,8 @@ func (st *fnState) memSym(mi *minst, ao *AddrOperand, vs *varSym, space int, off
 			mi.in.A = FPOp()
 		}
 		if vs.dynamic {
-			mi.in.Mods |= 0 // dynamic shared base is the end of the static segment (resolved by the model)
+			mi.dynShared = true // the dynamic segment starts after the static one: fixed up at link
+			mi.dynSlot = -1
 		}
 		return space, setOff(int64(vs.addr) + off)
 	}
