@@ -1,0 +1,306 @@
+package config
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+)
+
+// Config is everything a run of the SM model is parameterised by. It is a
+// plain value: copy it freely, compare it with ==. Build one with Default or
+// Preset, override it with Load (a YAML file) and Set ("key=value"), then
+// call Validate once all overrides are in.
+//
+// Every leaf field is addressed by the dotted path of its yaml tags
+// ("sched.count", "env.regs.5"); the struct tags are the single source of
+// each key's name, unit, range and one-line documentation, which Set, Get,
+// Keys, Info, Dump and Validate all read by reflection. Adding a key is
+// adding one tagged field (and its value in the presets).
+//
+// Tags: yaml (the key segment), doc (one line), unit, min/max (inclusive
+// range of an integer), enum (accepted strings, "|"-separated), fixed (the
+// only accepted value), check (a named parser for a string: "ident",
+// "pmcounter").
+type Config struct {
+	Clock   Clock   `yaml:"clock" doc:"SM clock and cycle counter"`
+	Timer   Timer   `yaml:"timer" doc:"global nanosecond timer (%globaltimer)"`
+	Sched   Sched   `yaml:"sched" doc:"warp schedulers"`
+	SM      SM      `yaml:"sm" doc:"SM identity, resident limits and storage sizes"`
+	Lat     Lat     `yaml:"lat" doc:"execution latencies, issue to result available"`
+	Mem     Mem     `yaml:"mem" doc:"memory pipeline widths"`
+	Grid    Grid    `yaml:"grid" doc:"the launched grid"`
+	Env     Env     `yaml:"env" doc:"driver-defined environment registers"`
+	Graph   Graph   `yaml:"graph" doc:"CUDA device graph"`
+	Trap    Trap    `yaml:"trap" doc:"SM trap handler"`
+	RegPool RegPool `yaml:"regpool" doc:"per-CTA register pool (setmaxnreg)"`
+	Sleep   Sleep   `yaml:"sleep" doc:"nanosleep"`
+	PM      PM      `yaml:"pm" doc:"performance-monitor counters %pm0..%pm7"`
+	Run     Run     `yaml:"run" doc:"run control"`
+}
+
+// Clock is the SM clock domain.
+type Clock struct {
+	MHz   int    `yaml:"mhz" unit:"MHz" min:"1" max:"100000" doc:"SM clock frequency; converts cycles to nanoseconds for %globaltimer and nanosleep"`
+	Start uint64 `yaml:"start" unit:"cycles" doc:"value of the cycle counter %clock64 at reset (set near 2^32 to exercise %clock wrap-around)"`
+}
+
+// Timer is the global nanosecond timer.
+//
+// %globaltimer is derived from the cycle count and clock.mhz, then rounded
+// down to a multiple of timer.resolution_ns. The default of 32 ns follows
+// what is observed on recent NVIDIA GPUs, where %globaltimer advances in
+// steps of roughly 32 ns rather than every nanosecond (older parts update
+// it far more coarsely, about once a microsecond). The behaviour is
+// target-specific (PTX ISA, "Special Registers: %globaltimer"), so the step
+// is configurable: set 1 for an ideal nanosecond timer, or the value
+// measured on the part being matched.
+type Timer struct {
+	ResolutionNs uint64 `yaml:"resolution_ns" unit:"ns" min:"1" max:"1000000000" doc:"update granularity of %globaltimer (about 32 ns on recent NVIDIA GPUs; 1 = ideal)"`
+	StartNs      uint64 `yaml:"start_ns" unit:"ns" doc:"value of %globaltimer at reset"`
+}
+
+// SchedPolicy is a warp-scheduling policy (sched.policy).
+type SchedPolicy string
+
+// The warp-scheduling policies.
+const (
+	PolicyLRR      SchedPolicy = "lrr"       // loose round-robin
+	PolicyGTO      SchedPolicy = "gto"       // greedy-then-oldest
+	PolicyTwoLevel SchedPolicy = "two_level" // two-level: small active set, round-robin within it
+)
+
+// Sched configures the warp schedulers (one per SM sub-partition).
+type Sched struct {
+	Policy         SchedPolicy `yaml:"policy" enum:"lrr|gto|two_level" doc:"warp scheduling policy: lrr loose round-robin, gto greedy-then-oldest, two_level active/pending sets"`
+	Count          int         `yaml:"count" unit:"schedulers" min:"1" max:"8" doc:"warp schedulers (sub-partitions) per SM; sm.max_warps must be a multiple of it"`
+	TwoLevelActive int         `yaml:"two_level_active" unit:"warps" min:"1" max:"1024" doc:"active-set size of each scheduler under two_level (at most sm.max_warps / sched.count)"`
+}
+
+// SM is the identity, the resident-resource limits and the storage sizes of
+// the modelled SM.
+type SM struct {
+	ID                int    `yaml:"id" min:"0" max:"65535" doc:"this SM's identifier, read by %smid (below sm.count)"`
+	Count             int    `yaml:"count" unit:"SMs" min:"1" max:"65536" doc:"number of SM identifiers in the GPU, read by %nsmid"`
+	WarpSize          int    `yaml:"warp_size" unit:"threads" fixed:"32" doc:"threads per warp (PTX WARP_SZ); fixed at 32"`
+	MaxWarps          int    `yaml:"max_warps" unit:"warps" min:"1" max:"1024" doc:"resident warps per SM; also %nwarpid"`
+	MaxCTAs           int    `yaml:"max_ctas" unit:"CTAs" min:"1" max:"1024" doc:"resident CTAs per SM"`
+	MaxThreadsPerCTA  int    `yaml:"max_threads_per_cta" unit:"threads" min:"1" max:"1024" doc:"threads per CTA (%ntid.x*%ntid.y*%ntid.z); PTX allows 1024 on sm_9x"`
+	Regfile           int    `yaml:"regfile" unit:"32-bit registers" min:"256" max:"1048576" doc:"register file per SM"`
+	RegAllocUnit      int    `yaml:"reg_alloc_unit" unit:"registers" min:"32" max:"65536" doc:"register allocation granularity per warp"`
+	MaxRegsPerThread  int    `yaml:"max_regs_per_thread" unit:"registers" min:"1" max:"256" doc:"registers a thread may own at launch"`
+	SmemBytes         int    `yaml:"smem_bytes" unit:"bytes" min:"0" max:"16777216" doc:"shared memory per SM, including the system-reserved part"`
+	SmemAllocUnit     int    `yaml:"smem_alloc_unit" unit:"bytes" min:"1" max:"65536" doc:"shared memory allocation unit (PTX %total_smem_size table: 128 on sm_8x/sm_9x)"`
+	ReservedSmemBytes int    `yaml:"reserved_smem_bytes" unit:"bytes" min:"0" max:"1048576" doc:"shared memory reserved for NVIDIA system software per CTA (%reserved_smem_offset_cap)"`
+	MaxSmemPerCTA     int    `yaml:"max_smem_per_cta" unit:"bytes" min:"0" max:"16777216" doc:"user shared memory one CTA may allocate (static + dynamic, excluding the reserved part)"`
+	LocalBytes        int    `yaml:"local_bytes" unit:"bytes" min:"0" max:"524288" doc:"local memory (stack) per thread"`
+	MaxPreds          int    `yaml:"max_preds" unit:"predicates" min:"1" max:"1024" doc:"predicate registers per thread"`
+	GlobalBytes       uint64 `yaml:"global_bytes" unit:"bytes" min:"1048576" max:"17179869184" doc:"size of the modelled flat global memory"`
+}
+
+// Lat holds execution latencies in cycles: from issue until a dependent
+// instruction may issue. Sources of the H100 values are given in h100().
+type Lat struct {
+	ALU     int `yaml:"alu" unit:"cycles" min:"1" max:"100000" doc:"integer add, logic, shift, compare, select, move"`
+	Mul     int `yaml:"mul" unit:"cycles" min:"1" max:"100000" doc:"integer multiply and multiply-add"`
+	Div     int `yaml:"div" unit:"cycles" min:"1" max:"100000" doc:"integer divide and remainder"`
+	FP      int `yaml:"fp" unit:"cycles" min:"1" max:"100000" doc:"FP32/FP16 add, multiply, fma, compare, convert"`
+	FP64    int `yaml:"fp64" unit:"cycles" min:"1" max:"100000" doc:"FP64 add, multiply, fma"`
+	SFU     int `yaml:"sfu" unit:"cycles" min:"1" max:"100000" doc:"special functions: rcp, sqrt, rsqrt, sin, cos, lg2, ex2"`
+	Branch  int `yaml:"branch" unit:"cycles" min:"1" max:"100000" doc:"bra, brx.idx, call, ret: issue to the target's fetch"`
+	SReg    int `yaml:"sreg" unit:"cycles" min:"1" max:"100000" doc:"special-register read (mov from %tid, %clock, ...)"`
+	Shared  int `yaml:"shared" unit:"cycles" min:"1" max:"100000" doc:"shared-memory load, no bank conflict"`
+	Global  int `yaml:"global" unit:"cycles" min:"1" max:"100000" doc:"global-memory load (the flat memory has no caches: one figure)"`
+	Local   int `yaml:"local" unit:"cycles" min:"1" max:"100000" doc:"local-memory load (stack, spills)"`
+	Param   int `yaml:"param" unit:"cycles" min:"1" max:"100000" doc:"kernel-parameter and constant-bank load"`
+	Atomic  int `yaml:"atomic" unit:"cycles" min:"1" max:"100000" doc:"atomic or reduction on global memory, issue to old value"`
+	Barrier int `yaml:"barrier" unit:"cycles" min:"1" max:"100000" doc:"bar.sync: last warp's arrival to the release of all waiters"`
+	Fetch   int `yaml:"fetch" unit:"cycles" min:"1" max:"100000" doc:"instruction fetch and decode: new PC to issuable"`
+}
+
+// Mem holds memory-pipeline widths.
+type Mem struct {
+	GlobalPorts int `yaml:"global_ports" unit:"requests/cycle" min:"1" max:"32" doc:"warp-wide global/local memory requests the SM accepts per cycle"`
+}
+
+// Grid describes the launched grid.
+type Grid struct {
+	ID uint64 `yaml:"id" doc:"temporal grid launch number, read by %gridid"`
+}
+
+// Env holds the driver-defined environment registers.
+type Env struct {
+	Regs [32]uint32 `yaml:"regs" doc:"values of %envreg0..%envreg31 (set one with env.regs.N=V)"`
+}
+
+// Graph describes the CUDA device graph being executed.
+type Graph struct {
+	Exec uint64 `yaml:"exec" doc:"%current_graph_exec; 0 when the kernel is not part of a device graph"`
+}
+
+// Trap configures the SM trap handler.
+type Trap struct {
+	Handler string `yaml:"handler" check:"ident" doc:"name of the .func entered on a trap (BPT.TRAP, trap, warp errors); empty: no handler, the SM stops and reports"`
+}
+
+// RegPool configures the per-CTA register pool used by setmaxnreg.
+type RegPool struct {
+	Strict           bool `yaml:"strict" doc:"true: setmaxnreg undefined behaviour (warpgroup disagreement, .dec above / .inc below the current count) stops the run with an error; false: warn and continue"`
+	AllocGranularity int  `yaml:"alloc_granularity" unit:"registers/thread" min:"1" max:"8" doc:"per-thread register count is rounded up to this at launch; must divide 8 (setmaxnreg counts are multiples of 8)"`
+}
+
+// SleepMode selects how nanosleep durations are chosen (sleep.mode).
+type SleepMode string
+
+// The nanosleep modes.
+const (
+	SleepExact   SleepMode = "exact"   // sleep exactly t ns (clamped to 1 ms)
+	SleepUniform SleepMode = "uniform" // draw from [0, 2t] with run.seed (clamped to 1 ms)
+)
+
+// Sleep configures nanosleep.
+type Sleep struct {
+	Mode SleepMode `yaml:"mode" enum:"exact|uniform" doc:"nanosleep t: exact sleeps t ns; uniform draws from [0, 2t] seeded by run.seed; both at most 1 ms (PTX nanosleep)"`
+}
+
+// PM configures what the performance-monitor counters count.
+type PM struct {
+	Counter [8]string `yaml:"counter" check:"pmcounter" doc:"what %pmN counts: cycles | instructions | event:K (pmevent K, 0..15) | events:MASK | stall:STATE | off"`
+}
+
+// Run holds run control.
+type Run struct {
+	MaxCycles      uint64 `yaml:"max_cycles" unit:"cycles" doc:"stop the run with an error after this many cycles; 0 = unlimited"`
+	WatchdogCycles uint64 `yaml:"watchdog_cycles" unit:"cycles" doc:"report a hang when no warp issues for this many cycles; 0 = off; must exceed 1 ms (the longest nanosleep)"`
+	Seed           uint64 `yaml:"seed" doc:"seed of every pseudo-random choice (sleep.mode uniform); equal seeds give identical runs"`
+}
+
+//go:embed presets/*.yaml
+var presetFiles embed.FS
+
+// presetNames lists the presets in the order Presets reports them.
+var presetNames = [...]string{"h100", "small"}
+
+// Presets returns the names of the built-in presets.
+func Presets() []string { return append([]string(nil), presetNames[:]...) }
+
+// Default returns the H100-like configuration (preset "h100").
+func Default() Config { return h100() }
+
+// Preset returns the named built-in configuration: "h100" (the default, an
+// H100 SXM5-like SM) or "small" (a reduced SM for RTL builds and fast tests).
+func Preset(name string) (Config, error) {
+	switch name {
+	case "h100":
+		return h100(), nil
+	case "small":
+		return small(), nil
+	}
+	return Config{}, fmt.Errorf("unknown preset %q (presets: %s)", name, strings.Join(presetNames[:], ", "))
+}
+
+// PresetYAML returns the YAML form of a preset as shipped in presets/NAME.yaml
+// (the output of Dump; a test keeps the two identical).
+func PresetYAML(name string) ([]byte, error) {
+	if _, err := Preset(name); err != nil {
+		return nil, err
+	}
+	return presetFiles.ReadFile("presets/" + name + ".yaml")
+}
+
+// h100 is an H100 SXM5-like SM (compute capability 9.0).
+//
+// Latency sources (cycles; all approximate, and all configurable):
+//   - [accel-sim] Accel-Sim's tuned Hopper configuration,
+//     gpu-simulator/configs/tested-cfgs/SM90_H100/trace.config in
+//     github.com/accel-sim/accel-sim-framework: int 4, sp (FP32) 4, dp 8,
+//     sfu 23, branch unit 4. Its A100 gpgpusim.config
+//     (tested-cfgs/NVIDIA_A100_80GB_PCIe) gives int DIV 21, shared memory 29,
+//     L1 37 and the gto scheduler.
+//   - [gh200] pointer-chasing measurements on a GH200 (Hopper) in
+//     github.com/markdewing/AI_kernels latency/README.md: L1 hit 40, L2 hit
+//     281, HBM 690 cycles.
+//   - Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
+//     Architecture" (arXiv:2402.13499) and "Dissecting the NVIDIA Hopper
+//     Architecture through Microbenchmarking and Multiple Level Analysis"
+//     (arXiv:2501.12084) measure the same hierarchy on H800/H100 with numbers
+//     of the same order (shared about 30, L2 a few hundred cycles).
+//
+// Values marked "assumed" have no published Hopper measurement we could
+// find; they are round numbers of the right order.
+func h100() Config {
+	return Config{
+		Clock: Clock{MHz: 1755, Start: 0}, // H100 SXM5 boost clock
+		Timer: Timer{ResolutionNs: 32, StartNs: 0},
+		Sched: Sched{Policy: PolicyGTO, Count: 4, TwoLevelActive: 8},
+		SM: SM{
+			ID:                0,
+			Count:             132, // SMs enabled on H100 SXM5
+			WarpSize:          32,
+			MaxWarps:          64,
+			MaxCTAs:           32,
+			MaxThreadsPerCTA:  1024,
+			Regfile:           65536,
+			RegAllocUnit:      256,
+			MaxRegsPerThread:  256,    // setmaxnreg's maximum and the assembler's default (isa.DefaultOptions)
+			SmemBytes:         233472, // 228 KiB
+			SmemAllocUnit:     128,
+			ReservedSmemBytes: 1024,
+			MaxSmemPerCTA:     232448, // 227 KiB
+			LocalBytes:        16384,
+			MaxPreds:          64,
+			GlobalBytes:       64 << 20,
+		},
+		Lat: Lat{
+			ALU:     4,   // [accel-sim] int 4
+			Mul:     4,   // [accel-sim] IMAD runs on the int/FMA pipe: 4
+			Div:     21,  // [accel-sim] A100 int DIV 21 (a MUFU.RCP-based sequence)
+			FP:      4,   // [accel-sim] sp 4
+			FP64:    8,   // [accel-sim] dp 8
+			SFU:     23,  // [accel-sim] sfu 23
+			Branch:  4,   // [accel-sim] BRA unit 4
+			SReg:    6,   // assumed
+			Shared:  29,  // [accel-sim] smem 29; Luo et al. about 30
+			Global:  281, // [gh200] L2 hit 281 (L1 hit 40, HBM 690): the uncached flat memory uses the L2 figure
+			Local:   40,  // [gh200] L1 hit 40: stack and spill traffic mostly hits L1
+			Param:   6,   // assumed: a constant-bank (LDC) load
+			Atomic:  300, // assumed: an L2 round trip (281) plus the atomic unit
+			Barrier: 8,   // assumed
+			Fetch:   2,   // assumed
+		},
+		Mem:     Mem{GlobalPorts: 1},
+		Grid:    Grid{ID: 1},
+		Trap:    Trap{Handler: ""},
+		RegPool: RegPool{Strict: true, AllocGranularity: 8},
+		Sleep:   Sleep{Mode: SleepExact},
+		PM: PM{Counter: [8]string{
+			"cycles", "instructions",
+			"event:0", "event:1", "event:2", "event:3", "event:4", "event:5",
+		}},
+		Run: Run{MaxCycles: 100_000_000, WatchdogCycles: 10_000_000, Seed: 1},
+	}
+}
+
+// small is a reduced SM for RTL builds (Verilator, FPGA) and fast tests:
+// 2 schedulers, 8 warps, 4 CTAs, 8192 registers, 16 KiB of shared memory,
+// 1 MiB of global memory and short latencies. At 1000 MHz one cycle is one
+// nanosecond, which keeps %globaltimer easy to read in waveforms.
+func small() Config {
+	c := h100()
+	c.Clock.MHz = 1000
+	c.Sched = Sched{Policy: PolicyLRR, Count: 2, TwoLevelActive: 2}
+	c.SM.Count = 1
+	c.SM.MaxWarps = 8
+	c.SM.MaxCTAs = 4
+	c.SM.MaxThreadsPerCTA = 256
+	c.SM.Regfile = 8192
+	c.SM.SmemBytes = 16384
+	c.SM.MaxSmemPerCTA = 15360
+	c.SM.LocalBytes = 1024
+	c.SM.GlobalBytes = 1 << 20
+	c.Lat = Lat{
+		ALU: 2, Mul: 2, Div: 4, FP: 2, FP64: 2, SFU: 4, Branch: 1, SReg: 1,
+		Shared: 4, Global: 8, Local: 8, Param: 1, Atomic: 8, Barrier: 1, Fetch: 1,
+	}
+	c.Run = Run{MaxCycles: 10_000_000, WatchdogCycles: 2_000_000, Seed: 1}
+	return c
+}

@@ -1,0 +1,88 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// Validate checks every key's own rule (range, enum, fixed value, syntax)
+// and the rules between keys. It returns nil or an ErrorList with one error
+// per broken rule, each naming the key to change.
+func (c Config) Validate() error {
+	var errs ErrorList
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, &Error{Key: key, Msg: key + ": " + fmt.Sprintf(format, args...)})
+	}
+	root := reflect.ValueOf(&c).Elem()
+	for _, k := range schema.leaves {
+		f := schema.byKey[k]
+		if msg := f.checkValue(f.value(root)); msg != "" {
+			bad(k, "%s", msg)
+		}
+	}
+	if len(errs) > 0 {
+		return errs.Err() // the rules below assume sane single values
+	}
+
+	sm := c.SM
+	if sm.MaxWarps%c.Sched.Count != 0 {
+		bad("sched.count", "%d schedulers cannot share sm.max_warps=%d warps evenly; sm.max_warps must be a multiple of sched.count", c.Sched.Count, sm.MaxWarps)
+	} else if per := sm.MaxWarps / c.Sched.Count; c.Sched.TwoLevelActive > per {
+		bad("sched.two_level_active", "%d exceeds the %d warps of each scheduler (sm.max_warps / sched.count)", c.Sched.TwoLevelActive, per)
+	}
+	if sm.ID >= sm.Count {
+		bad("sm.id", "%d is not below sm.count=%d (%%smid ranges over 0..%%nsmid-1)", sm.ID, sm.Count)
+	}
+	if sm.MaxCTAs > sm.MaxWarps {
+		bad("sm.max_ctas", "%d exceeds sm.max_warps=%d (every resident CTA holds at least one warp)", sm.MaxCTAs, sm.MaxWarps)
+	}
+	if sm.MaxThreadsPerCTA > sm.MaxWarps*sm.WarpSize {
+		bad("sm.max_threads_per_cta", "%d exceeds the %d threads of sm.max_warps=%d warps", sm.MaxThreadsPerCTA, sm.MaxWarps*sm.WarpSize, sm.MaxWarps)
+	}
+
+	// Registers.
+	if sm.RegAllocUnit%sm.WarpSize != 0 {
+		bad("sm.reg_alloc_unit", "%d is not a whole number of registers per thread (a multiple of %d)", sm.RegAllocUnit, sm.WarpSize)
+	}
+	if sm.Regfile%sm.RegAllocUnit != 0 {
+		bad("sm.regfile", "%d is not a multiple of sm.reg_alloc_unit=%d", sm.Regfile, sm.RegAllocUnit)
+	}
+	g := c.RegPool.AllocGranularity
+	if 8%g != 0 {
+		bad("regpool.alloc_granularity", "%d does not divide 8, the step of setmaxnreg register counts", g)
+	} else if (g*sm.WarpSize)%sm.RegAllocUnit != 0 {
+		bad("regpool.alloc_granularity", "%d registers/thread (%d per warp) is not a whole number of sm.reg_alloc_unit=%d", g, g*sm.WarpSize, sm.RegAllocUnit)
+	} else if need := roundUp(roundUp(sm.MaxRegsPerThread, g)*sm.WarpSize, sm.RegAllocUnit); need > sm.Regfile {
+		bad("sm.max_regs_per_thread", "a warp of %d registers/thread needs %d registers; sm.regfile has %d", sm.MaxRegsPerThread, need, sm.Regfile)
+	}
+
+	// Shared memory.
+	u := sm.SmemAllocUnit
+	if u&(u-1) != 0 {
+		bad("sm.smem_alloc_unit", "%d is not a power of two", u)
+	} else {
+		for _, kv := range []struct {
+			key string
+			v   int
+		}{
+			{"sm.smem_bytes", sm.SmemBytes},
+			{"sm.reserved_smem_bytes", sm.ReservedSmemBytes},
+			{"sm.max_smem_per_cta", sm.MaxSmemPerCTA},
+		} {
+			if kv.v%u != 0 {
+				bad(kv.key, "%d is not a multiple of sm.smem_alloc_unit=%d", kv.v, u)
+			}
+		}
+	}
+	if sm.MaxSmemPerCTA+sm.ReservedSmemBytes > sm.SmemBytes {
+		bad("sm.max_smem_per_cta", "%d plus sm.reserved_smem_bytes=%d exceeds sm.smem_bytes=%d", sm.MaxSmemPerCTA, sm.ReservedSmemBytes, sm.SmemBytes)
+	}
+
+	// Run control.
+	if w, ms := c.Run.WatchdogCycles, uint64(c.Clock.MHz)*1000; w != 0 && w <= ms {
+		bad("run.watchdog_cycles", "%d cycles is not longer than the longest nanosleep (1 ms = %d cycles at clock.mhz=%d); raise it or set 0", w, ms, c.Clock.MHz)
+	}
+	return errs.Err()
+}
+
+func roundUp(n, m int) int { return (n + m - 1) / m * m }
