@@ -23,7 +23,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	log.SetOutput(stderr)
 	log.SetFormatter(&logrus.TextFormatter{DisableTimestamp: true})
 	app := newApp(log, stdin, stdout, stderr)
-	if err := app.Run(args); err != nil {
+	if err := app.Run(permuteArgs(app, args)); err != nil {
 		var ex *exitError
 		if errors.As(err, &ex) {
 			if ex.err != nil {
