@@ -1,0 +1,893 @@
+package vcd
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ID identifies a variable declared with Writer.Register. IDs are small
+// integers in declaration order; the identifier code written to the file is
+// IDCode(int(id)), except that the code "$end" (IDCode(57175409)) is
+// skipped, so from that ID on the code is IDCode(int(id)+1).
+type ID int
+
+// Writer writes a four-state VCD file (IEEE 1364-2005 §18) with GTKWave's
+// string extension.
+//
+// Use it in three phases:
+//
+//  1. declarations: Scope, Register, Alias, Upscope (the exported option
+//     fields must be set before the first of these calls);
+//  2. EndDefinitions (optional: the first value change or SetTime ends the
+//     definitions implicitly) — values set now, before the first SetTime,
+//     become the initial values written in the $dumpvars section;
+//  3. SetTime / Begin with strictly increasing times, each followed by the
+//     value changes at that time, and finally Close.
+//
+// Output is buffered; only changes are written (setting a variable to the
+// value it already has writes nothing), and a time stamp is written only
+// when something changes at that time (or by Close, for the last one).
+//
+// Errors are sticky: the first error, whether a misuse (unknown ID,
+// decreasing time, over-wide value, ...) or a failed write on the
+// underlying io.Writer, is remembered, nothing more is written for the
+// failing call or any later value change, and every later call as well as
+// Error, Flush and Close returns it. After a misuse, Close still completes
+// and flushes the file so that what was written so far is a valid VCD.
+//
+// A Writer is not safe for concurrent use.
+type Writer struct {
+	// Timescale is the unit of the time stamps: 1, 10 or 100 followed by
+	// s, ms, us, ns, ps or fs, optionally separated by a space. Default
+	// "1ns". Anything else makes the first declaration fail with
+	// ErrTimescale.
+	Timescale string
+	// Date, Version and Comment are written in $date, $version and
+	// $comment sections when non-empty. They must not contain "$end".
+	Date    string
+	Version string
+	Comment string
+
+	w     io.Writer
+	buf   []byte
+	err   error
+	ioErr bool // err came from w
+
+	state    int
+	depth    int
+	scope    []string // open scope names
+	names    map[string]struct{}
+	vars     []wvar
+	nextCode int
+	time     uint64
+	pending  bool // time stamp w.time not yet written
+	scratch  []byte
+}
+
+const (
+	stNew     = iota // nothing written
+	stDecl           // preamble written, declaring
+	stDefsEnd        // $enddefinitions written; values are initial values
+	stTimed          // $dumpvars written; changes are written
+	stClosed         // Close called
+)
+
+const (
+	bufSize = 64 << 10
+	flushAt = bufSize - 512
+)
+
+const (
+	modeBits = iota // value in wvar.cur (full width, canonical 01xz)
+	modeU           // two-state value in wvar.u (width <= 64)
+)
+
+type wvar struct {
+	code  []byte
+	width int
+	class valueClass
+	mode  int
+	u     uint64
+	cur   []byte // modeBits value, len == width
+	r     float64
+	s     string
+}
+
+// NewWriter returns a Writer that writes to w.
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{w: w, buf: make([]byte, 0, bufSize), names: map[string]struct{}{}}
+}
+
+// Error returns the first error that occurred, or nil.
+func (w *Writer) Error() error { return w.err }
+
+func (w *Writer) fail(err error) error {
+	if w.err == nil {
+		w.err = err
+	}
+	return w.err
+}
+
+func (w *Writer) failf(sentinel error, format string, args ...any) error {
+	return w.fail(fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...)))
+}
+
+// check returns the sticky error, or ErrClosed after Close.
+func (w *Writer) check() error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.state == stClosed {
+		return w.fail(fmt.Errorf("%w: call after Close", ErrClosed))
+	}
+	return nil
+}
+
+func (w *Writer) section(kw, text string) {
+	if text == "" {
+		return
+	}
+	w.buf = append(w.buf, kw...)
+	w.buf = append(w.buf, "\n\t"...)
+	w.buf = append(w.buf, strings.ReplaceAll(strings.TrimSpace(text), "\n", "\n\t")...)
+	w.buf = append(w.buf, "\n$end\n"...)
+}
+
+// preamble writes $date, $version, $comment and $timescale.
+func (w *Writer) preamble() error {
+	if err := w.check(); err != nil {
+		return err
+	}
+	if w.state != stNew {
+		return nil
+	}
+	ts := w.Timescale
+	if ts == "" {
+		ts = "1ns"
+	}
+	t, err := ParseTimescale(ts)
+	if err != nil {
+		return w.fail(err)
+	}
+	for _, f := range []struct{ name, v string }{{"Date", w.Date}, {"Version", w.Version}, {"Comment", w.Comment}} {
+		if strings.Contains(f.v, "$end") {
+			return w.failf(ErrValue, "%s contains \"$end\"", f.name)
+		}
+	}
+	w.section("$date", w.Date)
+	w.section("$version", w.Version)
+	w.section("$comment", w.Comment)
+	w.buf = append(w.buf, "$timescale "...)
+	w.buf = append(w.buf, t.String()...)
+	w.buf = append(w.buf, " $end\n"...)
+	w.state = stDecl
+	return nil
+}
+
+func (w *Writer) declaring(what string) error {
+	if err := w.preamble(); err != nil {
+		return err
+	}
+	if w.state != stDecl {
+		return w.failf(ErrDefinitionsEnded, "%s after the definitions ended", what)
+	}
+	return nil
+}
+
+// Scope opens a scope of the given kind (module, begin, fork, function or
+// task) named name. Names must be non-empty printable ASCII without
+// whitespace.
+func (w *Writer) Scope(kind, name string) error {
+	if err := w.declaring("Scope"); err != nil {
+		return err
+	}
+	if !ieeeScope(kind) {
+		return w.failf(ErrKind, "scope kind %q (want module, begin, fork, function or task)", kind)
+	}
+	if !validName(name) {
+		return w.failf(ErrName, "scope name %q: must be non-empty printable ASCII without whitespace, not starting with $", name)
+	}
+	w.scope = append(w.scope, name)
+	w.depth++
+	w.buf = append(w.buf, "$scope "...)
+	w.buf = append(w.buf, kind...)
+	w.buf = append(w.buf, ' ')
+	w.buf = append(w.buf, name...)
+	w.buf = append(w.buf, " $end\n"...)
+	return nil
+}
+
+// Upscope closes the innermost open scope.
+func (w *Writer) Upscope() error {
+	if err := w.declaring("Upscope"); err != nil {
+		return err
+	}
+	if w.depth == 0 {
+		return w.failf(ErrScope, "Upscope without an open Scope")
+	}
+	w.depth--
+	w.scope = w.scope[:w.depth]
+	w.buf = append(w.buf, "$upscope $end\n"...)
+	return nil
+}
+
+// splitRef splits "data[7:0]" or "data [7:0]" into ("data", "[7:0]") and
+// "bit [3]" into ("bit", "[3]"); other names are returned whole. It reports
+// the width the range implies (0 when there is no range).
+func splitRef(name string) (ref, rng string, width int, ok bool) {
+	if !strings.HasSuffix(name, "]") {
+		return name, "", 0, true
+	}
+	i := strings.LastIndexByte(name, '[')
+	if i < 0 {
+		return name, "", 0, true
+	}
+	inner := name[i+1 : len(name)-1]
+	base := name[:i]
+	spaced := strings.HasSuffix(base, " ")
+	base = strings.TrimRight(base, " ")
+	if msb, lsb, found := strings.Cut(inner, ":"); found {
+		m, err1 := strconv.Atoi(msb)
+		l, err2 := strconv.Atoi(lsb)
+		if err1 != nil || err2 != nil {
+			return "", "", 0, false
+		}
+		d := m - l
+		if d < 0 {
+			d = -d
+		}
+		return base, "[" + strconv.Itoa(m) + ":" + strconv.Itoa(l) + "]", d + 1, true
+	}
+	if spaced {
+		n, err := strconv.Atoi(inner)
+		if err != nil {
+			return "", "", 0, false
+		}
+		return base, "[" + strconv.Itoa(n) + "]", 1, true
+	}
+	return name, "", 0, true
+}
+
+func (w *Writer) fullName(ref, rng string) string {
+	var b strings.Builder
+	for _, s := range w.scope {
+		b.WriteString(s)
+		b.WriteByte('.')
+	}
+	b.WriteString(ref)
+	if rng != "" && !strings.Contains(rng, ":") {
+		b.WriteString(rng)
+	}
+	return b.String()
+}
+
+// Register declares a variable in the current scope and returns its ID.
+//
+// kind is any VarKind but Other; Real, Realtime, ShortReal and
+// RealParameter variables take SetReal, String variables take SetString,
+// all others take the bit setters. width must be 1..MaxWidth. name is the
+// reference, optionally followed by a bit range "[msb:lsb]" (with or
+// without a space before it) whose size must equal width, or for a 1-bit
+// variable by a space and a bit select "[n]"; it is written as
+// "name [msb:lsb]". Names must be non-empty printable ASCII without
+// whitespace (other than the space before a range) and unique in their
+// scope.
+func (w *Writer) Register(kind VarKind, width int, name string) (ID, error) {
+	if err := w.declaring("Register"); err != nil {
+		return -1, err
+	}
+	if kind >= Other {
+		return -1, w.failf(ErrKind, "variable kind %v", kind)
+	}
+	if width < 1 || width > MaxWidth {
+		return -1, w.failf(ErrWidth, "variable %q: width %d (want 1..%d)", name, width, MaxWidth)
+	}
+	ref, rng, rw, ok := splitRef(name)
+	if !ok || !validName(ref) {
+		return -1, w.failf(ErrName, "variable name %q: must be non-empty printable ASCII without whitespace, not starting with $, optionally followed by [msb:lsb]", name)
+	}
+	if rw != 0 && rw != width && kind.class() == classBits {
+		return -1, w.failf(ErrWidth, "variable %q: range %s has %d bits but width is %d", name, rng, rw, width)
+	}
+	full := w.fullName(ref, rng)
+	if _, dup := w.names[full]; dup {
+		return -1, w.failf(ErrDuplicate, "variable %q declared twice", full)
+	}
+	w.names[full] = struct{}{}
+	id := ID(len(w.vars))
+	code := appendIDCode(nil, w.nextCode)
+	w.nextCode++
+	if string(code) == "$end" {
+		code = appendIDCode(code[:0], w.nextCode)
+		w.nextCode++
+	}
+	v := wvar{code: code, width: width, class: kind.class(), mode: modeBits}
+	if v.class == classBits {
+		v.cur = make([]byte, width)
+		for i := range v.cur {
+			v.cur[i] = 'x'
+		}
+	}
+	w.vars = append(w.vars, v)
+	w.appendVar(kind, width, v.code, ref, rng)
+	return id, nil
+}
+
+func (w *Writer) appendVar(kind VarKind, width int, code []byte, ref, rng string) {
+	w.buf = append(w.buf, "$var "...)
+	w.buf = append(w.buf, kind.String()...)
+	w.buf = append(w.buf, ' ')
+	w.buf = strconv.AppendInt(w.buf, int64(width), 10)
+	w.buf = append(w.buf, ' ')
+	w.buf = append(w.buf, code...)
+	w.buf = append(w.buf, ' ')
+	w.buf = append(w.buf, ref...)
+	if rng != "" {
+		w.buf = append(w.buf, ' ')
+		w.buf = append(w.buf, rng...)
+	}
+	w.buf = append(w.buf, " $end\n"...)
+}
+
+// Alias declares name in the current scope as another name for the
+// variable id: it gets the same identifier code, kind and width, so it
+// always shows the same value (a legal VCD alias).
+func (w *Writer) Alias(id ID, kind VarKind, name string) error {
+	if err := w.declaring("Alias"); err != nil {
+		return err
+	}
+	if id < 0 || int(id) >= len(w.vars) {
+		return w.failf(ErrUnknownID, "Alias of ID %d (%d variables declared)", id, len(w.vars))
+	}
+	v := &w.vars[id]
+	if kind >= Other || kind.class() != v.class {
+		return w.failf(ErrKind, "alias %q: kind %v does not match the aliased variable", name, kind)
+	}
+	ref, rng, rw, ok := splitRef(name)
+	if !ok || !validName(ref) {
+		return w.failf(ErrName, "variable name %q: must be non-empty printable ASCII without whitespace, not starting with $, optionally followed by [msb:lsb]", name)
+	}
+	if rw != 0 && rw != v.width && v.class == classBits {
+		return w.failf(ErrWidth, "alias %q: range %s has %d bits but width is %d", name, rng, rw, v.width)
+	}
+	full := w.fullName(ref, rng)
+	if _, dup := w.names[full]; dup {
+		return w.failf(ErrDuplicate, "variable %q declared twice", full)
+	}
+	w.names[full] = struct{}{}
+	w.appendVar(kind, v.width, v.code, ref, rng)
+	return nil
+}
+
+// Code returns the identifier code written for id ("" for an unknown ID).
+func (w *Writer) Code(id ID) string {
+	if id < 0 || int(id) >= len(w.vars) {
+		return ""
+	}
+	return string(w.vars[id].code)
+}
+
+// EndDefinitions writes "$enddefinitions $end". It is implied by the first
+// SetTime or value change. All scopes must have been closed.
+func (w *Writer) EndDefinitions() error {
+	if err := w.declaring("EndDefinitions"); err != nil {
+		return err
+	}
+	return w.endDefs()
+}
+
+func (w *Writer) endDefs() error {
+	if w.depth != 0 {
+		return w.failf(ErrScope, "definitions ended with %d scope(s) still open (%s)", w.depth, strings.Join(w.scope, "."))
+	}
+	w.buf = append(w.buf, "$enddefinitions $end\n"...)
+	w.state = stDefsEnd
+	return w.maybeFlush()
+}
+
+// ensureValues moves to the value phase (stDefsEnd or later).
+func (w *Writer) ensureValues() error {
+	if err := w.check(); err != nil {
+		return err
+	}
+	if w.state >= stDefsEnd {
+		return nil
+	}
+	if err := w.preamble(); err != nil {
+		return err
+	}
+	return w.endDefs()
+}
+
+// Begin starts the time step t; it is the same as SetTime.
+func (w *Writer) Begin(t uint64) error { return w.SetTime(t) }
+
+// SetTime starts the time step t: the following value changes happen at
+// t. Times must strictly increase; an equal or smaller time is an error
+// wrapping ErrTimeOrder. The first call writes the $dumpvars section with
+// every variable's initial value.
+func (w *Writer) SetTime(t uint64) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.state == stTimed {
+		if t <= w.time {
+			return w.failf(ErrTimeOrder, "SetTime(%d) after time %d", t, w.time)
+		}
+		w.time = t
+		w.pending = true
+		return nil
+	}
+	if err := w.ensureValues(); err != nil {
+		return err
+	}
+	w.dumpvars(t)
+	return w.maybeFlush()
+}
+
+func (w *Writer) dumpvars(t uint64) {
+	w.time = t
+	w.buf = append(w.buf, '#')
+	w.buf = strconv.AppendUint(w.buf, t, 10)
+	w.buf = append(w.buf, "\n$dumpvars\n"...)
+	w.state = stTimed
+	for i := range w.vars {
+		v := &w.vars[i]
+		switch {
+		case v.class == classReal:
+			w.appendReal(v)
+		case v.class == classString:
+			w.appendString(v)
+		case v.mode == modeU:
+			w.appendU(v, v.u)
+		default:
+			w.appendCur(v, v.cur)
+		}
+		if len(w.buf) >= flushAt {
+			w.flushBuf()
+		}
+	}
+	w.buf = append(w.buf, "$end\n"...)
+}
+
+func (w *Writer) maybeFlush() error {
+	if len(w.buf) >= flushAt {
+		w.flushBuf()
+	}
+	return w.err
+}
+
+func (w *Writer) flushBuf() {
+	if w.ioErr || len(w.buf) == 0 {
+		return
+	}
+	_, err := w.w.Write(w.buf)
+	w.buf = w.buf[:0]
+	if err != nil {
+		// A misuse error, if any, stays the first error; either way
+		// nothing more is written.
+		w.ioErr = true
+		w.fail(err)
+	}
+}
+
+// Flush writes any buffered data to the underlying io.Writer and returns
+// the sticky error, if any.
+func (w *Writer) Flush() error {
+	w.flushBuf()
+	return w.err
+}
+
+// Close completes the file and flushes it. It ends the definitions if
+// needed, writes the $dumpvars section if no time was ever set (at time
+// 0), and writes the last time stamp if it has no changes yet, so that
+// viewers show the last step. It does not close the underlying io.Writer.
+// Close returns the sticky error, if any; after a misuse it still leaves a
+// valid file holding everything written before the misuse.
+func (w *Writer) Close() error {
+	if w.state == stClosed {
+		return w.err
+	}
+	if !w.ioErr && w.state != stNew {
+		if w.state == stDecl {
+			for w.depth > 0 {
+				w.depth--
+				w.buf = append(w.buf, "$upscope $end\n"...)
+			}
+			w.scope = w.scope[:0]
+			w.buf = append(w.buf, "$enddefinitions $end\n"...)
+			w.state = stDefsEnd
+		}
+		if w.state == stDefsEnd {
+			w.dumpvars(0)
+		}
+		if w.pending {
+			w.writeTime()
+		}
+	} else if w.state == stNew && w.err == nil {
+		if err := w.ensureValues(); err == nil {
+			w.dumpvars(0)
+		}
+	}
+	w.flushBuf()
+	w.state = stClosed
+	return w.err
+}
+
+func (w *Writer) writeTime() {
+	w.pending = false
+	w.buf = append(w.buf, '#')
+	w.buf = strconv.AppendUint(w.buf, w.time, 10)
+	w.buf = append(w.buf, '\n')
+}
+
+// lookup validates id and moves to the value phase.
+func (w *Writer) lookup(id ID) (*wvar, error) {
+	if w.state < stDefsEnd || w.err != nil || w.state == stClosed {
+		if err := w.ensureValues(); err != nil {
+			return nil, err
+		}
+	}
+	if id < 0 || int(id) >= len(w.vars) {
+		return nil, w.failf(ErrUnknownID, "ID %d (%d variables declared)", id, len(w.vars))
+	}
+	return &w.vars[id], nil
+}
+
+func (w *Writer) classErr(v *wvar, id ID, setter string) error {
+	want := map[valueClass]string{classBits: "SetUint, SetBits, SetBig, SetX or SetZ", classReal: "SetReal", classString: "SetString"}[v.class]
+	return w.failf(ErrKind, "%s on variable %d (code %s) which takes %s", setter, id, v.code, want)
+}
+
+// SetUint sets a bit variable to v. v must fit in the variable's width.
+func (w *Writer) SetUint(id ID, v uint64) error {
+	// Fast path: established writer, known two-state variable.
+	if w.err == nil && w.state == stTimed && uint(id) < uint(len(w.vars)) {
+		x := &w.vars[id]
+		if x.class == classBits && x.width <= 64 && (x.width == 64 || v>>uint(x.width) == 0) {
+			if x.mode == modeU && x.u == v {
+				return nil
+			}
+			x.mode = modeU
+			x.u = v
+			if w.pending {
+				w.writeTime()
+			}
+			w.appendU(x, v)
+			if len(w.buf) >= flushAt {
+				w.flushBuf()
+			}
+			return w.err
+		}
+	}
+	x, err := w.lookup(id)
+	if err != nil {
+		return err
+	}
+	if x.class != classBits {
+		return w.classErr(x, id, "SetUint")
+	}
+	if n := bits.Len64(v); n > x.width {
+		return w.failf(ErrTooWide, "value %#x (%d bits) for variable %d (code %s) of width %d", v, n, id, x.code, x.width)
+	}
+	if x.width <= 64 {
+		return w.setU(x, v)
+	}
+	s := w.scratch[:0]
+	for i := x.width; i > 64; i-- {
+		s = append(s, '0')
+	}
+	for i := 63; i >= 0; i-- {
+		s = append(s, '0'+byte(v>>uint(i)&1))
+	}
+	w.scratch = s
+	return w.setCur(x, s)
+}
+
+func (w *Writer) setU(x *wvar, v uint64) error {
+	if x.mode == modeU && x.u == v {
+		return nil
+	}
+	x.mode = modeU
+	x.u = v
+	if w.state == stTimed {
+		if w.pending {
+			w.writeTime()
+		}
+		w.appendU(x, v)
+		return w.maybeFlush()
+	}
+	return nil
+}
+
+// setCur sets a bit variable to the full-width canonical value s (which
+// may alias w.scratch).
+func (w *Writer) setCur(x *wvar, s []byte) error {
+	if x.width <= 64 {
+		twoState := true
+		var u uint64
+		for _, c := range s {
+			if c > '1' {
+				twoState = false
+				break
+			}
+			u = u<<1 | uint64(c-'0')
+		}
+		if twoState {
+			return w.setU(x, u)
+		}
+	}
+	if x.mode == modeBits && string(x.cur) == string(s) {
+		return nil
+	}
+	x.mode = modeBits
+	copy(x.cur, s)
+	if w.state == stTimed {
+		if w.pending {
+			w.writeTime()
+		}
+		w.appendCur(x, x.cur)
+		return w.maybeFlush()
+	}
+	return nil
+}
+
+// SetBits sets a bit variable from a string of 0, 1, x and z (upper case
+// X and Z accepted), most significant bit first. A string shorter than
+// the variable is left-extended per VCD rules (0 and 1 extend with 0, x
+// with x, z with z); a longer one is an error wrapping ErrTooWide.
+func (w *Writer) SetBits(id ID, bits string) error { return setBits(w, id, bits) }
+
+// SetBitsBytes is SetBits for a byte slice.
+func (w *Writer) SetBitsBytes(id ID, bits []byte) error { return setBits(w, id, bits) }
+
+func setBits[S string | []byte](w *Writer, id ID, b S) error {
+	x, err := w.lookup(id)
+	if err != nil {
+		return err
+	}
+	if x.class != classBits {
+		return w.classErr(x, id, "SetBits")
+	}
+	if len(b) == 0 {
+		return w.failf(ErrValue, "empty bit string for variable %d (code %s)", id, x.code)
+	}
+	if len(b) > x.width {
+		return w.failf(ErrTooWide, "bit string of %d bits for variable %d (code %s) of width %d", len(b), id, x.code, x.width)
+	}
+	s := w.scratch[:0]
+	for i := 0; i < len(b); i++ {
+		c := normBit(b[i])
+		if c == 0 {
+			return w.failf(ErrValue, "bit string %q for variable %d (code %s): want only 0, 1, x, z", string(b), id, x.code)
+		}
+		if i == 0 {
+			pad := byte('0')
+			if c == 'x' || c == 'z' {
+				pad = c
+			}
+			for j := len(b); j < x.width; j++ {
+				s = append(s, pad)
+			}
+		}
+		s = append(s, c)
+	}
+	w.scratch = s
+	return w.setCur(x, s)
+}
+
+// SetBig sets a bit variable to the non-negative integer v, which must fit
+// in the variable's width.
+func (w *Writer) SetBig(id ID, v *big.Int) error {
+	x, err := w.lookup(id)
+	if err != nil {
+		return err
+	}
+	if x.class != classBits {
+		return w.classErr(x, id, "SetBig")
+	}
+	if v == nil || v.Sign() < 0 {
+		return w.failf(ErrValue, "SetBig of %v for variable %d (code %s): want a non-negative integer", v, id, x.code)
+	}
+	if n := v.BitLen(); n > x.width {
+		return w.failf(ErrTooWide, "value of %d bits for variable %d (code %s) of width %d", n, id, x.code, x.width)
+	}
+	if x.width <= 64 {
+		return w.setU(x, v.Uint64())
+	}
+	s := w.scratch[:0]
+	for i := x.width - 1; i >= 0; i-- {
+		s = append(s, '0'+byte(v.Bit(i)))
+	}
+	w.scratch = s
+	return w.setCur(x, s)
+}
+
+// SetX sets every bit of a bit variable to x.
+func (w *Writer) SetX(id ID) error { return w.setAll(id, 'x', "SetX") }
+
+// SetZ sets every bit of a bit variable to z.
+func (w *Writer) SetZ(id ID) error { return w.setAll(id, 'z', "SetZ") }
+
+func (w *Writer) setAll(id ID, c byte, setter string) error {
+	x, err := w.lookup(id)
+	if err != nil {
+		return err
+	}
+	if x.class != classBits {
+		return w.classErr(x, id, setter)
+	}
+	s := w.scratch[:0]
+	for i := 0; i < x.width; i++ {
+		s = append(s, c)
+	}
+	w.scratch = s
+	return w.setCur(x, s)
+}
+
+// SetReal sets a real variable. Values are written with the shortest
+// representation that reads back exactly (strconv 'g', -1); NaN and
+// infinities are written as NaN, +Inf and -Inf.
+func (w *Writer) SetReal(id ID, f float64) error {
+	x, err := w.lookup(id)
+	if err != nil {
+		return err
+	}
+	if x.class != classReal {
+		return w.classErr(x, id, "SetReal")
+	}
+	if math.Float64bits(x.r) == math.Float64bits(f) {
+		return nil
+	}
+	x.r = f
+	if w.state == stTimed {
+		if w.pending {
+			w.writeTime()
+		}
+		w.appendReal(x)
+		return w.maybeFlush()
+	}
+	return nil
+}
+
+// SetString sets a String variable (GTKWave extension, written as
+// "s<text> <code>"). Since values are whitespace-delimited, the backslash
+// is written as "\\" and every byte outside printable ASCII 0x21–0x7e
+// (space, tab, newline, UTF-8 bytes, ...) as "\xHH"; GTKWave and this
+// package's Reader decode these escapes, so any string round-trips
+// (through GTKWave, only up to the first NUL byte: it keeps C strings).
+func (w *Writer) SetString(id ID, s string) error {
+	x, err := w.lookup(id)
+	if err != nil {
+		return err
+	}
+	if x.class != classString {
+		return w.classErr(x, id, "SetString")
+	}
+	if x.s == s {
+		return nil
+	}
+	x.s = s
+	if w.state == stTimed {
+		if w.pending {
+			w.writeTime()
+		}
+		w.appendString(x)
+		return w.maybeFlush()
+	}
+	return nil
+}
+
+// appendU appends the change line of a two-state value.
+func (w *Writer) appendU(x *wvar, v uint64) {
+	b := w.buf
+	if x.width == 1 {
+		b = append(b, '0'+byte(v&1))
+		b = append(b, x.code...)
+		w.buf = append(b, '\n')
+		return
+	}
+	n := bits.Len64(v)
+	if n == 0 {
+		n = 1
+	}
+	b = slices.Grow(b, n+len(x.code)+3)
+	l := len(b)
+	b = b[:l+1+n]
+	b[l] = 'b'
+	p := b[l+1 : l+1+n]
+	i := n - 1
+	for ; i >= 7; i -= 8 {
+		t := &bitTab[v&0xff]
+		copy(p[i-7:i+1], t[:])
+		v >>= 8
+	}
+	for ; i >= 0; i-- {
+		p[i] = '0' + byte(v&1)
+		v >>= 1
+	}
+	b = append(b, ' ')
+	b = append(b, x.code...)
+	w.buf = append(b, '\n')
+}
+
+var bitTab = func() (t [256][8]byte) {
+	for i := range t {
+		for j := 0; j < 8; j++ {
+			t[i][j] = '0' + byte(i>>uint(7-j)&1)
+		}
+	}
+	return t
+}()
+
+// appendCur appends the change line of a four-state value, dropping
+// leading characters that VCD left-extension restores.
+func (w *Writer) appendCur(x *wvar, s []byte) {
+	if x.width == 1 {
+		w.buf = append(w.buf, s[0])
+		w.buf = append(w.buf, x.code...)
+		w.buf = append(w.buf, '\n')
+		return
+	}
+	w.buf = append(w.buf, 'b')
+	w.buf = append(w.buf, compress(s)...)
+	w.buf = append(w.buf, ' ')
+	w.buf = append(w.buf, x.code...)
+	w.buf = append(w.buf, '\n')
+}
+
+// compress returns the shortest suffix of the full-width value s that
+// left-extends back to s.
+func compress[S string | []byte](s S) S {
+	c := s[0]
+	if c == '1' {
+		return s
+	}
+	i := 0
+	for i+1 < len(s) && s[i+1] == c {
+		i++
+	}
+	if c == '0' && i+1 < len(s) && s[i+1] == '1' {
+		i++
+	}
+	return s[i:]
+}
+
+func (w *Writer) appendReal(x *wvar) {
+	w.buf = append(w.buf, 'r')
+	w.buf = strconv.AppendFloat(w.buf, x.r, 'g', -1, 64)
+	w.buf = append(w.buf, ' ')
+	w.buf = append(w.buf, x.code...)
+	w.buf = append(w.buf, '\n')
+}
+
+const hexDigits = "0123456789abcdef"
+
+func (w *Writer) appendString(x *wvar) {
+	w.buf = append(w.buf, 's')
+	w.buf = appendEscaped(w.buf, x.s)
+	w.buf = append(w.buf, ' ')
+	w.buf = append(w.buf, x.code...)
+	w.buf = append(w.buf, '\n')
+}
+
+func appendEscaped(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\':
+			b = append(b, '\\', '\\')
+		case c <= ' ' || c > '~':
+			b = append(b, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
