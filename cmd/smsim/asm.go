@@ -36,6 +36,7 @@ func commands(log *logrus.Logger) []*cli.Command {
 			Action: func(c *cli.Context) error { return cmdDisasm(c) },
 		},
 		configCommand(),
+		vcddiffCommand(),
 	}
 	return append(cmds, extraCommands(log)...)
 }
