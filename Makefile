@@ -26,8 +26,13 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
 
+# Each parser's fuzz target, 60 s each.
 fuzz:
-	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=60s ./isa
+	$(GO) test -run '^$$' -fuzz='^FuzzParse$$' -fuzztime=60s ./isa
+	$(GO) test -run '^$$' -fuzz='^FuzzParseDisasm$$' -fuzztime=60s ./isa
+	$(GO) test -run '^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=60s ./isa
+	$(GO) test -run '^$$' -fuzz='^FuzzLoad$$' -fuzztime=60s -fuzzminimizetime=2s ./config
+	$(GO) test -run '^$$' -fuzz='^FuzzReader$$' -fuzztime=60s ./vcd
 
 bench:
 	./bench/run.sh

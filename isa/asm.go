@@ -242,6 +242,7 @@ func (a *assembler) declareFunc(f *Func) {
 	if f.Entry && len(f.Rets) > 0 {
 		a.errorf(f.Pos, "a kernel (.entry) cannot return values")
 	}
+	a.checkDirectives(f)
 	sig := signature{rets: paramSig(f.Rets), params: paramSig(f.Params)}
 	fs, ok := a.funcs[f.Name]
 	if !ok {
@@ -821,5 +822,64 @@ func (a *assembler) fixDynShared(in *Inst, mi *minst) {
 		}
 	case KindConst:
 		*slot = ConstOp(a.constIndex(a.img.Consts[slot.Val]+base, mi.pos))
+	}
+}
+
+// checkDirectives validates the performance-tuning directives of a function.
+func (a *assembler) checkDirectives(f *Func) {
+	for _, d := range f.Directives {
+		n := len(d.Args)
+		want := func(lo, hi int) bool {
+			if n < lo || n > hi {
+				if lo == hi {
+					a.errorf(d.Pos, ".%s takes %d argument(s), got %d", d.Name, lo, n)
+				} else {
+					a.errorf(d.Pos, ".%s takes %d to %d arguments, got %d", d.Name, lo, hi, n)
+				}
+				return false
+			}
+			return true
+		}
+		if !f.Entry && d.Name != "noreturn" && d.Name != "pragma" {
+			a.errorf(d.Pos, ".%s is only allowed on a kernel (.entry)", d.Name)
+			continue
+		}
+		switch d.Name {
+		case "maxnreg":
+			if want(1, 1) && (d.Args[0] < 1 || d.Args[0] > 256) {
+				a.errorf(d.Pos, ".maxnreg %d is outside 1..256", d.Args[0])
+			}
+		case "maxntid", "reqntid":
+			if want(1, 3) {
+				lim := []int64{1024, 1024, 64}
+				prod := int64(1)
+				for i, v := range d.Args {
+					if v < 1 || v > lim[i] {
+						a.errorf(d.Pos, ".%s dimension %d is %d, outside 1..%d", d.Name, i, v, lim[i])
+					}
+					prod *= v
+				}
+				if prod > 1024 {
+					a.errorf(d.Pos, ".%s asks for %d threads, more than 1024 per CTA", d.Name, prod)
+				}
+			}
+		case "reqnctapercluster":
+			if want(1, 3) {
+				for i, v := range d.Args {
+					if v < 1 || v > 1024 {
+						a.errorf(d.Pos, ".reqnctapercluster dimension %d is %d, outside 1..1024", i, v)
+					}
+				}
+			}
+		case "minnctapersm", "maxnctapersm", "maxclusterrank":
+			if want(1, 1) && (d.Args[0] < 1 || d.Args[0] > 1<<20) {
+				a.errorf(d.Pos, ".%s %d is out of range", d.Name, d.Args[0])
+			}
+		case "explicitcluster", "noreturn":
+			want(0, 0)
+		case "pragma":
+		default:
+			a.errorf(d.Pos, "unsupported: .%s", d.Name)
+		}
 	}
 }

@@ -24,12 +24,12 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		// Big inputs make the fuzzer's minimization crawl: seed at most
-		// 16 KiB of each file, plus the start of its first .section (DWARF).
-		const maxSeed = 16 << 10
-		f.Add(src[:min(len(src), maxSeed)])
-		if i := bytes.Index(src, []byte(".section")); i > maxSeed {
-			f.Add(src[i:min(len(src), i+maxSeed)])
+		// Big inputs make the fuzzer's minimization crawl (it re-parses the
+		// input once per byte it tries to drop): seed at most 4 KiB of each
+		// file, plus the start of its first .section (DWARF data).
+		f.Add(seedPrefix(src, 4<<10))
+		if i := bytes.Index(src, []byte(".section")); i > 4<<10 {
+			f.Add(seedPrefix(src[i:], 2<<10))
 		}
 	}
 	for _, ex := range seedExamples(f) {
@@ -65,4 +65,15 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// seedPrefix cuts src after the last newline within its first n bytes.
+func seedPrefix(src []byte, n int) []byte {
+	if len(src) <= n {
+		return src
+	}
+	if i := bytes.LastIndexByte(src[:n], '\n'); i > 0 {
+		return src[:i+1]
+	}
+	return src[:n]
 }

@@ -468,6 +468,10 @@ var errorTests = []struct {
 }{
 	{"missing semicolon", errKernel + "\tmov.u32 %r1, 2\n\tadd.s32 %r2, %r1, 1;\n}\n",
 		[]string{"t.ptx:6:16: missing ';' after instruction"}},
+	{"missing semicolon before next line", errKernel + "\tret\n\tadd.s32 %r2, %r1, 1;\n\tret\n}\n",
+		[]string{"t.ptx:6:5: missing ';' after instruction", "t.ptx:8:5: missing ';' after instruction"}},
+	{"missing closing brace", errKernel + "\tret;\n.visible .entry k2()\n{\n\tret;\n}\n",
+		[]string{"t.ptx:7:10: unexpected .entry inside a function body (missing '}'?)", "t.ptx:11:1: unexpected end of file: missing '}' to close the block at 5:1"}},
 	{"missing comma", errKernel + "\tadd.s32 %r2 %r1, 1;\n}\n",
 		[]string{"t.ptx:6:14: expected ';' after instruction, found '%r1'"}},
 	{"unterminated block comment", errKernel + "\tret; /* never closed\n ret;\n",
@@ -506,8 +510,8 @@ var errorTests = []struct {
 		[]string{"t.ptx:4:12: expected '{' or ';' after the signature of k2"}},
 	{"statement errors", errKernel + "\t%r1 = 5;\n\t.branchtargets L1;\n\t1: ret;\n}\n",
 		[]string{"t.ptx:6:2: expected instruction, found '%r1'", "t.ptx:7:2: .branchtargets needs a label", "t.ptx:8:2: expected statement, found 1"}},
-	{"zluda output syntax", errKernel + "\t<Trap>;\n}\n",
-		[]string{"t.ptx:6:2: expected statement, found '<'"}},
+	{"zluda output syntax", errKernel + "\t<Trap>;\n\t<;\n}\n",
+		[]string{"t.ptx:6:2: unsupported: <Trap> (an IR placeholder, not PTX)", "t.ptx:7:2: expected statement, found '<'"}},
 }
 
 func TestParseErrors(t *testing.T) {
@@ -570,9 +574,9 @@ func TestParseUnsupportedFlag(t *testing.T) {
 // each must give. Every other file must parse without error.
 var corpusExpect = map[string]string{
 	// ZLUDA's test file ends with ZLUDA's expected output, an IR dump in
-	// PTX-like syntax ("%4:" labels, "<Trap>;"), which is not PTX. The real
-	// kernel above it parses.
-	"zluda-trap.ptx": "zluda-trap.ptx:21:5: expected statement, found '<'",
+	// PTX-like syntax ("%4:" labels, "<Trap>;"): the placeholder is refused.
+	// The real kernel above it parses.
+	"zluda-trap.ptx": "zluda-trap.ptx:21:5: unsupported: <Trap> (an IR placeholder, not PTX)",
 }
 
 func TestParseCorpus(t *testing.T) {

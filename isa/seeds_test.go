@@ -494,8 +494,8 @@ func TestSeedExamples(t *testing.T) {
 	for _, ex := range examples {
 		perFile[ex.Name[:3]]++
 		t.Run(ex.Name, func(t *testing.T) {
-			// To check the examples with the assembler, replace this Parse.
-			_, err := Parse(ex.Name+".ptx", []byte(ex.Source))
+			// Every example must assemble, not only parse (issue 2).
+			_, err := AssembleSource(ex.Name+".ptx", []byte(ex.Source))
 			if err != nil {
 				t.Errorf("%v\n--- block:\n%s\n--- wrapped:\n%s", err, ex.Block, ex.Source)
 			}
