@@ -1440,7 +1440,7 @@ func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
 		case "xor":
 			boolop = BoolXor
 		case "ftz":
-			mi.in.Mods |= ModFtz
+			mi.in.Mods |= ModSetpFtz
 		default:
 			st.a.errorf(in.Pos, "unsupported: setp.%s", m)
 			return

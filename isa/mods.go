@@ -55,6 +55,7 @@ const (
 	ModBoolShift = 5
 	ModBoolMask  = 0x3 << ModBoolShift // 0 none, 1 and, 2 or, 3 xor
 	ModSetpDst2  = 1 << 7              // "p|q": Dst2 receives the complement
+	ModSetpFtz   = 1 << 8              // setp.ftz (flush f32 subnormal inputs)
 )
 
 // Comparison operators (SETP).
