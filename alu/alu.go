@@ -147,6 +147,12 @@ func eval(in *isa.Inst, a, b, c, d uint64) Result {
 		return Result{D: evalCvt(in, a)}
 	case isa.OpPOPC, isa.OpCLZ, isa.OpBREV, isa.OpBFE, isa.OpBFI, isa.OpPRMT:
 		return Result{D: evalBits(in, a, b, c, d)}
+	case isa.OpSHF:
+		return Result{D: evalShf(in, a, b, c)}
+	case isa.OpSAD:
+		return Result{D: evalSad(in, a, b, c)}
+	case isa.OpBFIND:
+		return Result{D: evalBfind(in, a)}
 	case isa.OpAND, isa.OpOR, isa.OpXOR, isa.OpNOT:
 		if in.Type == isa.Pred {
 			p := evalPredLogic(in.Op, a != 0, b != 0)

@@ -231,6 +231,24 @@ func check(in *isa.Inst, detail bool) error {
 		}
 		return c.extra(isa.ModBfiLenReg)
 
+	case isa.OpSHF:
+		if t != isa.B32 {
+			return c.bad("type not supported (b32)")
+		}
+		return c.extra(isa.ModShfLeft | isa.ModShfWrap)
+
+	case isa.OpSAD:
+		if !isInt(t) || t.Bits() < 16 {
+			return c.bad("type not supported (16-, 32- or 64-bit integer)")
+		}
+		return c.extra(0)
+
+	case isa.OpBFIND:
+		if !isInt(t) || t.Bits() < 32 {
+			return c.bad("type not supported (u32, s32, u64, s64)")
+		}
+		return c.extra(isa.ModBfindShiftAmt)
+
 	case isa.OpPRMT:
 		if !isInt(t) || t.Bits() != 32 {
 			return c.bad("type not supported (b32)")
