@@ -1,0 +1,346 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"github.com/urfave/cli/v2"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/pipeline"
+)
+
+// runFlags are the flags of every command that launches a kernel.
+func runFlags() []cli.Flag {
+	return append(configFlags(),
+		&cli.StringFlag{Name: "entry", Usage: "kernel to run (default: the only .entry)"},
+		&cli.StringFlag{Name: "grid", Value: "1", Usage: "grid shape X[,Y[,Z]] in CTAs"},
+		&cli.StringFlag{Name: "block", Value: "32", Usage: "CTA shape X[,Y[,Z]] in threads"},
+		&cli.StringFlag{Name: "cluster", Usage: "cluster shape X[,Y[,Z]] in CTAs (explicit cluster launch)"},
+		&cli.StringFlag{Name: "dynamic-smem", Value: "0", Usage: "dynamic shared memory per CTA, bytes"},
+		&cli.StringSliceFlag{Name: "buf", Usage: "PARAM=BYTES binds a pointer parameter to a zeroed buffer; PARAM=@file.bin loads it from a file (PARAM: PTX name or position)"},
+		&cli.StringSliceFlag{Name: "arg", Usage: "PARAM=VALUE sets a scalar parameter (PARAM: PTX name or position)"},
+		&cli.StringFlag{Name: "maxnreg", Usage: "per-thread register budget of the launch (default: the kernel's .maxnreg, else its register count)"},
+		&cli.StringFlag{Name: "seed", Usage: "seed of every pseudo-random choice (run.seed)"},
+		&cli.StringFlag{Name: "max-cycles", Usage: "stop after this many cycles (run.max_cycles; 0 = unlimited)"},
+		&cli.BoolFlag{Name: "json", Usage: "print exactly one JSON object on stdout"},
+	)
+}
+
+func extraCommands(log *logrus.Logger) []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:      "run",
+			Usage:     "run a kernel on the SM model (exit 0 completed, 1 abnormal end, 2 bad input)",
+			ArgsUsage: "KERNEL.ptx",
+			Flags:     runFlags(),
+			Action: func(c *cli.Context) error {
+				path, err := oneArg(c, "KERNEL.ptx")
+				if err != nil {
+					return err
+				}
+				im, err := loadImage(path)
+				if err != nil {
+					return err
+				}
+				return runKernel(c, log, im)
+			},
+		},
+		demoCommand(log),
+	}
+}
+
+// launchSpec is a parsed launch: everything runKernel needs from flags.
+type launchSpec struct {
+	cfg    config.Config
+	launch pipeline.Launch
+}
+
+func parseDim(flag, s string) ([3]uint32, error) {
+	d := [3]uint32{1, 1, 1}
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 || s == "" {
+		return d, badInput(fmt.Errorf("--%s %q: want X[,Y[,Z]]", flag, s))
+	}
+	for i, p := range parts {
+		v, err := strconv.ParseUint(strings.TrimSpace(p), 0, 32)
+		if err != nil || v == 0 {
+			return d, badInput(fmt.Errorf("--%s %q: component %d must be a positive integer", flag, s, i))
+		}
+		d[i] = uint32(v)
+	}
+	return d, nil
+}
+
+func parseUintFlag(flag, s string, bits int) (uint64, error) {
+	v, err := strconv.ParseUint(strings.TrimSpace(s), 0, bits)
+	if err != nil {
+		return 0, badInput(fmt.Errorf("--%s %q: not an unsigned %d-bit integer", flag, s, bits))
+	}
+	return v, nil
+}
+
+// paramName resolves a PTX parameter name or position.
+func paramName(k *isa.Kernel, flag, p string) (string, error) {
+	for _, kp := range k.Params {
+		if kp.Name == p {
+			return p, nil
+		}
+	}
+	if i, err := strconv.Atoi(p); err == nil {
+		if i >= 0 && i < len(k.Params) {
+			return k.Params[i].Name, nil
+		}
+		return "", badInput(fmt.Errorf("--%s %s: kernel %s has %d parameters (positions 0..%d)", flag, p, k.Name, len(k.Params), len(k.Params)-1))
+	}
+	var names []string
+	for _, kp := range k.Params {
+		names = append(names, kp.Name)
+	}
+	return "", badInput(fmt.Errorf("--%s %s: kernel %s has no parameter %q (parameters: %s)", flag, p, k.Name, p, strings.Join(names, ", ")))
+}
+
+func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	if s := c.String("seed"); s != "" {
+		v, err := parseUintFlag("seed", s, 64)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Run.Seed = v
+	}
+	if s := c.String("max-cycles"); s != "" {
+		v, err := parseUintFlag("max-cycles", s, 64)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Run.MaxCycles = v
+	}
+	entry := c.String("entry")
+	if entry == "" {
+		switch len(im.Kernels) {
+		case 0:
+			return nil, badInput(fmt.Errorf("the module has no .entry"))
+		case 1:
+			entry = im.Kernels[0].Name
+		default:
+			var names []string
+			for _, k := range im.Kernels {
+				names = append(names, k.Name)
+			}
+			return nil, badInput(fmt.Errorf("the module has %d kernels; choose one with --entry (%s)", len(names), strings.Join(names, ", ")))
+		}
+	}
+	k, ok := im.Kernel(entry)
+	if !ok {
+		var names []string
+		for _, k := range im.Kernels {
+			names = append(names, k.Name)
+		}
+		return nil, badInput(fmt.Errorf("--entry %s: no such kernel (kernels: %s)", entry, strings.Join(names, ", ")))
+	}
+	l := pipeline.Launch{Entry: entry, Args: map[string]uint64{}}
+	if l.Grid, err = parseDim("grid", c.String("grid")); err != nil {
+		return nil, err
+	}
+	if l.Block, err = parseDim("block", c.String("block")); err != nil {
+		return nil, err
+	}
+	if s := c.String("cluster"); s != "" {
+		if l.Cluster, err = parseDim("cluster", s); err != nil {
+			return nil, err
+		}
+	}
+	ds, err := parseUintFlag("dynamic-smem", c.String("dynamic-smem"), 32)
+	if err != nil {
+		return nil, err
+	}
+	l.DynamicSmem = uint32(ds)
+	if s := c.String("maxnreg"); s != "" {
+		v, err := parseUintFlag("maxnreg", s, 16)
+		if err != nil {
+			return nil, err
+		}
+		l.MaxNReg = uint32(v)
+	}
+	for _, kv := range c.StringSlice("buf") {
+		p, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, badInput(fmt.Errorf("--buf %q: want PARAM=BYTES or PARAM=@file", kv))
+		}
+		name, err := paramName(k, "buf", p)
+		if err != nil {
+			return nil, err
+		}
+		b := pipeline.Buffer{Param: name}
+		if strings.HasPrefix(v, "@") {
+			data, err := os.ReadFile(v[1:])
+			if err != nil {
+				return nil, badInput(fmt.Errorf("--buf %s: %v", kv, err))
+			}
+			b.Size, b.Init = len(data), data
+		} else {
+			n, err := parseUintFlag("buf", v, 31)
+			if err != nil {
+				return nil, err
+			}
+			b.Size = int(n)
+		}
+		l.Buffers = append(l.Buffers, b)
+	}
+	for _, kv := range c.StringSlice("arg") {
+		p, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, badInput(fmt.Errorf("--arg %q: want PARAM=VALUE", kv))
+		}
+		name, err := paramName(k, "arg", p)
+		if err != nil {
+			return nil, err
+		}
+		val, err := parseArgValue(v)
+		if err != nil {
+			return nil, badInput(fmt.Errorf("--arg %s: %v", kv, err))
+		}
+		l.Args[name] = val
+	}
+	return &launchSpec{cfg: cfg, launch: l}, nil
+}
+
+// parseArgValue accepts unsigned, negative (two's complement) and hex values.
+func parseArgValue(s string) (uint64, error) {
+	if v, err := strconv.ParseUint(s, 0, 64); err == nil {
+		return v, nil
+	}
+	if v, err := strconv.ParseInt(s, 0, 64); err == nil {
+		return uint64(v), nil
+	}
+	return 0, fmt.Errorf("%q is not an integer", s)
+}
+
+func runKernel(c *cli.Context, log *logrus.Logger, im *isa.Image) error {
+	spec, err := buildLaunch(c, im)
+	if err != nil {
+		return err
+	}
+	sm, err := pipeline.New(spec.cfg, im, spec.launch)
+	if err != nil {
+		return badInput(err)
+	}
+	log.WithFields(logrus.Fields{"entry": spec.launch.Entry, "grid": spec.launch.Grid, "block": spec.launch.Block}).Info("launch")
+	start := time.Now()
+	rep, err := runSM(sm, c.App.ErrWriter)
+	if err != nil {
+		return abnormal(err)
+	}
+	log.WithFields(logrus.Fields{"cycles": rep.Cycles, "wall": time.Since(start).Round(time.Millisecond)}).Info("done")
+	if c.Bool("json") {
+		if err := jsonOut(c, rep); err != nil {
+			return err
+		}
+	} else {
+		writeSummary(c.App.Writer, rep)
+	}
+	if rep.Status != pipeline.StatusCompleted {
+		return abnormal(nil)
+	}
+	return nil
+}
+
+// runSM runs to the end; when stderr is a terminal it shows a progress line.
+func runSM(sm *pipeline.SM, stderr io.Writer) (*pipeline.Report, error) {
+	f, ok := stderr.(*os.File)
+	if !ok {
+		return sm.Run()
+	}
+	st, err := f.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return sm.Run()
+	}
+	last := time.Now()
+	shown := false
+	for n := 0; sm.Step(); n++ {
+		if n&0xffff == 0 && time.Since(last) > 500*time.Millisecond {
+			last = time.Now()
+			fmt.Fprintf(f, "\rsmsim: cycle %d ...", sm.Cycle())
+			shown = true
+		}
+	}
+	if shown {
+		fmt.Fprint(f, "\r\033[K")
+	}
+	return sm.Report(), nil
+}
+
+func writeSummary(w io.Writer, rep *pipeline.Report) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "status\t%s\n", rep.Status)
+	fmt.Fprintf(tw, "cycles\t%d\n", rep.Cycles)
+	fmt.Fprintf(tw, "warp instructions\t%d\n", rep.WarpInstructions)
+	fmt.Fprintf(tw, "thread instructions\t%d\n", rep.ThreadInstructions)
+	fmt.Fprintf(tw, "IPC (warp instr./cycle)\t%.3f\n", rep.IPC)
+	tw.Flush()
+	if len(rep.Stalls) > 0 {
+		fmt.Fprintln(w, "\nwarp states (warp-cycles of resident warps):")
+		type kv struct {
+			k string
+			v uint64
+		}
+		var all []kv
+		var total uint64
+		for k, v := range rep.Stalls {
+			if k == "idle" || v == 0 {
+				continue // empty warp slots, states never seen
+			}
+			all = append(all, kv{k, v})
+			total += v
+		}
+		sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v || all[i].v == all[j].v && all[i].k < all[j].k })
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		for _, e := range all {
+			fmt.Fprintf(tw, "  %s\t%d\t%5.1f%%\t\n", e.k, e.v, 100*float64(e.v)/float64(max(total, 1)))
+		}
+		tw.Flush()
+	}
+	if len(rep.Buffers) > 0 {
+		fmt.Fprintln(w, "\nbuffers:")
+		var names []string
+		for n := range rep.Buffers {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			words := rep.Buffers[n]
+			fmt.Fprintf(w, "  %s (%d words):", n, len(words))
+			for i, v := range words {
+				if i == 16 {
+					fmt.Fprintf(w, " ...")
+					break
+				}
+				fmt.Fprintf(w, " %d", v)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	for _, e := range rep.Errors {
+		fmt.Fprintf(w, "\n%s: warp %d pc %d %s: %s\n    %s\n", e.Kind, e.Warp, e.PC, e.Line, e.Message, e.Source)
+	}
+}
+
+func jsonOut(c *cli.Context, rep *pipeline.Report) error {
+	if err := json.NewEncoder(c.App.Writer).Encode(rep); err != nil {
+		return abnormal(err)
+	}
+	return nil
+}

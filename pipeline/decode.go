@@ -1,0 +1,806 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/alu"
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/isa"
+)
+
+// Execution categories of a decoded instruction.
+type category uint8
+
+const (
+	catNOP category = iota
+	catALU
+	catLD
+	catST
+	catATOM
+	catCVTA
+	catS2R
+	catBRA
+	catBRX
+	catCALL
+	catRET
+	catEXIT
+	catBAR
+	catBARWARP
+	catMEMBAR
+	catACTIVEMASK
+	catBRKPT
+	catNANOSLEEP
+	catPMEVENT
+	catTRAP
+	catSETMAXNREG
+	catTrapUnit // BPT, IDE, RTT: handed to the trap unit
+	catSHFL
+	catVOTE
+)
+
+// Latency classes (config.Lat fields).
+type latClass uint8
+
+const (
+	latALU latClass = iota
+	latMul
+	latDiv
+	latFP
+	latFP64
+	latSFU
+	latBranch
+	latSReg
+	latShared
+	latGlobal
+	latLocal
+	latParam
+	latAtomic
+	latBarrier
+	latDynamic // resolved at execution (generic-space memory)
+	latNone    // no result
+)
+
+func latOf(l config.Lat, c latClass) uint64 {
+	v := 1
+	switch c {
+	case latALU:
+		v = l.ALU
+	case latMul:
+		v = l.Mul
+	case latDiv:
+		v = l.Div
+	case latFP:
+		v = l.FP
+	case latFP64:
+		v = l.FP64
+	case latSFU:
+		v = l.SFU
+	case latBranch:
+		v = l.Branch
+	case latSReg:
+		v = l.SReg
+	case latShared:
+		v = l.Shared
+	case latGlobal:
+		v = l.Global
+	case latLocal:
+		v = l.Local
+	case latParam:
+		v = l.Param
+	case latAtomic:
+		v = l.Atomic
+	case latBarrier:
+		v = l.Barrier
+	}
+	if v < 1 {
+		v = 1
+	}
+	return uint64(v)
+}
+
+// Scoreboard classes: which stall state a dependent instruction reports.
+const (
+	sbFixed uint8 = iota // "wait"
+	sbShort              // "short_scoreboard"
+	sbLong               // "long_scoreboard"
+)
+
+func sbState(c uint8) WarpState {
+	switch c {
+	case sbShort:
+		return StateShortScoreboard
+	case sbLong:
+		return StateLongScoreboard
+	}
+	return StateWait
+}
+
+// Operand kinds of a decoded source slot.
+const (
+	opNone uint8 = iota
+	opReg32
+	opReg64
+	opConst // immediates and constants: val
+	opPred  // predicate register (0/1 after negation)
+	opFP    // the lane's frame pointer
+)
+
+type opnd struct {
+	kind uint8
+	reg  uint8 // register, or predicate index
+	neg  bool
+	val  uint64
+}
+
+// Destination kinds.
+const (
+	dNone uint8 = iota
+	dReg32
+	dReg64
+	dPred
+)
+
+type dest struct {
+	kind uint8
+	reg  uint8
+	typ  isa.Type // for dReg32: the value's type (extension to 32 bits)
+}
+
+// dinst is one instruction decoded once at New: operand access, result
+// destinations, scoreboard registers, latency class and execution function.
+type dinst struct {
+	in   isa.Inst
+	cat  category
+	bad  string // non-empty: executing it faults (illegal instruction)
+	kind string // fault kind for bad
+
+	a, b, c, d opnd // source slots (d: BFI length)
+	nsrc       int  // ALU value operands
+	d1, d2     dest
+	fn         alu.Func
+
+	space    int // memory: effective space from the encoding
+	vec      int // memory vector length
+	elem     isa.Type
+	usesPort bool // needs a global/local memory port
+
+	lat   latClass
+	sb    uint8 // scoreboard class of the results
+	ctrl  bool  // control flow (branch_resolving after issue)
+	srcR  []uint8
+	srcP  []uint8
+	dstR  []uint8
+	dstP  []uint8
+	sreg  isa.SReg
+	label string // "OP" for messages
+}
+
+// typeMask is the mask of a type's bits (pred: 1).
+func typeMask(t isa.Type) uint64 {
+	b := t.Bits()
+	if b >= 64 {
+		return ^uint64(0)
+	}
+	if b <= 0 {
+		return ^uint64(0)
+	}
+	return uint64(1)<<uint(b) - 1
+}
+
+// ext32 extends the low bits of v (type t, at most 32 bits) to a 32-bit
+// register value by t's signedness.
+func ext32(v uint64, t isa.Type) uint32 {
+	b := t.Bits()
+	if b >= 32 || b <= 0 {
+		return uint32(v)
+	}
+	if t.Signed() {
+		s := uint(32 - b)
+		return uint32(int32(uint32(v)<<s) >> s)
+	}
+	return uint32(v) & (uint32(1)<<uint(b) - 1)
+}
+
+// ext64 extends the low bits of v (type t) to 64 bits by t's signedness.
+func ext64(v uint64, t isa.Type) uint64 {
+	b := t.Bits()
+	if b >= 64 || b <= 0 {
+		return v
+	}
+	if t.Signed() {
+		s := uint(64 - b)
+		return uint64(int64(v<<s) >> s)
+	}
+	return v & (uint64(1)<<uint(b) - 1)
+}
+
+func halfType(t isa.Type) isa.Type {
+	switch t.Bits() {
+	case 64:
+		return isa.B32
+	case 32:
+		return isa.B16
+	}
+	return isa.B8
+}
+
+func wideType(t isa.Type) isa.Type {
+	switch t {
+	case isa.U8:
+		return isa.U16
+	case isa.S8:
+		return isa.S16
+	case isa.B8:
+		return isa.B16
+	case isa.U16:
+		return isa.U32
+	case isa.S16:
+		return isa.S32
+	case isa.B16:
+		return isa.B32
+	case isa.U32:
+		return isa.U64
+	case isa.S32:
+		return isa.S64
+	case isa.B32:
+		return isa.B64
+	}
+	return t
+}
+
+// decoder builds dinsts for one kernel's register budget.
+type decoder struct {
+	im     *isa.Image
+	nregs  int
+	npreds int
+}
+
+type decodeErr struct{ kind, msg string }
+
+func (e *decodeErr) Error() string { return e.msg }
+
+func illegal(format string, args ...any) *decodeErr {
+	return &decodeErr{"illegal_instruction", fmt.Sprintf(format, args...)}
+}
+
+func (dc *decoder) decode(in isa.Inst) dinst {
+	d := dinst{in: in, label: in.Op.String()}
+	if err := dc.decodeInto(&d); err != nil {
+		d.bad, d.kind = err.msg, err.kind
+	}
+	return d
+}
+
+func (dc *decoder) useReg(d *dinst, r uint8, wide bool) *decodeErr {
+	n := 1
+	if wide {
+		n = 2
+	}
+	if int(r)+n > dc.nregs {
+		if wide {
+			return illegal("%s uses register pair R%d:R%d, outside the kernel's %d registers", d.label, r, int(r)+1, dc.nregs)
+		}
+		return illegal("%s uses register R%d, outside the kernel's %d registers", d.label, r, dc.nregs)
+	}
+	return nil
+}
+
+func (dc *decoder) src(d *dinst, o isa.Operand12, t isa.Type) (opnd, *decodeErr) {
+	switch o.Kind {
+	case isa.KindReg:
+		if t == isa.Pred {
+			return opnd{}, illegal("%s: register R%d where a predicate is needed", d.label, o.Val)
+		}
+		if o.Val > 255 {
+			return opnd{}, illegal("%s: register %d does not exist", d.label, o.Val)
+		}
+		r := uint8(o.Val)
+		wide := t.Bits() > 32
+		if err := dc.useReg(d, r, wide); err != nil {
+			return opnd{}, err
+		}
+		d.srcR = append(d.srcR, r)
+		if wide {
+			d.srcR = append(d.srcR, r+1)
+			return opnd{kind: opReg64, reg: r}, nil
+		}
+		return opnd{kind: opReg32, reg: r}, nil
+	case isa.KindImm:
+		v := uint64(int64(int32(d.in.Imm)))
+		if t == isa.Pred {
+			return opnd{kind: opConst, val: v & 1}, nil
+		}
+		return opnd{kind: opConst, val: v & typeMask(t)}, nil
+	case isa.KindConst:
+		if int(o.Val) >= len(dc.im.Consts) {
+			return opnd{}, illegal("%s: constant %d outside the constant table", d.label, o.Val)
+		}
+		v := dc.im.Consts[o.Val]
+		if t == isa.Pred {
+			return opnd{kind: opConst, val: v & 1}, nil
+		}
+		return opnd{kind: opConst, val: v & typeMask(t)}, nil
+	case isa.KindSpecial:
+		switch o.Val >> 8 {
+		case isa.SpecialPred:
+			p := o.PredIndex()
+			if int(p) >= dc.npreds {
+				return opnd{}, illegal("%s uses predicate P%d, outside the kernel's %d predicates", d.label, p, dc.npreds)
+			}
+			d.srcP = append(d.srcP, p)
+			return opnd{kind: opPred, reg: p, neg: o.PredNeg()}, nil
+		case isa.SpecialZero:
+			return opnd{kind: opConst}, nil
+		case isa.SpecialFP:
+			return opnd{kind: opFP}, nil
+		}
+	}
+	return opnd{}, illegal("%s: bad operand kind %d/%#x", d.label, o.Kind, o.Val)
+}
+
+func (dc *decoder) dstReg(d *dinst, r uint8, t isa.Type) (dest, *decodeErr) {
+	if t == isa.Pred {
+		if int(r) >= dc.npreds {
+			return dest{}, illegal("%s writes predicate P%d, outside the kernel's %d predicates", d.label, r, dc.npreds)
+		}
+		d.dstP = append(d.dstP, r)
+		return dest{kind: dPred, reg: r, typ: t}, nil
+	}
+	wide := t.Bits() > 32
+	if err := dc.useReg(d, r, wide); err != nil {
+		return dest{}, err
+	}
+	d.dstR = append(d.dstR, r)
+	if wide {
+		d.dstR = append(d.dstR, r+1)
+		return dest{kind: dReg64, reg: r, typ: t}, nil
+	}
+	return dest{kind: dReg32, reg: r, typ: t}, nil
+}
+
+func aluLat(in *isa.Inst) latClass {
+	t := in.Type
+	fl := t.Float()
+	f64 := t == isa.F64
+	if in.Op == isa.OpCVT {
+		fl = fl || in.Type2.Float()
+		f64 = f64 || in.Type2 == isa.F64
+	}
+	if fl {
+		switch in.Op {
+		case isa.OpSQRT, isa.OpRCP, isa.OpDIV:
+			return latSFU
+		case isa.OpMOV, isa.OpSELP:
+			return latALU
+		}
+		if f64 {
+			return latFP64
+		}
+		return latFP
+	}
+	switch in.Op {
+	case isa.OpMUL, isa.OpMAD, isa.OpSAD:
+		return latMul
+	case isa.OpDIV, isa.OpREM:
+		return latDiv
+	}
+	return latALU
+}
+
+func memLat(space int, atom bool) (latClass, uint8, bool) {
+	switch space {
+	case isa.SpaceShared:
+		return latShared, sbShort, false
+	case isa.SpaceGlobal:
+		if atom {
+			return latAtomic, sbLong, true
+		}
+		return latGlobal, sbLong, true
+	case isa.SpaceLocal:
+		return latLocal, sbLong, true
+	case isa.SpaceParam, isa.SpaceConst:
+		return latParam, sbShort, false
+	}
+	return latDynamic, sbLong, true
+}
+
+func (dc *decoder) decodeInto(d *dinst) *decodeErr {
+	in := &d.in
+	if !in.Op.Valid() {
+		return illegal("undefined opcode %#x", uint8(in.Op))
+	}
+	if in.GuardOn {
+		if int(in.Guard) >= dc.npreds {
+			return illegal("%s guarded by P%d, outside the kernel's %d predicates", d.label, in.Guard, dc.npreds)
+		}
+		d.srcP = append(d.srcP, in.Guard)
+	}
+	d.lat, d.sb = latALU, sbFixed
+	var err *decodeErr
+	switch in.Op {
+	case isa.OpNOP:
+		d.cat, d.lat = catNOP, latNone
+		return nil
+	case isa.OpLD, isa.OpST, isa.OpATOM:
+		return dc.decodeMem(d)
+	case isa.OpCVTA:
+		d.cat = catCVTA
+		sp := int(in.Mods & isa.ModSpaceMask)
+		if sp != isa.SpaceShared && sp != isa.SpaceLocal {
+			return illegal("CVTA of space %s", isa.SpaceName(sp))
+		}
+		if in.Type.Bits() != 64 {
+			return illegal("CVTA.%s: addresses are 64-bit", in.Type)
+		}
+		d.space = sp
+		if d.a, err = dc.src(d, in.A, in.Type); err != nil {
+			return err
+		}
+		d.d1, err = dc.dstReg(d, in.Dst, in.Type)
+		return err
+	case isa.OpS2R:
+		d.cat, d.lat, d.sb = catS2R, latSReg, sbShort
+		d.sreg = isa.SReg(in.Imm)
+		if !d.sreg.Valid() {
+			return illegal("S2R of undefined special register %d", in.Imm)
+		}
+		if in.Type == isa.Pred || in.Type.Bits() <= 0 || in.Type.Bits() > 64 || !in.Type.Encodable() {
+			if in.Type != isa.Pred {
+				return illegal("S2R.%s", in.Type)
+			}
+		}
+		d.d1, err = dc.dstReg(d, in.Dst, in.Type)
+		return err
+	case isa.OpBRA:
+		d.cat, d.lat, d.ctrl = catBRA, latNone, true
+		if in.Imm >= uint32(len(dc.im.Code)) {
+			return illegal("BRA to pc %d outside the code (%d instructions)", in.Imm, len(dc.im.Code))
+		}
+		return nil
+	case isa.OpBRX:
+		d.cat, d.lat, d.ctrl = catBRX, latNone, true
+		d.a, err = dc.src(d, in.A, isa.U32)
+		return err
+	case isa.OpCALL:
+		d.cat, d.lat, d.ctrl = catCALL, latNone, true
+		if in.Mods&isa.ModCallInd != 0 {
+			t := in.Type
+			if t.Bits() != 32 && t.Bits() != 64 {
+				t = isa.U64
+			}
+			d.a, err = dc.src(d, in.A, t)
+			return err
+		}
+		return nil
+	case isa.OpRET:
+		d.cat, d.lat, d.ctrl = catRET, latNone, true
+		return nil
+	case isa.OpEXIT:
+		d.cat, d.lat, d.ctrl = catEXIT, latNone, true
+		return nil
+	case isa.OpBAR:
+		d.cat, d.lat = catBAR, latBarrier
+		if d.a, err = dc.src(d, in.A, isa.U32); err != nil {
+			return err
+		}
+		if d.b, err = dc.src(d, in.B, isa.U32); err != nil {
+			return err
+		}
+		switch int(in.Mods & isa.ModBarKindMask) {
+		case isa.BarSync, isa.BarArrive:
+		case isa.BarRed:
+			op := int(in.Mods&isa.ModBarRedMask) >> isa.ModBarRedShift
+			if op > isa.BarRedOr {
+				return illegal("BAR.RED operation %d", op)
+			}
+			if d.c, err = dc.src(d, in.C, isa.Pred); err != nil {
+				return err
+			}
+			t := isa.U32
+			if op != isa.BarRedPopc {
+				t = isa.Pred
+			}
+			d.d1, err = dc.dstReg(d, in.Dst, t)
+			return err
+		default:
+			return illegal("BAR kind %d", in.Mods&isa.ModBarKindMask)
+		}
+		return nil
+	case isa.OpBARWARP:
+		d.cat = catBARWARP
+		d.a, err = dc.src(d, in.A, isa.B32)
+		return err
+	case isa.OpMEMBAR:
+		d.cat, d.lat = catMEMBAR, latNone
+		return nil
+	case isa.OpACTIVEMASK:
+		d.cat = catACTIVEMASK
+		d.d1, err = dc.dstReg(d, in.Dst, isa.B32)
+		return err
+	case isa.OpBRKPT:
+		d.cat, d.lat = catBRKPT, latNone
+		return nil
+	case isa.OpTRAP:
+		d.cat, d.lat = catTRAP, latNone
+		return nil
+	case isa.OpNANOSLEEP:
+		d.cat, d.lat = catNANOSLEEP, latNone
+		d.a, err = dc.src(d, in.A, isa.U32)
+		return err
+	case isa.OpPMEVENT:
+		d.cat, d.lat = catPMEVENT, latNone
+		return nil
+	case isa.OpSETMAXNREG:
+		d.cat, d.lat = catSETMAXNREG, latNone
+		return nil
+	case isa.OpBPT, isa.OpIDE, isa.OpRTT:
+		d.cat, d.lat = catTrapUnit, latNone
+		d.ctrl = in.Op == isa.OpRTT
+		return nil
+	case isa.OpSHFL:
+		d.cat, d.lat, d.sb = catSHFL, latShared, sbShort
+		if in.Type.Bits() != 32 {
+			return illegal("SHFL.%s needs a 32-bit type", in.Type)
+		}
+		if d.a, err = dc.src(d, in.A, in.Type); err != nil {
+			return err
+		}
+		if d.b, err = dc.src(d, in.B, isa.U32); err != nil {
+			return err
+		}
+		if d.c, err = dc.src(d, in.C, isa.U32); err != nil {
+			return err
+		}
+		if in.Mods&isa.ModShflMaskReg != 0 {
+			r := uint8(in.Imm)
+			if err := dc.useReg(d, r, false); err != nil {
+				return err
+			}
+			d.srcR = append(d.srcR, r)
+		}
+		if d.d1, err = dc.dstReg(d, in.Dst, in.Type); err != nil {
+			return err
+		}
+		if in.Mods&isa.ModShflPred != 0 {
+			d.d2, err = dc.dstReg(d, in.Dst2, isa.Pred)
+		}
+		return err
+	case isa.OpVOTE:
+		d.cat = catVOTE
+		mode := int(in.Mods&3) >> isa.ModVoteShift
+		if d.a, err = dc.src(d, in.A, isa.Pred); err != nil {
+			return err
+		}
+		if d.b, err = dc.src(d, in.B, isa.B32); err != nil {
+			return err
+		}
+		t := isa.Pred
+		if mode == 3 {
+			t = isa.B32
+		}
+		d.d1, err = dc.dstReg(d, in.Dst, t)
+		return err
+	}
+	return dc.decodeALU(d)
+}
+
+func (dc *decoder) decodeALU(d *dinst) *decodeErr {
+	in := &d.in
+	d.cat = catALU
+	d.lat = aluLat(in)
+	t := in.Type
+	if !t.Encodable() {
+		return illegal("%s.%s", d.label, t)
+	}
+	fn, aerr := alu.Compile(in)
+	if aerr != nil {
+		fn = localALU(in)
+		if fn == nil {
+			return illegal("%v", aerr)
+		}
+	}
+	d.fn = fn
+	n := in.Op.Arity(in.Mods)
+	d.nsrc = n
+	types := [3]isa.Type{t, t, t}
+	mm := in.Mods & isa.ModMulMask
+	switch in.Op {
+	case isa.OpSHL, isa.OpSHR:
+		types[1] = isa.U32
+	case isa.OpMAD:
+		if mm == isa.MulWide {
+			types[2] = wideType(t)
+		}
+	case isa.OpCVT:
+		types[0] = in.Type2
+	case isa.OpSETP, isa.OpSELP:
+		types[2] = isa.Pred
+	case isa.OpBFE:
+		types[1], types[2] = isa.U32, isa.U32
+	case isa.OpBFI, isa.OpSHF:
+		types[2] = isa.U32
+	case isa.OpMOV:
+		if in.Mods&isa.ModMovPack != 0 {
+			types[0], types[1] = halfType(t), halfType(t)
+		}
+	}
+	slots := [3]isa.Operand12{in.A, in.B, in.C}
+	dst := [3]*opnd{&d.a, &d.b, &d.c}
+	var err *decodeErr
+	for i := 0; i < n; i++ {
+		if *dst[i], err = dc.src(d, slots[i], types[i]); err != nil {
+			return err
+		}
+	}
+	if in.Op == isa.OpBFI {
+		if in.Mods&isa.ModBfiLenReg != 0 {
+			if err := dc.useReg(d, in.Dst2, false); err != nil {
+				return err
+			}
+			d.srcR = append(d.srcR, in.Dst2)
+			d.d = opnd{kind: opReg32, reg: in.Dst2}
+		} else {
+			d.d = opnd{kind: opConst, val: uint64(in.Imm)}
+		}
+	}
+	// Destinations.
+	switch {
+	case in.Op == isa.OpSETP:
+		if d.d1, err = dc.dstReg(d, in.Dst, isa.Pred); err != nil {
+			return err
+		}
+		if in.Mods&isa.ModSetpDst2 != 0 {
+			d.d2, err = dc.dstReg(d, in.Dst2, isa.Pred)
+		}
+	case t == isa.Pred:
+		d.d1, err = dc.dstReg(d, in.Dst, isa.Pred)
+	case in.Op == isa.OpMOV && in.Mods&isa.ModMovUnpack != 0:
+		if d.d1, err = dc.dstReg(d, in.Dst, halfType(t)); err != nil {
+			return err
+		}
+		d.d2, err = dc.dstReg(d, in.Dst2, halfType(t))
+	case (in.Op == isa.OpMUL || in.Op == isa.OpMAD) && mm == isa.MulWide:
+		d.d1, err = dc.dstReg(d, in.Dst, wideType(t))
+	case in.Op == isa.OpPOPC || in.Op == isa.OpCLZ || in.Op == isa.OpBFIND:
+		d.d1, err = dc.dstReg(d, in.Dst, isa.U32)
+	default:
+		d.d1, err = dc.dstReg(d, in.Dst, t)
+	}
+	return err
+}
+
+func (dc *decoder) decodeMem(d *dinst) *decodeErr {
+	in := &d.in
+	t := in.Type
+	if !t.Encodable() || (t.Bits() == 0 && t != isa.Pred) {
+		return illegal("%s.%s", d.label, t)
+	}
+	d.elem = t
+	d.space = int(in.Mods & isa.ModSpaceMask)
+	if d.space > isa.SpaceConst {
+		return illegal("%s in undefined space %d", d.label, d.space)
+	}
+	var err *decodeErr
+	// Address base.
+	switch {
+	case in.A.IsZero(), in.A.IsFP():
+		d.a, _ = dc.src(d, in.A, isa.U64)
+	case in.A.Kind == isa.KindReg:
+		bt := isa.U64
+		if in.Type2 == isa.U32 {
+			bt = isa.U32
+		}
+		if d.a, err = dc.src(d, in.A, bt); err != nil {
+			return err
+		}
+	case in.A.Kind == isa.KindConst:
+		if d.a, err = dc.src(d, in.A, isa.U64); err != nil {
+			return err
+		}
+	default:
+		return illegal("%s: bad address operand", d.label)
+	}
+	switch in.Op {
+	case isa.OpLD, isa.OpST:
+		d.vec = 1 << ((in.Mods & isa.ModVecMask) >> isa.ModVecShift)
+		if d.vec > 4 || (t == isa.Pred && d.vec != 1) {
+			return illegal("%s.v%d.%s", d.label, d.vec, t)
+		}
+		d.lat, d.sb, d.usesPort = memLat(d.space, false)
+	case isa.OpATOM:
+		d.vec = 1
+		d.lat, d.sb, d.usesPort = memLat(d.space, true)
+		if d.space != isa.SpaceGlobal && d.space != isa.SpaceShared && d.space != isa.SpaceGeneric {
+			return illegal("ATOM on .%s", isa.SpaceName(d.space))
+		}
+		if t.Bits() != 32 && t.Bits() != 64 {
+			return illegal("ATOM.%s", t)
+		}
+	}
+	switch in.Op {
+	case isa.OpLD:
+		d.cat = catLD
+		if t == isa.Pred {
+			d.d1, err = dc.dstReg(d, in.Dst, isa.Pred)
+			return err
+		}
+		if in.Mods&isa.ModLdExt != 0 {
+			if d.vec != 1 || t.Bits() > 32 {
+				return illegal("LD with ModLdExt of .v%d.%s", d.vec, t)
+			}
+			d.d1, err = dc.dstReg(d, in.Dst, isa.B64)
+			return err
+		}
+		regs := []uint8{in.Dst, in.Dst2, uint8(in.B.Val), uint8(in.C.Val)}
+		for i := 0; i < d.vec; i++ {
+			if i >= 2 {
+				o := in.B
+				if i == 3 {
+					o = in.C
+				}
+				if o.Kind != isa.KindReg {
+					return illegal("LD.v4: element %d is not a register", i)
+				}
+			}
+			dd, err := dc.dstReg(d, regs[i], t)
+			if err != nil {
+				return err
+			}
+			switch i {
+			case 0:
+				d.d1 = dd
+			case 1:
+				d.d2 = dd
+			}
+		}
+		return nil
+	case isa.OpST:
+		d.cat = catST
+		if d.space == isa.SpaceParam || d.space == isa.SpaceConst {
+			// Keep decoding: the store faults when it executes.
+		}
+		st := t
+		if d.b, err = dc.src(d, in.B, st); err != nil {
+			return err
+		}
+		if d.vec >= 2 {
+			if d.c, err = dc.src(d, in.C, st); err != nil {
+				return err
+			}
+		}
+		if d.vec == 4 {
+			for _, r := range []uint8{in.Dst, in.Dst2} {
+				wide := st.Bits() > 32
+				if err := dc.useReg(d, r, wide); err != nil {
+					return err
+				}
+				d.srcR = append(d.srcR, r)
+				if wide {
+					d.srcR = append(d.srcR, r+1)
+				}
+			}
+		}
+		d.lat = latNone
+		return nil
+	case isa.OpATOM:
+		d.cat = catATOM
+		op := int(in.Mods&isa.ModAtomMask) >> isa.ModAtomShift
+		if op > isa.AtomXor {
+			return illegal("ATOM operation %d", op)
+		}
+		if t.Float() && op != isa.AtomAdd && op != isa.AtomMin && op != isa.AtomMax && op != isa.AtomExch {
+			return illegal("ATOM.%s.%s", isa.AtomName(op), t)
+		}
+		if d.b, err = dc.src(d, in.B, t); err != nil {
+			return err
+		}
+		if op == isa.AtomCAS {
+			if d.c, err = dc.src(d, in.C, t); err != nil {
+				return err
+			}
+		}
+		d.d1, err = dc.dstReg(d, in.Dst, t)
+		return err
+	}
+	return nil
+}

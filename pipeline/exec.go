@@ -1,0 +1,723 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/smsim/smsim/isa"
+)
+
+const fullMask = ^uint32(0)
+
+// gather reads operand o of every lane into out (lanes outside the warp
+// read whatever the register file holds; callers use only the lanes they
+// execute).
+func (w *warp) gather(o *opnd, out *[32]uint64) {
+	switch o.kind {
+	case opReg32:
+		r := w.regs[int(o.reg)<<5:]
+		r = r[:32]
+		for l := range out {
+			out[l] = uint64(r[l])
+		}
+	case opReg64:
+		lo := w.regs[int(o.reg)<<5:]
+		lo = lo[:32]
+		hi := w.regs[(int(o.reg)+1)<<5:]
+		hi = hi[:32]
+		for l := range out {
+			out[l] = uint64(lo[l]) | uint64(hi[l])<<32
+		}
+	case opPred:
+		p := w.preds[o.reg]
+		if o.neg {
+			p = ^p
+		}
+		for l := range out {
+			out[l] = uint64(p >> uint(l) & 1)
+		}
+	case opFP:
+		for l := range out {
+			out[l] = uint64(w.fp[l])
+		}
+	default:
+		for l := range out {
+			out[l] = o.val
+		}
+	}
+}
+
+// value reads operand o for one lane.
+func (w *warp) value(o *opnd, l int) uint64 {
+	switch o.kind {
+	case opReg32:
+		return uint64(w.regs[int(o.reg)<<5|l])
+	case opReg64:
+		return uint64(w.regs[int(o.reg)<<5|l]) | uint64(w.regs[(int(o.reg)+1)<<5|l])<<32
+	case opPred:
+		p := w.preds[o.reg]
+		if o.neg {
+			p = ^p
+		}
+		return uint64(p >> uint(l) & 1)
+	case opFP:
+		return uint64(w.fp[l])
+	}
+	return o.val
+}
+
+// predMask reads a predicate operand as a lane mask.
+func (w *warp) predMask(o *opnd) uint32 {
+	switch o.kind {
+	case opPred:
+		p := w.preds[o.reg]
+		if o.neg {
+			p = ^p
+		}
+		return p
+	case opConst:
+		if o.val&1 != 0 {
+			return fullMask
+		}
+	}
+	return 0
+}
+
+// writeReg writes a value of type t to register r (a pair for 64-bit
+// types; narrower types are extended to 32 bits by t's signedness).
+func (w *warp) writeReg(r uint8, l int, v uint64, t isa.Type) {
+	if t.Bits() > 32 {
+		w.regs[int(r)<<5|l] = uint32(v)
+		w.regs[(int(r)+1)<<5|l] = uint32(v >> 32)
+		return
+	}
+	w.regs[int(r)<<5|l] = ext32(v, t)
+}
+
+// writeDest writes one lane's result to a destination.
+func (w *warp) writeDest(d dest, l int, v uint64) {
+	switch d.kind {
+	case dReg32:
+		w.regs[int(d.reg)<<5|l] = ext32(v, d.typ)
+	case dReg64:
+		w.regs[int(d.reg)<<5|l] = uint32(v)
+		w.regs[(int(d.reg)+1)<<5|l] = uint32(v >> 32)
+	case dPred:
+		if v != 0 {
+			w.preds[d.reg] |= 1 << uint(l)
+		} else {
+			w.preds[d.reg] &^= 1 << uint(l)
+		}
+	}
+}
+
+// issue executes the group's instruction of w (issued by scheduler s) and
+// updates the warp's PCs, scoreboard and timing.
+func (sm *SM) issue(w *warp, s int) {
+	c := sm.cycle
+	pc := w.gpc
+	if int(pc) >= len(sm.code) {
+		sm.stop(StatusFault, sm.errorAt("pc_out_of_range", w, pc, fmt.Sprintf("pc %d is outside the code (%d instructions)", pc, len(sm.code))))
+		return
+	}
+	d := &sm.code[pc]
+	if d.bad != "" {
+		sm.stop(StatusFault, sm.errorAt(d.kind, w, pc, d.bad))
+		return
+	}
+	mask := w.gmask
+	emask := mask
+	if d.in.GuardOn {
+		p := w.preds[d.in.Guard]
+		if d.in.GuardNeg {
+			p = ^p
+		}
+		emask &= p
+	}
+	lat := uint64(0)
+	if d.lat < latDynamic {
+		lat = latOf(sm.cfg.Lat, d.lat)
+	}
+	sbc := d.sb
+	var f *fault
+	exits := uint32(0)
+	switch d.cat {
+	case catNOP:
+		w.advance()
+	case catALU:
+		f = sm.execALU(w, d, emask)
+		w.advance()
+	case catLD, catST, catATOM:
+		var l uint64
+		l, sbc, f = sm.execMem(w, d, emask)
+		if f == nil {
+			if d.lat == latDynamic {
+				lat = l
+			}
+			w.memBusy = max(w.memBusy, c+max(lat, l))
+			w.advance()
+		}
+	case catCVTA:
+		win := uint64(isa.SharedWindow)
+		if d.space == isa.SpaceLocal {
+			win = isa.LocalWindow
+		}
+		to := d.in.Mods&isa.ModCvtaTo != 0
+		for m := emask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			a := w.value(&d.a, l)
+			if to {
+				a -= win
+			} else {
+				a += win
+			}
+			w.writeDest(d.d1, l, a)
+		}
+		w.advance()
+	case catS2R:
+		for m := emask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			w.writeDest(d.d1, l, sm.sregValue(w, l, d.sreg))
+		}
+		w.advance()
+	case catBRA, catBRX, catCALL, catRET, catEXIT:
+		exits, f = sm.execFlow(w, d, mask, emask)
+	case catBAR:
+		f = sm.execBar(w, d, emask)
+	case catBARWARP:
+		if emask != 0 {
+			mm := uint32(w.value(&d.a, bits.TrailingZeros32(emask)))
+			sm.checkConverged(w, pc, "bar.warp.sync", mm, emask)
+		}
+		w.advance()
+	case catMEMBAR:
+		w.advance()
+		if w.memBusy > c+1 {
+			w.blockUntil, w.blockState = w.memBusy, StateMembar
+		}
+	case catACTIVEMASK:
+		for m := emask; m != 0; m &= m - 1 {
+			w.writeDest(d.d1, bits.TrailingZeros32(m), uint64(mask))
+		}
+		w.advance()
+	case catVOTE:
+		sm.execVote(w, d, pc, emask)
+		w.advance()
+	case catSHFL:
+		sm.execShfl(w, d, pc, emask)
+		w.advance()
+	case catNANOSLEEP:
+		w.advance()
+		if emask != 0 {
+			sm.sleep(w, d, emask)
+		}
+	case catPMEVENT:
+		if emask != 0 {
+			for m := d.in.Imm & 0xffff; m != 0; m &= m - 1 {
+				sm.pmEvents[bits.TrailingZeros32(m)]++
+			}
+		}
+		w.advance()
+	case catTRAP, catBRKPT:
+		if emask != 0 {
+			kind, msg := "trap", "trap: the launch aborts"
+			if d.cat == catBRKPT {
+				kind, msg = "breakpoint", "brkpt: execution suspends (resuming is not modelled yet)"
+			}
+			sm.countIssue(w, d, emask)
+			sm.stop(StatusTrapped, sm.errorAt(kind, w, pc, fmt.Sprintf("%s (lanes %#08x)", msg, emask)))
+			return
+		}
+		w.advance()
+	case catSETMAXNREG:
+		f = sm.execSetmaxnreg(w, d, pc, mask)
+		if f == nil {
+			w.advance()
+		}
+	case catTrapUnit:
+		f = sm.execTrapUnit(w, d, pc, mask, emask)
+		if f == nil {
+			w.advance()
+		}
+	default:
+		f = &fault{kind: "illegal_instruction", msg: fmt.Sprintf("%s is not executable", d.label)}
+	}
+	if f != nil {
+		e := sm.errorAt(f.kind, w, pc, f.msg)
+		if f.hasA {
+			a := f.addr
+			e.Address = &a
+			ln := f.lane
+			e.Lane = &ln
+		}
+		sm.stop(StatusFault, e)
+		return
+	}
+	sm.countIssue(w, d, emask)
+	// Scoreboard.
+	if d.lat != latNone {
+		ready := c + lat
+		for _, r := range d.dstR {
+			w.rdy[r], w.rcls[r] = ready, sbc
+		}
+		for _, p := range d.dstP {
+			w.prdy[p], w.pcls[p] = ready, sbc
+		}
+	}
+	// Fetch: control flow resolves in lat.branch; a jump refetches.
+	seq := w.gpc == pc+1
+	if d.ctrl {
+		w.branchUntil = c + latOf(sm.cfg.Lat, latBranch)
+		if !seq {
+			w.fetchUntil = w.branchUntil + uint64(max(sm.cfg.Lat.Fetch, 1))
+		}
+	} else if !seq && w.gmask != 0 {
+		w.fetchUntil = c + 1 + uint64(max(sm.cfg.Lat.Fetch, 1))
+	}
+	if exits != 0 {
+		w.cta.liveThreads -= bits.OnesCount32(exits)
+		if w.live() == 0 {
+			sm.warpDone(w)
+		}
+		sm.checkBarriers(w.cta)
+	}
+	if !w.done {
+		w.refresh()
+	}
+	if len(sm.issueHook) > 0 {
+		ii := IssueInfo{Cycle: c, Sched: s, Warp: w.slot, PC: pc, Mask: mask, Exec: emask, Inst: d.in}
+		for _, h := range sm.issueHook {
+			h(&ii)
+		}
+	}
+}
+
+func (sm *SM) countIssue(w *warp, d *dinst, emask uint32) {
+	w.insts++
+	w.lastIssue = sm.cycle
+	w.lastPC = w.gpc
+	sm.warpInsts++
+	sm.threadInsts += uint64(bits.OnesCount32(emask))
+}
+
+// execALU runs an arithmetic/logic instruction on the lanes of emask.
+func (sm *SM) execALU(w *warp, d *dinst, emask uint32) *fault {
+	if emask == 0 {
+		return nil
+	}
+	var a, b, c, x [32]uint64
+	if d.nsrc > 0 {
+		w.gather(&d.a, &a)
+	}
+	if d.nsrc > 1 {
+		w.gather(&d.b, &b)
+	}
+	if d.nsrc > 2 {
+		w.gather(&d.c, &c)
+	}
+	if d.in.Op == isa.OpBFI {
+		w.gather(&d.d, &x)
+	}
+	fn := d.fn
+	// Fast path: one 32-bit register result.
+	if d.d1.kind == dReg32 && d.d2.kind == dNone {
+		r := w.regs[int(d.d1.reg)<<5:]
+		r = r[:32]
+		narrow := d.d1.typ.Bits() < 32
+		if emask == fullMask && !narrow {
+			for l := 0; l < 32; l++ {
+				r[l] = uint32(fn(a[l], b[l], c[l], x[l]).D)
+			}
+			return nil
+		}
+		for m := emask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			r[l] = ext32(fn(a[l], b[l], c[l], x[l]).D, d.d1.typ)
+		}
+		return nil
+	}
+	var p1, p2 uint32
+	for m := emask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		res := fn(a[l], b[l], c[l], x[l])
+		switch d.d1.kind {
+		case dPred:
+			if res.P {
+				p1 |= 1 << uint(l)
+			}
+		default:
+			w.writeDest(d.d1, l, res.D)
+		}
+		switch d.d2.kind {
+		case dPred:
+			if res.Q {
+				p2 |= 1 << uint(l)
+			}
+		case dReg32, dReg64:
+			w.writeDest(d.d2, l, res.D2)
+		}
+	}
+	if d.d1.kind == dPred {
+		w.preds[d.d1.reg] = w.preds[d.d1.reg]&^emask | p1
+	}
+	if d.d2.kind == dPred {
+		w.preds[d.d2.reg] = w.preds[d.d2.reg]&^emask | p2
+	}
+	return nil
+}
+
+// execMem runs LD, ST and ATOM. It validates every lane's access before
+// changing anything (a fault is precise). It returns the latency of the
+// spaces actually accessed and the scoreboard class.
+func (sm *SM) execMem(w *warp, d *dinst, emask uint32) (uint64, uint8, *fault) {
+	if emask == 0 {
+		lat, sb, _ := memLat(d.space, d.cat == catATOM)
+		if lat == latDynamic {
+			lat = latGlobal
+		}
+		return latOf(sm.cfg.Lat, lat), sb, nil
+	}
+	n := d.elem.Bytes()
+	var base [32]uint64
+	w.gather(&d.a, &base)
+	off := uint64(int64(int32(d.in.Imm)))
+	write := d.cat != catLD
+	refs := &sm.refs
+	vec := d.vec
+	worst := latNone
+	sb := sbShort
+	for m := emask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		addr := base[l] + off
+		for e := 0; e < vec; e++ {
+			r, f := sm.locate(w, l, d.space, addr+uint64(e*n), n, write)
+			if f != nil {
+				f.msg = fmt.Sprintf("%s: %s", d.label, f.msg)
+				return 0, 0, f
+			}
+			refs[l*4+e] = r
+			lc, c, _ := memLat(r.space, d.cat == catATOM)
+			if worst == latNone || latOf(sm.cfg.Lat, lc) > latOf(sm.cfg.Lat, worst) {
+				worst = lc
+			}
+			if c == sbLong {
+				sb = sbLong
+			}
+		}
+	}
+	switch d.cat {
+	case catLD:
+		in := &d.in
+		regs := [4]uint8{in.Dst, in.Dst2, uint8(in.B.Val), uint8(in.C.Val)}
+		ext := in.Mods&isa.ModLdExt != 0
+		for m := emask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			for e := 0; e < vec; e++ {
+				v := sm.load(refs[l*4+e], n)
+				switch {
+				case d.elem == isa.Pred:
+					w.writeDest(d.d1, l, b2u(v&0xff != 0))
+				case ext:
+					w.writeReg(regs[e], l, ext64(v, d.elem), isa.B64)
+				default:
+					w.writeReg(regs[e], l, v, d.elem)
+				}
+			}
+		}
+	case catST:
+		var b, c [32]uint64
+		w.gather(&d.b, &b)
+		if vec > 1 {
+			w.gather(&d.c, &c)
+		}
+		in := &d.in
+		for m := emask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			for e := 0; e < vec; e++ {
+				var v uint64
+				switch e {
+				case 0:
+					v = b[l]
+				case 1:
+					v = c[l]
+				default:
+					r := in.Dst
+					if e == 3 {
+						r = in.Dst2
+					}
+					v = uint64(w.regs[int(r)<<5|l])
+					if n == 8 {
+						v |= uint64(w.regs[(int(r)+1)<<5|l]) << 32
+					}
+				}
+				sm.store(refs[l*4+e], n, v)
+			}
+		}
+	case catATOM:
+		if f := sm.atomics(w, d, emask, n); f != nil {
+			return 0, 0, f
+		}
+	}
+	return latOf(sm.cfg.Lat, worst), sb, nil
+}
+
+// atomics performs ATOM lane by lane in lane order.
+func (sm *SM) atomics(w *warp, d *dinst, emask uint32, n int) *fault {
+	op := int(d.in.Mods&isa.ModAtomMask) >> isa.ModAtomShift
+	t := d.elem
+	m64 := typeMask(t)
+	for m := emask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		r := sm.refs[l*4]
+		old := sm.load(r, n)
+		b := w.value(&d.b, l) & m64
+		nv := old
+		switch op {
+		case isa.AtomAdd:
+			switch t {
+			case isa.F32:
+				nv = uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(b))))
+			case isa.F64:
+				nv = math.Float64bits(math.Float64frombits(old) + math.Float64frombits(b))
+			default:
+				nv = old + b
+			}
+		case isa.AtomCAS:
+			if old == b {
+				nv = w.value(&d.c, l)
+			}
+		case isa.AtomExch:
+			nv = b
+		case isa.AtomMin, isa.AtomMax:
+			less := atomLess(t, b, old)
+			if op == isa.AtomMax {
+				less = atomLess(t, old, b)
+			}
+			if less {
+				nv = b
+			}
+		case isa.AtomInc:
+			if old >= b {
+				nv = 0
+			} else {
+				nv = old + 1
+			}
+		case isa.AtomDec:
+			if old == 0 || old > b {
+				nv = b
+			} else {
+				nv = old - 1
+			}
+		case isa.AtomAnd:
+			nv = old & b
+		case isa.AtomOr:
+			nv = old | b
+		case isa.AtomXor:
+			nv = old ^ b
+		}
+		sm.store(r, n, nv&m64)
+		w.writeDest(d.d1, l, old)
+	}
+	return nil
+}
+
+// atomLess reports x < y for the atomic's type.
+func atomLess(t isa.Type, x, y uint64) bool {
+	switch {
+	case t == isa.F32:
+		a, b := math.Float32frombits(uint32(x)), math.Float32frombits(uint32(y))
+		return a < b || (b != b && a == a)
+	case t == isa.F64:
+		a, b := math.Float64frombits(x), math.Float64frombits(y)
+		return a < b || (b != b && a == a)
+	case t.Signed():
+		return int64(ext64(x, t)) < int64(ext64(y, t))
+	}
+	return x < y
+}
+
+// execBar runs BAR (sync, arrive, red).
+func (sm *SM) execBar(w *warp, d *dinst, emask uint32) *fault {
+	if emask == 0 {
+		w.advance()
+		return nil
+	}
+	l0 := bits.TrailingZeros32(emask)
+	id := w.value(&d.a, l0)
+	if id >= numBarriers {
+		return &fault{kind: "barrier_error", msg: fmt.Sprintf("barrier id %d is outside 0..%d", id, numBarriers-1)}
+	}
+	count := 0
+	if !d.in.B.IsZero() {
+		v := uint32(w.value(&d.b, l0))
+		if v == 0 || v%32 != 0 {
+			return &fault{kind: "barrier_error", msg: fmt.Sprintf("barrier thread count %d is not a non-zero multiple of 32", v)}
+		}
+		count = int(v)
+	}
+	kind := int(d.in.Mods & isa.ModBarKindMask)
+	var pred uint32
+	if kind == isa.BarRed {
+		pred = w.predMask(&d.c)
+	}
+	next := w.gpc + 1
+	for m := w.gmask; m != 0; m &= m - 1 {
+		w.pc[bits.TrailingZeros32(m)] = next
+	}
+	sm.arrive(w, d, int(id), count, emask, kind != isa.BarArrive, pred)
+	return nil
+}
+
+// checkConverged reports lanes of a warp-synchronous instruction's member
+// mask that are live but not executing it.
+func (sm *SM) checkConverged(w *warp, pc uint32, what string, member, emask uint32) {
+	if missing := member & w.live() &^ emask; missing != 0 {
+		sm.addError(sm.errorAt("warp_sync", w, pc, fmt.Sprintf("%s: member mask %#08x includes lanes %#08x that are not executing it (not converged)", what, member, missing)))
+	}
+	if emask&^member != 0 {
+		sm.addError(sm.errorAt("warp_sync", w, pc, fmt.Sprintf("%s: lanes %#08x execute it but are not in the member mask %#08x", what, emask&^member, member)))
+	}
+}
+
+// execVote runs vote.sync.
+func (sm *SM) execVote(w *warp, d *dinst, pc uint32, emask uint32) {
+	if emask == 0 {
+		return
+	}
+	l0 := bits.TrailingZeros32(emask)
+	member := uint32(w.value(&d.b, l0))
+	sm.checkConverged(w, pc, "vote.sync", member, emask)
+	part := emask & member
+	if part == 0 {
+		part = emask
+	}
+	p := w.predMask(&d.a) & part
+	var v uint64
+	switch int(d.in.Mods & 3) {
+	case 0:
+		v = b2u(p == part)
+	case 1:
+		v = b2u(p != 0)
+	case 2:
+		v = b2u(p == 0 || p == part)
+	case 3:
+		v = uint64(p)
+	}
+	for m := emask; m != 0; m &= m - 1 {
+		w.writeDest(d.d1, bits.TrailingZeros32(m), v)
+	}
+}
+
+// execShfl runs shfl.sync.
+func (sm *SM) execShfl(w *warp, d *dinst, pc uint32, emask uint32) {
+	if emask == 0 {
+		return
+	}
+	l0 := bits.TrailingZeros32(emask)
+	member := d.in.Imm
+	if d.in.Mods&isa.ModShflMaskReg != 0 {
+		member = w.regs[int(uint8(d.in.Imm))<<5|l0]
+	}
+	sm.checkConverged(w, pc, "shfl.sync", member, emask)
+	var src [32]uint64
+	w.gather(&d.a, &src)
+	mode := int(d.in.Mods & 3)
+	type res struct {
+		v uint64
+		p bool
+	}
+	var out [32]res
+	for m := emask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		b := uint32(w.value(&d.b, l))
+		cc := uint32(w.value(&d.c, l))
+		clamp := cc & 0x1f
+		seg := (cc >> 8) & 0x1f
+		maxL := (uint32(l) & seg) | (clamp &^ seg)
+		minL := uint32(l) & seg
+		var j uint32
+		var ok bool
+		switch mode {
+		case isa.ShflUp:
+			j = uint32(l) - b
+			ok = int32(j) >= int32(maxL)
+		case isa.ShflDown:
+			j = uint32(l) + b
+			ok = j <= maxL
+		case isa.ShflBfly:
+			j = uint32(l) ^ b
+			ok = j <= maxL
+		default:
+			j = minL | (b &^ seg)
+			ok = j <= maxL
+		}
+		if !ok || j > 31 {
+			j = uint32(l)
+		}
+		out[l] = res{src[j], ok}
+	}
+	for m := emask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		w.writeDest(d.d1, l, out[l].v)
+		if d.d2.kind == dPred {
+			w.writeDest(d.d2, l, b2u(out[l].p))
+		}
+	}
+}
+
+// sleep puts w to sleep for nanosleep's duration (the longest of the
+// executing lanes, capped at 1 ms); all its threads wake together.
+func (sm *SM) sleep(w *warp, d *dinst, emask uint32) {
+	var t uint64
+	for m := emask; m != 0; m &= m - 1 {
+		t = max(t, uint64(uint32(w.value(&d.a, bits.TrailingZeros32(m)))))
+	}
+	if sm.cfg.Sleep.Mode == "uniform" {
+		t = sm.nextRand() % (2*t + 1)
+	}
+	t = min(t, 1_000_000)
+	cyc := (t*uint64(sm.cfg.Clock.MHz) + 500) / 1000
+	if cyc < 1 {
+		cyc = 1
+	}
+	w.blockUntil, w.blockState = sm.cycle+cyc, StateSleeping
+}
+
+// execSetmaxnreg checks setmaxnreg's count (the register pool itself is
+// not modelled yet).
+func (sm *SM) execSetmaxnreg(w *warp, d *dinst, pc uint32, mask uint32) *fault {
+	n := int(d.in.Imm)
+	if n < 24 || n > 256 || n%8 != 0 {
+		return &fault{kind: "illegal_instruction", msg: fmt.Sprintf("setmaxnreg count %d must be in 24..256 and a multiple of 8", n)}
+	}
+	inc := d.in.Mods&isa.ModSetmaxInc != 0
+	var why string
+	switch {
+	case inc && w.nreg > n:
+		why = fmt.Sprintf("setmaxnreg.inc %d below the warp's current %d registers per thread", n, w.nreg)
+	case !inc && w.nreg < n:
+		why = fmt.Sprintf("setmaxnreg.dec %d above the warp's current %d registers per thread", n, w.nreg)
+	case mask != w.live():
+		why = fmt.Sprintf("setmaxnreg.sync executed by lanes %#08x of the warp's live %#08x", mask, w.live())
+	}
+	if why != "" {
+		if sm.cfg.RegPool.Strict {
+			return &fault{kind: "setmaxnreg", msg: why + " (undefined behaviour; regpool.strict)"}
+		}
+		sm.addError(sm.errorAt("setmaxnreg", w, pc, why+" (undefined behaviour)"))
+	}
+	w.nreg = n
+	return nil
+}
+
+// execTrapUnit hands BPT, RTT and IDE to the trap unit.
+func (sm *SM) execTrapUnit(w *warp, d *dinst, pc uint32, mask, emask uint32) *fault {
+	if sm.trapUnit == nil {
+		return &fault{kind: "trap_unit", msg: fmt.Sprintf("%s: trap unit not modelled yet", d.label)}
+	}
+	if err := sm.trapUnit.Trap(TrapEvent{Cycle: sm.cycle, Warp: w.slot, PC: pc, Inst: d.in, Mask: mask, Exec: emask}); err != nil {
+		return &fault{kind: "trap_unit", msg: err.Error()}
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/smsim/smsim/config"
+)
+
+const ptxHeader = ".version 7.8\n.target sm_90\n.address_size 64\n"
+
+// smallConfig is the small preset with the watchdog off and a modest
+// cycle limit.
+func smallConfig() config.Config {
+	c, _ := config.Preset("small")
+	c.Run.WatchdogCycles = 0
+	c.Run.MaxCycles = 200_000
+	return c
+}
+
+// newPTX assembles an inline kernel body (the header is added) and builds
+// an SM for it.
+func newPTX(t testing.TB, cfg config.Config, src string, l Launch) *SM {
+	t.Helper()
+	im := assemble(t, "test.ptx", []byte(ptxHeader+src))
+	if l.Entry == "" {
+		l.Entry = "k"
+	}
+	for i := range l.Grid {
+		if l.Grid[i] == 0 {
+			l.Grid[i] = 1
+		}
+		if l.Block[i] == 0 {
+			l.Block[i] = 1
+		}
+	}
+	sm, err := New(cfg, im, l)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return sm
+}
+
+func runPTX(t testing.TB, cfg config.Config, src string, l Launch) (*SM, *Report) {
+	t.Helper()
+	sm := newPTX(t, cfg, src, l)
+	rep, err := sm.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sm, rep
+}
+
+// lineOfText returns the 1-based line of the full source (header
+// included) that contains text.
+func lineOfText(t testing.TB, src, text string) int {
+	t.Helper()
+	for i, l := range strings.Split(ptxHeader+src, "\n") {
+		if strings.Contains(l, text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%q not in the source", text)
+	return 0
+}
+
+// pcOfText returns the pc of the first instruction whose source line
+// contains text.
+func pcOfText(t testing.TB, sm *SM, text string) uint32 {
+	t.Helper()
+	for pc := range sm.im.Code {
+		if _, s := sm.im.Where(uint32(pc)); strings.Contains(s, text) {
+			return uint32(pc)
+		}
+	}
+	t.Fatalf("no instruction from %q", text)
+	return 0
+}
+
+// issueLog records every issued instruction.
+type issueLog []IssueInfo
+
+func (l *issueLog) hook(sm *SM) { sm.OnIssue(func(i *IssueInfo) { *l = append(*l, *i) }) }
+
+// at returns the issues of pc.
+func (l issueLog) at(pc uint32) []IssueInfo {
+	var out []IssueInfo
+	for _, i := range l {
+		if i.PC == pc {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func outBuf(words int) []Buffer { return []Buffer{{Param: "out", Size: 4 * words}} }

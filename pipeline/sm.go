@@ -1,0 +1,672 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"sort"
+	"strings"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/warpsched"
+)
+
+// Run statuses (Report.Status).
+const (
+	StatusRunning    = "running"
+	StatusCompleted  = "completed"
+	StatusTrapped    = "trapped"
+	StatusFault      = "fault"
+	StatusDeadlock   = "deadlock"
+	StatusCycleLimit = "cycle_limit"
+)
+
+// maxErrors bounds Report.Errors (non-fatal errors beyond it are counted).
+const maxErrors = 256
+
+// maxWarpRecords bounds Report.Warps (warps beyond it are counted).
+const maxWarpRecords = 4096
+
+// maxCallDepth bounds a thread's return stack.
+const maxCallDepth = 1 << 16
+
+// maxSlotLog bounds the recorded warp-slot map (SM.WarpSlot).
+const maxSlotLog = 1 << 22
+
+// SM is one streaming multiprocessor running one launch.
+type SM struct {
+	cfg    config.Config
+	im     *isa.Image
+	kern   *isa.Kernel
+	launch Launch
+	code   []dinst
+	funcAt []int32 // pc -> index into im.Funcs of the function starting there, or -1
+	pm     [8]config.PMCounter
+
+	global *globalMem
+	param  []byte
+	bufs   []boundBuf
+
+	grid, block, cluster [3]uint32
+	explicitCluster      bool
+	threadsPerCTA        int
+	warpsPerCTA          int
+	numCTAs              uint64
+	nextCTA              uint64
+	ctasDone             uint64
+	regsPerThread        int
+	regsPerWarp          int
+	smemSize             int // user shared memory per CTA (static + dynamic)
+	totalSmem            int // %total_smem_size
+	reservedSmem         int
+	maxResident          int
+	usedRegs, usedSmem   int
+
+	slots    []*warp // by slot; nil when free
+	pool     []*warp // warp objects by slot, reused
+	resident []*warp // occupied slots in slot order
+	draining []*warp
+	ctas     []*cta
+	ctaPool  []*cta
+	nextAge  uint32
+	nLive    int // resident warps with live threads
+	nBarWait int // warps blocked at a barrier not yet released
+
+	scheds    []*warpsched.Sched
+	schedIn   []warpsched.Inputs
+	readyPort []rtl.Bits
+	chosen    []*warp
+
+	cycle     uint64
+	lastIssue uint64
+	status    string
+	stopped   bool
+	errs      []ErrorEntry
+	dropped   int
+
+	warpInsts   uint64
+	threadInsts uint64
+	stalls      [numStates]uint64
+	pmEvents    [16]uint64
+
+	warpLog     []WarpReport
+	warpOmitted int
+	slotLog     []uint16
+
+	hooks     []func(*CycleInfo)
+	issueHook []func(*IssueInfo)
+	info      CycleInfo
+	trapUnit  TrapUnit
+	rng       uint64
+	refs      [32 * 4]memRef // scratch: one instruction's resolved accesses
+}
+
+// New validates the configuration, the image and the launch, and returns an
+// SM ready to run. A problem with the launch is a *LaunchError naming the
+// culprit.
+func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, &LaunchError{Field: "config", Msg: "invalid configuration: " + err.Error(), Err: err}
+	}
+	pm, err := cfg.PMCounters()
+	if err != nil {
+		return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
+	}
+	if im == nil {
+		return nil, lerr("image", "no image")
+	}
+	if err := im.Validate(); err != nil {
+		return nil, &LaunchError{Field: "image", Msg: "malformed image: " + err.Error(), Err: err}
+	}
+	k, ok := im.Kernel(l.Entry)
+	if !ok {
+		var names []string
+		for _, k := range im.Kernels {
+			names = append(names, k.Name)
+		}
+		list := "the image has no kernels"
+		if len(names) > 0 {
+			list = "entries: " + strings.Join(names, ", ")
+		}
+		return nil, lerr("entry", "unknown entry %q (%s)", l.Entry, list)
+	}
+	sm := &SM{cfg: cfg, im: im, kern: k, launch: l, pm: pm, status: StatusRunning, rng: cfg.Run.Seed*0x9e3779b97f4a7c15 + 1}
+	cluster, explicit, err := sm.validateShape(k, &l)
+	if err != nil {
+		return nil, err
+	}
+	sm.grid, sm.block, sm.cluster, sm.explicitCluster = l.Grid, l.Block, cluster, explicit
+	sm.threadsPerCTA = int(l.Block[0] * l.Block[1] * l.Block[2])
+	sm.warpsPerCTA = (sm.threadsPerCTA + 31) / 32
+	sm.numCTAs = uint64(l.Grid[0]) * uint64(l.Grid[1]) * uint64(l.Grid[2])
+	c := &cfg.SM
+
+	// Registers.
+	regs := int(k.Regs)
+	if l.MaxNReg != 0 {
+		if int(l.MaxNReg) < regs {
+			return nil, lerr("regs", "kernel %s needs %d registers per thread; MaxNReg %d is fewer", k.Name, regs, l.MaxNReg)
+		}
+		regs = int(l.MaxNReg)
+	}
+	g := max(cfg.RegPool.AllocGranularity, 1)
+	alloc := (regs + g - 1) / g * g
+	if alloc > c.MaxRegsPerThread {
+		return nil, lerr("regs", "kernel %s needs %d registers per thread (allocated %d); the SM allows %d (sm.max_regs_per_thread)", k.Name, regs, alloc, c.MaxRegsPerThread)
+	}
+	if int(k.Preds) > c.MaxPreds {
+		return nil, lerr("regs", "kernel %s needs %d predicate registers; the SM has %d (sm.max_preds)", k.Name, k.Preds, c.MaxPreds)
+	}
+	sm.regsPerThread = alloc
+	sm.regsPerWarp = (alloc*32 + c.RegAllocUnit - 1) / c.RegAllocUnit * c.RegAllocUnit
+	if sm.warpsPerCTA > c.MaxWarps {
+		return nil, lerr("block", "a CTA of %d threads needs %d warps; the SM holds %d (sm.max_warps)", sm.threadsPerCTA, sm.warpsPerCTA, c.MaxWarps)
+	}
+	if need := sm.regsPerWarp * sm.warpsPerCTA; need > c.Regfile {
+		return nil, lerr("regs", "a CTA needs %d registers (%d warps x %d); the register file has %d (sm.regfile)", need, sm.warpsPerCTA, sm.regsPerWarp, c.Regfile)
+	}
+	// Local memory.
+	if int(k.LocalBytes) > c.LocalBytes {
+		return nil, lerr("local", "kernel %s's frame needs %d bytes of local memory per thread; the SM gives %d (sm.local_bytes)", k.Name, k.LocalBytes, c.LocalBytes)
+	}
+	// Shared memory.
+	static := int(im.SharedBytes)
+	user := static + int(l.DynamicSmem)
+	if user > c.MaxSmemPerCTA {
+		return nil, lerr("dynamic_smem", "the CTA needs %d bytes of shared memory (%d static + %d dynamic); the limit is %d (sm.max_smem_per_cta)", user, static, l.DynamicSmem, c.MaxSmemPerCTA)
+	}
+	unit := max(c.SmemAllocUnit, 1)
+	sm.totalSmem = (user + unit - 1) / unit * unit
+	sm.reservedSmem = c.ReservedSmemBytes
+	// The CTA's user region: the static variables, then the dynamic
+	// segment at DynamicSharedBase, rounded up to the allocation unit as the
+	// hardware allocates it (accesses inside the rounding do not fault).
+	sm.smemSize = (int(im.DynamicSharedBase()) + int(l.DynamicSmem) + unit - 1) / unit * unit
+	if alloc := sm.smemSize + sm.reservedSmem; alloc > c.SmemBytes {
+		return nil, lerr("dynamic_smem", "the CTA needs %d bytes of shared memory including %d reserved; the SM has %d (sm.smem_bytes)", alloc, sm.reservedSmem, c.SmemBytes)
+	}
+	// Resident CTAs.
+	n := min(c.MaxCTAs, c.MaxWarps/sm.warpsPerCTA, c.Regfile/(sm.regsPerWarp*sm.warpsPerCTA))
+	if a := sm.smemSize + sm.reservedSmem; a > 0 {
+		n = min(n, c.SmemBytes/a)
+	}
+	if n < 1 {
+		return nil, lerr("block", "not even one CTA fits the SM")
+	}
+	sm.maxResident = n
+
+	// Memory and parameters.
+	sm.global = newGlobalMem(c.GlobalBytes)
+	sm.param = make([]byte, k.ParamBytes)
+	if err := sm.buildParams(k, &l); err != nil {
+		return nil, err
+	}
+
+	// Code.
+	dc := decoder{im: im, nregs: int(k.Regs), npreds: int(k.Preds)}
+	sm.code = make([]dinst, len(im.Code))
+	for pc, in := range im.Code {
+		sm.code[pc] = dc.decode(in)
+	}
+	sm.funcAt = make([]int32, len(im.Code)+1)
+	for i := range sm.funcAt {
+		sm.funcAt[i] = -1
+	}
+	for i, f := range im.Funcs {
+		if int(f.PC) < len(sm.funcAt) {
+			sm.funcAt[f.PC] = int32(i)
+		}
+	}
+
+	// Warp slots and schedulers.
+	sm.slots = make([]*warp, c.MaxWarps)
+	sm.pool = make([]*warp, c.MaxWarps)
+	nsched := cfg.Sched.Count
+	per := c.MaxWarps / nsched
+	for s := 0; s < nsched; s++ {
+		u, err := warpsched.New(warpsched.Params{NumWarps: per, Policy: cfg.Sched.Policy, TwoLevelActive: cfg.Sched.TwoLevelActive})
+		if err != nil {
+			return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
+		}
+		sm.scheds = append(sm.scheds, u)
+	}
+	sm.schedIn = make([]warpsched.Inputs, nsched)
+	for s := range sm.schedIn {
+		sm.schedIn[s].WarpAge = make([]uint32, per)
+	}
+	sm.readyPort = make([]rtl.Bits, nsched)
+	sm.chosen = make([]*warp, nsched)
+	if sm.numCTAs*uint64(sm.warpsPerCTA) <= maxSlotLog {
+		sm.slotLog = make([]uint16, sm.numCTAs*uint64(sm.warpsPerCTA))
+	}
+	sm.info.States = make([]WarpState, c.MaxWarps)
+	return sm, nil
+}
+
+// Config returns the configuration the SM runs with.
+func (sm *SM) Config() config.Config { return sm.cfg }
+
+// Image returns the program.
+func (sm *SM) Image() *isa.Image { return sm.im }
+
+// Cycle is the number of cycles simulated so far.
+func (sm *SM) Cycle() uint64 { return sm.cycle }
+
+// Status is the run status: "running" until the run ends.
+func (sm *SM) Status() string { return sm.status }
+
+// Done reports whether the run has ended.
+func (sm *SM) Done() bool { return sm.stopped }
+
+// WarpSlot returns the hardware warp slot (%warpid) that warp warpInCTA of
+// the CTA with linear index cta ran in, once that CTA has been launched.
+func (sm *SM) WarpSlot(cta, warpInCTA int) (uint32, bool) {
+	i := cta*sm.warpsPerCTA + warpInCTA
+	if cta < 0 || warpInCTA < 0 || warpInCTA >= sm.warpsPerCTA || i >= len(sm.slotLog) || uint64(cta) >= sm.nextCTA {
+		return 0, false
+	}
+	return uint32(sm.slotLog[i]), true
+}
+
+// BufferAddr returns the global address of the buffer bound to param.
+func (sm *SM) BufferAddr(param string) (uint64, bool) {
+	for _, b := range sm.bufs {
+		if b.param == param {
+			return b.addr, true
+		}
+	}
+	return 0, false
+}
+
+// ReadGlobal copies global memory at addr into b (zeros outside the
+// memory).
+func (sm *SM) ReadGlobal(addr uint64, b []byte) {
+	clear(b)
+	if addr >= sm.global.size {
+		return
+	}
+	n := min(uint64(len(b)), sm.global.size-addr)
+	sm.global.read(addr, b[:n])
+}
+
+// SetTrapUnit installs the handler of BPT, RTT and IDE (see TrapUnit).
+func (sm *SM) SetTrapUnit(t TrapUnit) { sm.trapUnit = t }
+
+// Run steps the SM until the run ends (completion, trap, fault, deadlock
+// or the cycle limit) and returns the report. Stretches of cycles in which
+// no warp can issue are skipped in one step when no OnCycle hook is
+// registered; the result is identical to stepping cycle by cycle.
+func (sm *SM) Run() (*Report, error) {
+	for !sm.stopped {
+		if len(sm.hooks) == 0 {
+			sm.skipIdle()
+			if sm.stopped {
+				break
+			}
+		}
+		sm.Step()
+	}
+	return sm.Report(), nil
+}
+
+// Step simulates one cycle. It returns false once the run has ended (then
+// it does nothing).
+func (sm *SM) Step() bool {
+	if sm.stopped {
+		return false
+	}
+	c := sm.cycle
+	// Clock edge events: drained warps leave, finished CTAs free their
+	// resources, new CTAs launch.
+	sm.retire()
+	sm.launchCTAs()
+	if sm.nextCTA == sm.numCTAs && len(sm.resident) == 0 {
+		sm.finish(StatusCompleted)
+		return false
+	}
+
+	// always_comb: classify every resident warp from the registers (Q).
+	for s := range sm.schedIn {
+		in := &sm.schedIn[s]
+		in.WarpReady = rtl.Bits{}
+		in.WarpLongWait = rtl.Bits{}
+		sm.readyPort[s] = rtl.Bits{}
+		sm.chosen[s] = nil
+	}
+	for _, w := range sm.resident {
+		st := w.stateAt(c)
+		w.state = st
+		in := &sm.schedIn[w.sched]
+		switch {
+		case st == StateEligible:
+			if sm.code[w.gpc].usesPort {
+				sm.readyPort[w.sched].Set(w.local)
+			} else {
+				in.WarpReady.Set(w.local)
+			}
+		case longWait(st):
+			in.WarpLongWait.Set(w.local)
+		}
+	}
+	// The schedulers, in an order rotating each cycle; a memory-port
+	// chain gives each its share of mem.global_ports.
+	ns := len(sm.scheds)
+	ports := sm.cfg.Mem.GlobalPorts
+	first := int(c % uint64(ns))
+	for k := 0; k < ns; k++ {
+		s := (first + k) % ns
+		in := &sm.schedIn[s]
+		if ports > 0 {
+			in.WarpReady = in.WarpReady.Or(sm.readyPort[s])
+		}
+		out := sm.scheds[s].Eval(*in)
+		if !out.IssueValid {
+			continue
+		}
+		w := sm.slots[int(out.IssueWarp)*ns+s]
+		if w == nil {
+			continue
+		}
+		sm.chosen[s] = w
+		if sm.code[w.gpc].usesPort {
+			ports--
+		}
+	}
+	// Stall accounting for this cycle.
+	for _, w := range sm.resident {
+		st := w.state
+		if st == StateEligible {
+			switch {
+			case sm.chosen[w.sched] == w:
+				st = StateSelected
+			case sm.readyPort[w.sched].Has(w.local) && !sm.schedIn[w.sched].WarpReady.Has(w.local):
+				st = StateLGThrottle
+			default:
+				st = StateNotSelected
+			}
+			w.state = st
+		}
+		w.stalls[st]++
+		sm.stalls[st]++
+	}
+	sm.stalls[StateIdle] += uint64(len(sm.slots) - len(sm.resident))
+	if len(sm.hooks) > 0 {
+		sm.observe()
+	}
+	// always_ff: execute the issued instructions (scheduler order), then
+	// the scheduler registers.
+	issued := false
+	for k := 0; k < ns && !sm.stopped; k++ {
+		s := (first + k) % ns
+		if w := sm.chosen[s]; w != nil {
+			issued = true
+			sm.issue(w, s)
+		}
+	}
+	for _, u := range sm.scheds {
+		u.Tick()
+	}
+	if issued {
+		sm.lastIssue = c
+	}
+	sm.cycle++
+	if sm.stopped {
+		return false
+	}
+	sm.checkEnd(issued)
+	return !sm.stopped
+}
+
+// checkEnd detects deadlock, the watchdog and the cycle limit.
+func (sm *SM) checkEnd(issued bool) {
+	if !issued && sm.nLive > 0 && sm.nBarWait == sm.nLive && len(sm.draining) == 0 {
+		sm.deadlock("every live warp waits at a barrier that cannot complete")
+		return
+	}
+	if wd := sm.cfg.Run.WatchdogCycles; wd > 0 && sm.cycle-sm.lastIssue > wd && sm.nLive > 0 {
+		sm.deadlock(fmt.Sprintf("watchdog: no warp issued for %d cycles (run.watchdog_cycles)", wd))
+		return
+	}
+	if m := sm.cfg.Run.MaxCycles; m > 0 && sm.cycle >= m {
+		sm.addError(ErrorEntry{Kind: "cycle_limit", Warp: -1, Message: fmt.Sprintf("the run reached run.max_cycles=%d", m)})
+		sm.finish(StatusCycleLimit)
+	}
+}
+
+// skipIdle advances over cycles in which no warp can issue, accounting the
+// warp states in bulk. It stops one cycle before anything can change.
+func (sm *SM) skipIdle() {
+	c := sm.cycle
+	if len(sm.resident) == 0 || sm.nextCTA < sm.numCTAs && len(sm.ctas) < sm.maxResident {
+		return
+	}
+	t := uint64(never)
+	for _, w := range sm.resident {
+		if w.done {
+			// Retires at memBusy.
+			if w.memBusy <= c {
+				return
+			}
+			t = min(t, w.memBusy)
+			continue
+		}
+		if w.readyAt <= c {
+			return
+		}
+		t = min(t, w.nextChange(c))
+	}
+	if m := sm.cfg.Run.MaxCycles; m > 0 {
+		t = min(t, m-1)
+	}
+	if wd := sm.cfg.Run.WatchdogCycles; wd > 0 && sm.nLive > 0 {
+		t = min(t, sm.lastIssue+wd)
+	}
+	if sm.nLive > 0 && sm.nBarWait == sm.nLive {
+		return // let Step report the deadlock
+	}
+	if t == never || t <= c+1 {
+		return
+	}
+	n := t - c - 1 // cycles c .. t-2 are skipped; Step runs t-1
+	for _, w := range sm.resident {
+		st := w.stateAt(c)
+		if w.done {
+			st = StateDrain
+		}
+		w.state = st
+		w.stalls[st] += n
+		sm.stalls[st] += n
+	}
+	sm.stalls[StateIdle] += n * uint64(len(sm.slots)-len(sm.resident))
+	sm.cycle += n
+}
+
+// launchCTAs fills free resources with the next CTAs of the grid.
+func (sm *SM) launchCTAs() {
+	for sm.nextCTA < sm.numCTAs && len(sm.ctas) < sm.maxResident {
+		sm.launchCTA(sm.nextCTA)
+		sm.nextCTA++
+	}
+}
+
+func (sm *SM) launchCTA(linear uint64) {
+	g := sm.grid
+	id := [3]uint32{uint32(linear % uint64(g[0])), uint32(linear / uint64(g[0]) % uint64(g[1])), uint32(linear / (uint64(g[0]) * uint64(g[1])))}
+	var c *cta
+	if n := len(sm.ctaPool); n > 0 {
+		c = sm.ctaPool[n-1]
+		sm.ctaPool = sm.ctaPool[:n-1]
+	} else {
+		c = &cta{}
+	}
+	c.linear, c.id = linear, id
+	c.warps = c.warps[:0]
+	if cap(c.shared) >= sm.smemSize {
+		c.shared = c.shared[:sm.smemSize]
+		clear(c.shared)
+	} else {
+		c.shared = make([]byte, sm.smemSize)
+	}
+	for i := range c.bars {
+		c.bars[i].reset()
+	}
+	c.liveThreads, c.freed = sm.threadsPerCTA, 0
+	sm.ctas = append(sm.ctas, c)
+	slot := 0
+	for wi := 0; wi < sm.warpsPerCTA; wi++ {
+		for sm.slots[slot] != nil {
+			slot++
+		}
+		w := sm.pool[slot]
+		if w == nil {
+			w = &warp{sm: sm, slot: slot, sched: slot % len(sm.scheds), local: slot / len(sm.scheds)}
+			sm.pool[slot] = w
+		}
+		w.reset(int(sm.kern.Regs), int(sm.kern.Preds))
+		w.cta, w.inCTA = c, wi
+		w.age = sm.nextAge
+		sm.nextAge++
+		w.nreg = sm.regsPerThread
+		nth := min(32, sm.threadsPerCTA-32*wi)
+		w.valid = uint32(uint64(1)<<uint(nth) - 1)
+		for l := 0; l < nth; l++ {
+			w.pc[l] = sm.kern.PC
+		}
+		w.regroup()
+		w.fetchUntil = sm.cycle + uint64(max(sm.cfg.Lat.Fetch, 1))
+		w.refresh()
+		c.warps = append(c.warps, w)
+		sm.slots[slot] = w
+		in := &sm.schedIn[w.sched]
+		in.WarpValid.Set(w.local)
+		in.WarpAge[w.local] = w.age
+		sm.nLive++
+		if i := linear*uint64(sm.warpsPerCTA) + uint64(wi); i < uint64(len(sm.slotLog)) {
+			sm.slotLog[i] = uint16(slot)
+		}
+	}
+	sm.rebuildResident()
+}
+
+func (sm *SM) rebuildResident() {
+	sm.resident = sm.resident[:0]
+	for _, w := range sm.slots {
+		if w != nil {
+			sm.resident = append(sm.resident, w)
+		}
+	}
+}
+
+// warpDone is called when the last thread of w exits.
+func (sm *SM) warpDone(w *warp) {
+	w.done = true
+	w.blockUntil, w.blockState = w.memBusy, StateDrain
+	w.readyAt = never
+	sm.nLive--
+	sm.schedIn[w.sched].WarpValid.Clear(w.local)
+	sm.draining = append(sm.draining, w)
+}
+
+// retire frees the slots of drained warps and the resources of finished
+// CTAs.
+func (sm *SM) retire() {
+	if len(sm.draining) == 0 {
+		return
+	}
+	c := sm.cycle
+	keep := sm.draining[:0]
+	changed := false
+	for _, w := range sm.draining {
+		if w.memBusy > c {
+			keep = append(keep, w)
+			continue
+		}
+		sm.recordWarp(w, StateExited)
+		sm.slots[w.slot] = nil
+		changed = true
+		t := w.cta
+		t.freed++
+		if t.freed == len(t.warps) {
+			for i, x := range sm.ctas {
+				if x == t {
+					sm.ctas = append(sm.ctas[:i], sm.ctas[i+1:]...)
+					break
+				}
+			}
+			sm.ctaPool = append(sm.ctaPool, t)
+			sm.ctasDone++
+		}
+	}
+	sm.draining = keep
+	if changed {
+		sm.rebuildResident()
+	}
+}
+
+func (sm *SM) finish(status string) {
+	if sm.stopped {
+		return
+	}
+	sm.status = status
+	sm.stopped = true
+}
+
+func (sm *SM) deadlock(why string) {
+	var parts []string
+	for _, w := range sm.resident {
+		if w.done {
+			continue
+		}
+		pos, _ := sm.im.Where(w.gpc)
+		parts = append(parts, fmt.Sprintf("warp %d (cta %d,%d,%d warp %d) %s at pc %d %s", w.slot, w.cta.id[0], w.cta.id[1], w.cta.id[2], w.inCTA, w.stateAt(sm.cycle), w.gpc, pos))
+	}
+	sort.Strings(parts)
+	sm.addError(ErrorEntry{Kind: "deadlock", Warp: -1, Message: why + ": " + strings.Join(parts, "; ")})
+	sm.finish(StatusDeadlock)
+}
+
+// addError appends a report error (bounded).
+func (sm *SM) addError(e ErrorEntry) {
+	if len(sm.errs) >= maxErrors {
+		sm.dropped++
+		return
+	}
+	sm.errs = append(sm.errs, e)
+}
+
+// errorAt builds an error entry for warp w at pc.
+func (sm *SM) errorAt(kind string, w *warp, pc uint32, msg string) ErrorEntry {
+	pos, text := sm.im.Where(pc)
+	e := ErrorEntry{Kind: kind, Warp: -1, PC: pc, Line: pos, Source: text, Message: msg}
+	if w != nil {
+		e.Warp = w.slot
+		e.CTA = w.cta.id
+		e.WarpInCTA = w.inCTA
+	}
+	return e
+}
+
+// stop ends the run at warp w's instruction with status and an error.
+func (sm *SM) stop(status string, e ErrorEntry) {
+	sm.addError(e)
+	sm.finish(status)
+}
+
+// nextRand is a splitmix64 step (sleep.mode uniform).
+func (sm *SM) nextRand() uint64 {
+	sm.rng += 0x9e3779b97f4a7c15
+	z := sm.rng
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// IsLaunchError reports whether err is a *LaunchError.
+func IsLaunchError(err error) bool {
+	var le *LaunchError
+	return errors.As(err, &le)
+}
+
+var _ = bits.OnesCount32

@@ -1,0 +1,86 @@
+package pipeline
+
+// WarpState is what a warp did, or why it could not issue, in one cycle.
+// The names follow Nsight Compute's warp-state sampling.
+type WarpState uint8
+
+// The warp states. StateEligible is internal (the warp could issue; it ends
+// the cycle as selected or not_selected).
+const (
+	StateSelected        WarpState = iota // issued an instruction
+	StateNotSelected                      // could issue; another warp of its scheduler did
+	StateWait                             // fixed-latency dependency (ALU, FMA, branch unit results)
+	StateShortScoreboard                  // waiting for a shared-memory, special-register or parameter result
+	StateLongScoreboard                   // waiting for a global- or local-memory result
+	StateBarrier                          // waiting at bar.sync / bar.red for the CTA
+	StateSleeping                         // in nanosleep
+	StateBranchResolving                  // waiting for a branch, call or return to resolve
+	StateNoInstruction                    // waiting for the instruction fetch after a jump or at launch
+	StateMembar                           // waiting for its memory operations to complete (membar/fence)
+	StateDrain                            // exited, waiting for its stores to drain
+	StateLGThrottle                       // its global/local memory instruction found no free memory port
+	StateMisc                             // any other reason
+	StateExited                           // all threads exited (not counted)
+	StateIdle                             // the warp slot holds no warp (counted per SM only)
+	numStates
+	StateEligible = numStates // internal: ready to issue
+)
+
+var stateNames = [...]string{
+	StateSelected:        "selected",
+	StateNotSelected:     "not_selected",
+	StateWait:            "wait",
+	StateShortScoreboard: "short_scoreboard",
+	StateLongScoreboard:  "long_scoreboard",
+	StateBarrier:         "barrier",
+	StateSleeping:        "sleeping",
+	StateBranchResolving: "branch_resolving",
+	StateNoInstruction:   "no_instruction",
+	StateMembar:          "membar",
+	StateDrain:           "drain",
+	StateLGThrottle:      "lg_throttle",
+	StateMisc:            "misc",
+	StateExited:          "exited",
+	StateIdle:            "idle",
+}
+
+func (s WarpState) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	if s == StateEligible {
+		return "eligible"
+	}
+	return "state?"
+}
+
+// StateNames lists every state name in order (idle last).
+func StateNames() []string { return append([]string(nil), stateNames[:]...) }
+
+// pmStall maps a warp state to the config "stall:STATE" counter names
+// (config.StallStates) it counts toward, besides "any".
+func pmStall(s WarpState) string {
+	switch s {
+	case StateBranchResolving, StateNoInstruction:
+		return "fetch"
+	case StateWait, StateShortScoreboard, StateLongScoreboard:
+		return "scoreboard"
+	case StateLGThrottle, StateMembar:
+		return "memory"
+	case StateBarrier:
+		return "barrier"
+	case StateSleeping:
+		return "sleep"
+	case StateDrain:
+		return "drain"
+	case StateNotSelected:
+		return "not_selected"
+	}
+	return ""
+}
+
+// stalled reports a state counted by the "stall:any" counter: a warp that
+// is resident and did not issue.
+func stalled(s WarpState) bool {
+	return s != StateSelected && s != StateExited && s != StateIdle && s < numStates
+}

@@ -1,0 +1,254 @@
+package pipeline
+
+import (
+	"math"
+	"math/bits"
+)
+
+const never = math.MaxUint64
+
+// retEntry is one return-stack entry of a thread.
+type retEntry struct {
+	pc, fp uint32
+}
+
+// warp is one resident warp's context: per-thread PCs and call stacks, the
+// register file, the scoreboard and the timing state.
+type warp struct {
+	sm    *SM
+	slot  int
+	sched int // scheduler index (slot % sched.count)
+	local int // index within the scheduler (slot / sched.count)
+	cta   *cta
+	inCTA int
+	age   uint32
+	done  bool // every thread exited (draining, then freed)
+
+	valid   uint32 // lanes holding a thread
+	exited  uint32 // lanes whose thread exited
+	blocked uint32 // lanes waiting at a barrier
+	pc     [32]uint32
+	depth  [32]uint16
+	fp     [32]uint32
+	stack  [32][]retEntry
+
+	// The active group: live lanes of the maximum call depth at the
+	// minimum PC among them.
+	gpc    uint32
+	gmask  uint32
+	gdepth uint16
+
+	regs  []uint32 // regs[r*32+lane]
+	preds []uint32 // per predicate: lane mask
+	rdy   []uint64 // per register: cycle the pending write is available
+	rcls  []uint8
+	prdy  []uint64
+	pcls  []uint8
+
+	// Timing (cycles). The warp can issue at readyAt, the maximum of the
+	// others and the cycle after its last issue.
+	blockUntil  uint64
+	blockState  WarpState
+	branchUntil uint64
+	fetchUntil  uint64
+	sbUntil     uint64
+	sbCls       uint8
+	readyAt     uint64
+	lastIssue   uint64
+	memBusy     uint64 // outstanding memory operations complete
+
+	// Barriers: the lanes blocked at each barrier, and the bar.red
+	// destination of those lanes (written at the release).
+	barLanes [numBarriers]uint32
+	redDst   [numBarriers]dest
+	redOn    uint32 // barriers whose waiting lanes executed bar.red
+
+	nreg   int // setmaxnreg's current per-thread count
+	insts  uint64
+	stalls [numStates]uint64
+	state  WarpState // this cycle
+	lastPC uint32
+
+	lmem [32][]byte
+}
+
+// reset prepares a pooled warp for a new CTA.
+func (w *warp) reset(nregs, npreds int) {
+	w.done = false
+	w.valid, w.exited, w.blocked = 0, 0, 0
+	w.barLanes = [numBarriers]uint32{}
+	w.redOn = 0
+	w.pc = [32]uint32{}
+	w.depth = [32]uint16{}
+	w.fp = [32]uint32{}
+	for i := range w.stack {
+		w.stack[i] = w.stack[i][:0]
+	}
+	w.regs = resize32(w.regs, nregs*32)
+	w.preds = resize32(w.preds, max(npreds, 1))
+	w.rdy = resize64(w.rdy, nregs)
+	w.rcls = resize8(w.rcls, nregs)
+	w.prdy = resize64(w.prdy, max(npreds, 1))
+	w.pcls = resize8(w.pcls, max(npreds, 1))
+	w.blockUntil, w.blockState = 0, StateMisc
+	w.branchUntil, w.fetchUntil, w.sbUntil, w.sbCls = 0, 0, 0, 0
+	w.readyAt, w.lastIssue, w.memBusy = 0, 0, 0
+	w.insts = 0
+	w.stalls = [numStates]uint64{}
+	w.state = StateNoInstruction
+	for i := range w.lmem {
+		if b := w.lmem[i]; cap(b) > 0 {
+			clear(b[:cap(b)])
+			w.lmem[i] = b[:0]
+		}
+	}
+}
+
+func resize32(s []uint32, n int) []uint32 {
+	if cap(s) < n {
+		return make([]uint32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+func resize64(s []uint64, n int) []uint64 {
+	if cap(s) < n {
+		return make([]uint64, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+func resize8(s []uint8, n int) []uint8 {
+	if cap(s) < n {
+		return make([]uint8, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+func (w *warp) live() uint32 { return w.valid &^ w.exited }
+
+// runnable is the live lanes not blocked at a barrier.
+func (w *warp) runnable() uint32 { return w.valid &^ w.exited &^ w.blocked }
+
+// regroup recomputes the active group: the runnable lanes of the maximum
+// call depth at the minimum PC among them.
+func (w *warp) regroup() {
+	live := w.runnable()
+	if live == 0 {
+		w.gmask = 0
+		return
+	}
+	l0 := bits.TrailingZeros32(live)
+	d, p, m := w.depth[l0], w.pc[l0], uint32(1)<<l0
+	for rest := live & (live - 1); rest != 0; rest &= rest - 1 {
+		l := bits.TrailingZeros32(rest)
+		ld, lp := w.depth[l], w.pc[l]
+		switch {
+		case ld > d || (ld == d && lp < p):
+			d, p, m = ld, lp, 1<<l
+		case ld == d && lp == p:
+			m |= 1 << l
+		}
+	}
+	w.gpc, w.gmask, w.gdepth = p, m, d
+}
+
+// advance moves the group's lanes to the next instruction (non-control
+// instructions).
+func (w *warp) advance() {
+	next := w.gpc + 1
+	if w.gmask == w.runnable() {
+		// Converged: the group stays the same, one instruction on.
+		for m := w.gmask; m != 0; m &= m - 1 {
+			w.pc[bits.TrailingZeros32(m)] = next
+		}
+		w.gpc = next
+		return
+	}
+	for m := w.gmask; m != 0; m &= m - 1 {
+		w.pc[bits.TrailingZeros32(m)] = next
+	}
+	w.regroup()
+}
+
+// stateAt classifies a warp that is not eligible at cycle c.
+func (w *warp) stateAt(c uint64) WarpState {
+	switch {
+	case c >= w.readyAt:
+		return StateEligible
+	case c < w.blockUntil:
+		return w.blockState
+	case c < w.branchUntil:
+		return StateBranchResolving
+	case c < w.fetchUntil:
+		return StateNoInstruction
+	case c < w.sbUntil:
+		return sbState(w.sbCls)
+	}
+	return StateMisc
+}
+
+// nextChange is the first cycle after c at which stateAt may change.
+func (w *warp) nextChange(c uint64) uint64 {
+	t := w.readyAt
+	for _, x := range [...]uint64{w.blockUntil, w.branchUntil, w.fetchUntil, w.sbUntil} {
+		if x > c && x < t {
+			t = x
+		}
+	}
+	return t
+}
+
+// refresh recomputes the scoreboard wait of the group's instruction and
+// readyAt.
+func (w *warp) refresh() {
+	sm := w.sm
+	w.sbUntil, w.sbCls = 0, sbFixed
+	if int(w.gpc) < len(sm.code) && w.gmask != 0 {
+		d := &sm.code[w.gpc]
+		for _, r := range d.srcR {
+			if t := w.rdy[r]; t > w.sbUntil {
+				w.sbUntil, w.sbCls = t, w.rcls[r]
+			}
+		}
+		for _, r := range d.dstR {
+			if t := w.rdy[r]; t > w.sbUntil {
+				w.sbUntil, w.sbCls = t, w.rcls[r]
+			}
+		}
+		for _, p := range d.srcP {
+			if t := w.prdy[p]; t > w.sbUntil {
+				w.sbUntil, w.sbCls = t, w.pcls[p]
+			}
+		}
+		for _, p := range d.dstP {
+			if t := w.prdy[p]; t > w.sbUntil {
+				w.sbUntil, w.sbCls = t, w.pcls[p]
+			}
+		}
+	}
+	r := w.lastIssue + 1
+	if w.insts == 0 {
+		r = 0
+	}
+	for _, x := range [...]uint64{w.blockUntil, w.branchUntil, w.fetchUntil, w.sbUntil} {
+		if x > r {
+			r = x
+		}
+	}
+	if w.done {
+		r = never
+	}
+	w.readyAt = r
+}
+
+// longWait reports a long-latency stall (two_level swaps such warps out).
+func longWait(s WarpState) bool {
+	return s == StateLongScoreboard || s == StateBarrier || s == StateSleeping
+}

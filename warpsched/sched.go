@@ -1,0 +1,204 @@
+package warpsched
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/rtl"
+)
+
+// Params are the parameters of one warp_sched instance.
+type Params struct {
+	// NumWarps is the number of warp slots this scheduler serves (the SM's
+	// slots s with s % sched.count == this scheduler's index), at most
+	// rtl.MaxBits.
+	NumWarps int
+	// Policy is lrr, gto or two_level.
+	Policy config.SchedPolicy
+	// TwoLevelActive is the size of the active set under two_level.
+	TwoLevelActive int
+}
+
+// Inputs are the ports driven by the SM each cycle. Warp indices are local
+// to the scheduler (0..NumWarps-1).
+type Inputs struct {
+	// WarpValid: the slot holds a warp with live threads.
+	WarpValid rtl.Bits `sv:"warp_valid_i" width:"NumWarps"`
+	// WarpReady: the warp can issue this cycle (instruction fetched,
+	// operands ready, not blocked).
+	WarpReady rtl.Bits `sv:"warp_ready_i" width:"NumWarps"`
+	// WarpLongWait: the warp is stalled on a long-latency event
+	// (long_scoreboard, barrier, sleeping); two_level swaps such warps
+	// out of its active set.
+	WarpLongWait rtl.Bits `sv:"warp_long_wait_i" width:"NumWarps"`
+	// WarpAge is each warp's launch stamp (smaller = launched earlier);
+	// GTO and two_level pick the oldest. Read for indices < NumWarps;
+	// missing entries count as the youngest.
+	WarpAge []uint32 `sv:"warp_age_i" width:"AgeWidth"`
+	// Stall: do not issue this cycle (the state holds).
+	Stall bool `sv:"stall_i"`
+}
+
+// Outputs are the scheduler's ports.
+type Outputs struct {
+	IssueValid bool   `sv:"issue_valid_o"`
+	IssueWarp  uint16 `sv:"issue_warp_o" width:"WarpIdxWidth"`
+}
+
+// State holds the scheduler's registers.
+type State struct {
+	// Last is the warp issued last (LRR and two_level start their
+	// round-robin search after it).
+	Last uint16 `sv:"last_q" width:"WarpIdxWidth"`
+	// Greedy is GTO's current warp, valid when GreedyValid.
+	Greedy      uint16 `sv:"greedy_q" width:"WarpIdxWidth"`
+	GreedyValid bool   `sv:"greedy_valid_q"`
+	// Active is two_level's active set.
+	Active rtl.Bits `sv:"active_q" width:"NumWarps"`
+}
+
+// Sched is one warp_sched instance: a two-phase unit (rtl.Unit).
+type Sched struct {
+	p    Params
+	q, d State
+}
+
+var _ rtl.Unit[Inputs, Outputs, State] = (*Sched)(nil)
+
+// New checks p and returns a scheduler in its reset state.
+func New(p Params) (*Sched, error) {
+	if p.NumWarps < 1 || p.NumWarps > rtl.MaxBits {
+		return nil, fmt.Errorf("warpsched: NumWarps %d outside 1..%d", p.NumWarps, rtl.MaxBits)
+	}
+	switch p.Policy {
+	case config.PolicyLRR, config.PolicyGTO:
+	case config.PolicyTwoLevel:
+		if p.TwoLevelActive < 1 {
+			return nil, fmt.Errorf("warpsched: TwoLevelActive %d must be at least 1", p.TwoLevelActive)
+		}
+	default:
+		return nil, fmt.Errorf("warpsched: unknown policy %q (lrr, gto, two_level)", p.Policy)
+	}
+	s := &Sched{p: p}
+	s.Reset()
+	return s, nil
+}
+
+// Params returns the scheduler's parameters.
+func (s *Sched) Params() Params { return s.p }
+
+// Reset puts the registers in their reset state: the round-robin search
+// starts at warp 0, no greedy warp, an empty active set.
+func (s *Sched) Reset() {
+	s.q = State{Last: uint16(s.p.NumWarps - 1)}
+	s.d = s.q
+}
+
+// Q returns the registers.
+func (s *Sched) Q() State { return s.q }
+
+// D returns the next-state values of the last Eval.
+func (s *Sched) D() State { return s.d }
+
+// Tick is always_ff: Q = D.
+func (s *Sched) Tick() { s.q = s.d }
+
+// Eval is always_comb: it picks the warp to issue from the inputs and Q
+// and computes D.
+func (s *Sched) Eval(in Inputs) Outputs {
+	s.d = s.q
+	if in.Stall {
+		return Outputs{}
+	}
+	n := s.p.NumWarps
+	ready := in.WarpReady.And(in.WarpValid)
+	w := -1
+	switch s.p.Policy {
+	case config.PolicyLRR:
+		w = ready.NextCyclic(int(s.q.Last)+1, n)
+		if w >= 0 {
+			s.d.Last = uint16(w)
+		}
+	case config.PolicyGTO:
+		if s.q.GreedyValid && ready.Has(int(s.q.Greedy)) {
+			w = int(s.q.Greedy)
+		} else {
+			w = oldest(&ready, in.WarpAge, n)
+		}
+		if w >= 0 {
+			s.d.Greedy, s.d.GreedyValid, s.d.Last = uint16(w), true, uint16(w)
+		}
+	case config.PolicyTwoLevel:
+		active := s.q.Active.And(in.WarpValid)
+		cand := ready.AndNot(active).AndNot(in.WarpLongWait)
+		// Swap long-waiting active warps for the oldest ready pending ones.
+		long := active.And(in.WarpLongWait)
+		for x := long.NextFrom(0, n); x >= 0; x = long.NextFrom(x+1, n) {
+			c := oldest(&cand, in.WarpAge, n)
+			if c < 0 {
+				break
+			}
+			active.Clear(x)
+			active.Set(c)
+			cand.Clear(c)
+		}
+		// Fill vacancies with the oldest ready pending warps.
+		for k := active.Count(); k < s.p.TwoLevelActive; k++ {
+			c := oldest(&cand, in.WarpAge, n)
+			if c < 0 {
+				break
+			}
+			active.Set(c)
+			cand.Clear(c)
+		}
+		s.d.Active = active
+		r := ready.And(active)
+		w = r.NextCyclic(int(s.q.Last)+1, n)
+		if w >= 0 {
+			s.d.Last = uint16(w)
+		}
+	}
+	if w < 0 {
+		return Outputs{}
+	}
+	return Outputs{IssueValid: true, IssueWarp: uint16(w)}
+}
+
+// oldest returns the set warp of b (below n) with the smallest age, the
+// lowest index on a tie, or -1.
+func oldest(b *rtl.Bits, age []uint32, n int) int {
+	best, bestAge := -1, uint64(0)
+	for wi := 0; wi*64 < n; wi++ {
+		word := b[wi]
+		for word != 0 {
+			i := wi*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if i >= n {
+				break
+			}
+			a := uint64(1) << 32 // missing: youngest
+			if i < len(age) {
+				a = uint64(age[i])
+			}
+			if best < 0 || a < bestAge {
+				best, bestAge = i, a
+			}
+		}
+	}
+	return best
+}
+
+// Signals returns the scheduler's signal table under the instance path
+// scope (e.g. "sm_top.u_warp_sched_0").
+func (s *Sched) Signals(scope string) rtl.Table {
+	return rtl.MustSignals(scope, s.widths(), Inputs{}, Outputs{}, State{})
+}
+
+func (s *Sched) widths() map[string]int {
+	idx := bits.Len(uint(s.p.NumWarps - 1))
+	if idx == 0 {
+		idx = 1
+	}
+	return map[string]int{"NumWarps": s.p.NumWarps, "WarpIdxWidth": idx, "AgeWidth": 32 * s.p.NumWarps}
+}

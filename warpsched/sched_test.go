@@ -1,0 +1,181 @@
+package warpsched
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/rtl"
+)
+
+// cyc is one cycle of a scenario: the warps valid, ready and in a long
+// wait, and the warp expected to issue (-1: none).
+type cyc struct {
+	valid, ready, long []int
+	stall              bool
+	want               int
+	active             []int // two_level: expected active_q after the cycle (nil: not checked)
+}
+
+var all8 = []int{0, 1, 2, 3, 4, 5, 6, 7}
+
+func TestPolicies(t *testing.T) {
+	// Ages: warp 5 was launched first, then 2, then the rest in index order.
+	ages := []uint32{30, 31, 11, 32, 33, 10, 34, 35}
+	cases := []struct {
+		name   string
+		p      Params
+		cycles []cyc
+	}{
+		{
+			name: "lrr rotates from the warp after the last issued",
+			p:    Params{NumWarps: 8, Policy: config.PolicyLRR},
+			cycles: []cyc{
+				{valid: all8, ready: all8, want: 0},
+				{valid: all8, ready: all8, want: 1},
+				{valid: all8, ready: []int{1, 5}, want: 5},        // skips 2..4
+				{valid: all8, ready: []int{1, 5}, want: 1},        // wraps past 7
+				{valid: all8, ready: nil, want: -1},               // nothing ready: last_q holds
+				{valid: all8, ready: []int{1, 2}, want: 2},        // continues after 1
+				{valid: all8, ready: all8, stall: true, want: -1}, // stall_i
+				{valid: all8, ready: all8, want: 3},
+				{valid: []int{0, 1, 2, 3}, ready: all8, want: 0}, // invalid warps never issue
+				{valid: all8, ready: []int{7}, want: 7},
+				{valid: all8, ready: all8, want: 0},
+			},
+		},
+		{
+			name: "gto keeps the greedy warp, then the oldest ready",
+			p:    Params{NumWarps: 8, Policy: config.PolicyGTO},
+			cycles: []cyc{
+				{valid: all8, ready: all8, want: 5},              // oldest
+				{valid: all8, ready: all8, want: 5},              // greedy
+				{valid: all8, ready: []int{0, 1, 2, 3}, want: 2}, // 5 stalls: oldest ready is 2
+				{valid: all8, ready: all8, want: 2},              // greedy is now 2, even though 5 is older
+				{valid: all8, ready: []int{0, 1, 3}, want: 0},    // ages 30 31 32
+				{valid: all8, ready: []int{0, 1, 3}, want: 0},
+				{valid: all8, ready: nil, want: -1},
+				{valid: all8, ready: []int{0, 7}, want: 0}, // greedy survives an idle cycle
+				{valid: all8, ready: []int{6, 7}, stall: true, want: -1},
+				{valid: all8, ready: []int{6, 7}, want: 6},
+				{valid: []int{7}, ready: []int{6, 7}, want: 7}, // 6 not valid
+			},
+		},
+		{
+			name: "two_level: active set, round-robin inside it, swap on long waits",
+			p:    Params{NumWarps: 8, Policy: config.PolicyTwoLevel, TwoLevelActive: 2},
+			cycles: []cyc{
+				{valid: all8, ready: nil, want: -1, active: []int{}},                               // nothing ready: nothing promoted
+				{valid: all8, ready: all8, want: 2, active: []int{2, 5}},                           // the two oldest; rr from 0 finds 2
+				{valid: all8, ready: all8, want: 5, active: []int{2, 5}},                           // rr: 5
+				{valid: all8, ready: all8, want: 2, active: []int{2, 5}},                           // others are ready but pending
+				{valid: all8, ready: []int{0, 1, 3, 4, 6, 7}, want: -1, active: []int{2, 5}},       // short stalls: no swap
+				{valid: all8, ready: []int{0, 1, 2}, long: []int{5}, want: 0, active: []int{0, 2}}, // 5 swapped for 0 (age 30), rr after 2 -> 0
+				{valid: all8, ready: []int{0, 1, 2}, long: []int{5}, want: 2, active: []int{0, 2}},
+				{valid: []int{0, 1, 3, 4, 5, 6, 7}, ready: []int{1, 3}, want: 1, active: []int{0, 1}},  // 2 left: vacancy filled by 1
+				{valid: all8, ready: []int{3}, long: []int{0, 1}, want: 3, active: []int{1, 3}},        // one candidate: 0 swapped for 3
+				{valid: all8, ready: nil, long: []int{1, 3}, want: -1, active: []int{1, 3}},            // no ready pending warp: no swap
+				{valid: all8, ready: all8, long: []int{1}, stall: true, want: -1, active: []int{1, 3}}, // stall_i: the set holds
+			},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := New(c.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, cy := range c.cycles {
+				in := Inputs{
+					WarpValid:    rtl.BitsOf(cy.valid...),
+					WarpReady:    rtl.BitsOf(cy.ready...),
+					WarpLongWait: rtl.BitsOf(cy.long...),
+					WarpAge:      ages,
+					Stall:        cy.stall,
+				}
+				out := rtl.CheckTwoPhase[Inputs, Outputs, State](t, s, in)[0]
+				got := -1
+				if out.IssueValid {
+					got = int(out.IssueWarp)
+				}
+				if got != cy.want {
+					t.Fatalf("cycle %d: issued %d, want %d (state %+v)", i, got, cy.want, s.Q())
+				}
+				if cy.active != nil {
+					if a := s.Q().Active; a != rtl.BitsOf(cy.active...) {
+						t.Fatalf("cycle %d: active set %v, want %v", i, a, rtl.BitsOf(cy.active...))
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestLargeSchedulers(t *testing.T) {
+	// 1024 warps: the search crosses word boundaries in both directions.
+	s, err := New(Params{NumWarps: 1024, Policy: config.PolicyLRR})
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := make([]int, 1024)
+	for i := range valid {
+		valid[i] = i
+	}
+	seq := []struct {
+		ready []int
+		want  int
+	}{
+		{[]int{70, 1023}, 70}, {[]int{70, 1023}, 1023}, {[]int{70, 1023}, 70}, {[]int{3}, 3},
+	}
+	for i, c := range seq {
+		out := rtl.CheckTwoPhase[Inputs, Outputs, State](t, s, Inputs{WarpValid: rtl.BitsOf(valid...), WarpReady: rtl.BitsOf(c.ready...)})[0]
+		if !out.IssueValid || int(out.IssueWarp) != c.want {
+			t.Fatalf("step %d: %+v, want %d", i, out, c.want)
+		}
+	}
+	// GTO with missing ages: index order decides.
+	g, _ := New(Params{NumWarps: 100, Policy: config.PolicyGTO})
+	out := rtl.CheckTwoPhase[Inputs, Outputs, State](t, g, Inputs{WarpValid: rtl.BitsOf(valid[:100]...), WarpReady: rtl.BitsOf(90, 64)})[0]
+	if out.IssueWarp != 64 {
+		t.Fatalf("gto without ages issued %d", out.IssueWarp)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	for _, p := range []Params{
+		{NumWarps: 0, Policy: config.PolicyLRR},
+		{NumWarps: 1025, Policy: config.PolicyLRR},
+		{NumWarps: 4, Policy: "fifo"},
+		{NumWarps: 4, Policy: config.PolicyTwoLevel},
+	} {
+		if _, err := New(p); err == nil {
+			t.Errorf("%+v accepted", p)
+		}
+	}
+}
+
+func TestSignalTable(t *testing.T) {
+	s, _ := New(Params{NumWarps: 16, Policy: config.PolicyGTO})
+	tab := s.Signals("sm_top.u_warp_sched_1")
+	want := map[string]struct {
+		w   int
+		dir rtl.Dir
+	}{
+		"warp_valid_i": {16, rtl.DirIn}, "warp_ready_i": {16, rtl.DirIn}, "warp_long_wait_i": {16, rtl.DirIn},
+		"warp_age_i": {512, rtl.DirIn}, "stall_i": {1, rtl.DirIn},
+		"issue_valid_o": {1, rtl.DirOut}, "issue_warp_o": {4, rtl.DirOut},
+		"last_q": {4, rtl.DirReg}, "greedy_q": {4, rtl.DirReg}, "greedy_valid_q": {1, rtl.DirReg}, "active_q": {16, rtl.DirReg},
+	}
+	if len(tab) != len(want) {
+		t.Fatalf("table has %d signals: %v", len(tab), tab.Names())
+	}
+	for _, sig := range tab {
+		w, ok := want[sig.Name]
+		if !ok || w.w != sig.Width || w.dir != sig.Dir || !strings.HasPrefix(sig.Path(), "sm_top.u_warp_sched_1.") {
+			t.Errorf("signal %+v", sig)
+		}
+	}
+	if err := rtl.CheckState(State{}); err != nil {
+		t.Error(err)
+	}
+}
