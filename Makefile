@@ -29,7 +29,7 @@ test: deps
 # Each parser's fuzz target, 60 s each.
 fuzz:
 	$(GO) test -run '^$$' -fuzz='^FuzzParse$$' -fuzztime=60s ./isa
-	$(GO) test -run '^$$' -fuzz='^FuzzParseDisasm$$' -fuzztime=60s ./isa
+	$(GO) test -run '^$$' -fuzz='^FuzzDisasmText$$' -fuzztime=60s ./isa
 	$(GO) test -run '^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=60s ./isa
 	$(GO) test -run '^$$' -fuzz='^FuzzLoad$$' -fuzztime=60s -fuzzminimizetime=2s ./config
 	$(GO) test -run '^$$' -fuzz='^FuzzReader$$' -fuzztime=60s ./vcd

@@ -313,7 +313,7 @@ func FuzzUnmarshal(f *testing.F) {
 	})
 }
 
-func FuzzParseDisasm(f *testing.F) {
+func FuzzDisasmText(f *testing.F) {
 	for _, name := range []string{"clang16-switch-call.ptx", "clang16-diverge-trap.ptx"} {
 		if im, err := assembleFile(f, filepath.Join(sharedDir(f, "corpus/ptx"), name)); err == nil {
 			var b bytes.Buffer
