@@ -1,0 +1,228 @@
+package perfmon
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/rtl"
+)
+
+// Scope is the Verilog instance path of the SM's one perf_mon.
+const Scope = "sm_top.u_perf_mon"
+
+// NumEvents is the number of pmevent events (seed 000: "Currently, there
+// are sixteen performance monitor events, numbered 0 through 15").
+const NumEvents = 16
+
+// NumCounters is the number of performance counters, %pm0..%pm7.
+const NumCounters = 8
+
+// MaxPorts is the number of pmevent ports the arrays hold: one per warp
+// scheduler (sched.count is at most 8).
+const MaxPorts = 8
+
+// NumStallStates is the length of the stall_count_i vector: one entry per
+// name of config.StallStates, in that order ("any" first).
+const NumStallStates = 11
+
+// StallIndex returns the stall_count_i index of a config.StallStates name.
+func StallIndex(state string) (int, bool) {
+	for i, s := range config.StallStates() {
+		if s == state && i < NumStallStates {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Params are the module parameters of perf_mon.
+type Params struct {
+	// Counters says what each %pmN counts (pm.counter.N parsed).
+	Counters [NumCounters]config.PMCounter
+	// NumPorts is the number of pmevent ports (sched.count), 1..MaxPorts.
+	NumPorts int
+}
+
+// ParamsFrom takes the parameters from a configuration.
+func ParamsFrom(c config.Config) (Params, error) {
+	pc, err := c.PMCounters()
+	if err != nil {
+		return Params{}, err
+	}
+	return Params{Counters: pc, NumPorts: c.Sched.Count}, nil
+}
+
+// Inputs are the ports the SM drives each cycle.
+type Inputs struct {
+	// EventValid[p]: a pmevent executed on port p (scheduler p issued it
+	// with at least one lane active and guard-true).
+	EventValid [MaxPorts]bool `sv:"event_valid_i" width:"NumPorts"`
+	// EventMask[p]: the events it triggers: 1<<a for pmevent a, a for
+	// pmevent.mask a.
+	EventMask [MaxPorts]uint16 `sv:"event_mask_i" width:"EventMaskWidth"`
+	// IssueCount: warp instructions issued by the SM this cycle
+	// (0..NumPorts).
+	IssueCount uint8 `sv:"issue_count_i" width:"IssueCountWidth"`
+	// StallCount[i]: resident warps that spent this cycle in stall state
+	// config.StallStates()[i] ("any" at index 0: any warp that is resident
+	// and did not issue).
+	StallCount [NumStallStates]uint16 `sv:"stall_count_i" width:"StallCountWidth"`
+}
+
+// Outputs are the unit's ports, functions of the registers only.
+type Outputs struct {
+	// Pm[N] is %pmN_64; %pmN is its low 32 bits.
+	Pm [NumCounters]uint64 `sv:"pm_o" width:"PmWidth"`
+	// EventCount[k] counts the warp-level triggers of event k.
+	EventCount [NumEvents]uint64 `sv:"event_count_o" width:"EventCountWidth"`
+}
+
+// State holds the unit's registers.
+type State struct {
+	Pm         [NumCounters]uint64 `sv:"pm_q" width:"PmWidth"`
+	EventCount [NumEvents]uint64   `sv:"event_count_q" width:"EventCountWidth"`
+}
+
+// Counts is the end-of-run summary in the --json report's spelling.
+// Embedding it in a report struct adds the keys pm_events and pm_counters.
+type Counts struct {
+	// Events[k] is event_count_o[k]: pmevent triggers of event k.
+	Events [NumEvents]uint64 `json:"pm_events"`
+	// Counters[N] is %pmN_64.
+	Counters [NumCounters]uint64 `json:"pm_counters"`
+}
+
+// PerfMon is the perf_mon unit: a two-phase unit (rtl.Unit).
+type PerfMon struct {
+	p       Params
+	stall   [NumCounters]int // stall_count_i index of each PMStall counter
+	q, d    State
+	widthOf map[string]int
+}
+
+var (
+	_ rtl.Unit[Inputs, Outputs, State] = (*PerfMon)(nil)
+	_ rtl.Resetter                     = (*PerfMon)(nil)
+)
+
+// New checks p and returns a unit in its reset state (every count 0).
+func New(p Params) (*PerfMon, error) {
+	if p.NumPorts < 1 || p.NumPorts > MaxPorts {
+		return nil, fmt.Errorf("perfmon: NumPorts %d outside 1..%d", p.NumPorts, MaxPorts)
+	}
+	u := &PerfMon{p: p}
+	for i, c := range p.Counters {
+		switch c.Kind {
+		case config.PMOff, config.PMCycles, config.PMInstructions:
+		case config.PMEvents:
+			if c.Mask == 0 {
+				return nil, fmt.Errorf("perfmon: counter %d: empty event mask", i)
+			}
+		case config.PMStall:
+			k, ok := StallIndex(c.State)
+			if !ok {
+				return nil, fmt.Errorf("perfmon: counter %d: unknown stall state %q", i, c.State)
+			}
+			u.stall[i] = k
+		default:
+			return nil, fmt.Errorf("perfmon: counter %d: unknown kind %d", i, c.Kind)
+		}
+	}
+	u.widthOf = map[string]int{
+		"NumPorts":        p.NumPorts,
+		"EventMaskWidth":  NumEvents * p.NumPorts,
+		"IssueCountWidth": bits.Len(uint(p.NumPorts)),
+		"StallCountWidth": 16 * NumStallStates,
+		"PmWidth":         64 * NumCounters,
+		"EventCountWidth": 64 * NumEvents,
+	}
+	u.Reset()
+	return u, nil
+}
+
+// Params returns the unit's parameters.
+func (u *PerfMon) Params() Params { return u.p }
+
+// Reset clears every counter.
+func (u *PerfMon) Reset() { u.q, u.d = State{}, State{} }
+
+// Q returns the registers.
+func (u *PerfMon) Q() State { return u.q }
+
+// D returns the next-state values computed by the last Eval.
+func (u *PerfMon) D() State { return u.d }
+
+// Tick is always_ff: Q = D.
+func (u *PerfMon) Tick() { u.q = u.d }
+
+// Eval is always_comb: the outputs from Q, and D = Q plus this cycle's
+// increments.
+func (u *PerfMon) Eval(in Inputs) Outputs {
+	u.d = u.q
+	u.add(&u.d, &in, 1)
+	return u.Out()
+}
+
+// Out returns the outputs, a function of Q alone (no input reaches an
+// output in the same cycle): what Eval returns this cycle, available before
+// the SM knows this cycle's inputs. It changes nothing.
+func (u *PerfMon) Out() Outputs {
+	return Outputs{Pm: u.q.Pm, EventCount: u.q.EventCount}
+}
+
+// add adds n cycles' worth of the increments in gives to s.
+func (u *PerfMon) add(s *State, in *Inputs, n uint64) {
+	var ev [NumEvents]uint64
+	for p := 0; p < u.p.NumPorts; p++ {
+		if !in.EventValid[p] {
+			continue
+		}
+		for m := in.EventMask[p]; m != 0; m &= m - 1 {
+			ev[bits.TrailingZeros16(m)]++
+		}
+	}
+	for k := range ev {
+		s.EventCount[k] += n * ev[k]
+	}
+	for i, c := range u.p.Counters {
+		var inc uint64
+		switch c.Kind {
+		case config.PMCycles:
+			inc = 1
+		case config.PMInstructions:
+			inc = uint64(in.IssueCount)
+		case config.PMEvents:
+			for m := c.Mask; m != 0; m &= m - 1 {
+				inc += ev[bits.TrailingZeros16(m)]
+			}
+		case config.PMStall:
+			inc = uint64(in.StallCount[u.stall[i]])
+		}
+		s.Pm[i] += n * inc
+	}
+}
+
+// Advance moves the unit n cycles forward as n rounds of Eval(in) and Tick
+// would (the SM skips idle stretches with it, in holding that stretch's
+// constant stall counts). D is left equal to the new Q; Advance(in, 0) does
+// nothing.
+func (u *PerfMon) Advance(in Inputs, n uint64) {
+	if n == 0 {
+		return
+	}
+	s := u.q
+	u.add(&s, &in, n)
+	u.q, u.d = s, s
+}
+
+// Counts returns the registers in the report's form (pm_events,
+// pm_counters).
+func (u *PerfMon) Counts() Counts {
+	return Counts{Events: u.q.EventCount, Counters: u.q.Pm}
+}
+
+// Signals returns the unit's signal table under Scope.
+func (u *PerfMon) Signals() rtl.Table {
+	return rtl.MustSignals(Scope, u.widthOf, Inputs{}, Outputs{}, State{})
+}
