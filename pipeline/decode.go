@@ -158,6 +158,7 @@ type dinst struct {
 	nsrc       int  // ALU value operands
 	d1, d2     dest
 	fn         alu.Func
+	vop        vop // whole-warp fast path (vNone: fn per lane)
 
 	space    int // memory: effective space from the encoding
 	vec      int // memory vector length
@@ -444,10 +445,8 @@ func (dc *decoder) decodeInto(d *dinst) *decodeErr {
 		if !d.sreg.Valid() {
 			return illegal("S2R of undefined special register %d", in.Imm)
 		}
-		if in.Type == isa.Pred || in.Type.Bits() <= 0 || in.Type.Bits() > 64 || !in.Type.Encodable() {
-			if in.Type != isa.Pred {
-				return illegal("S2R.%s", in.Type)
-			}
+		if !in.Type.Encodable() || in.Type.Float() {
+			return illegal("S2R.%s", in.Type)
 		}
 		d.d1, err = dc.dstReg(d, in.Dst, in.Type)
 		return err
@@ -666,6 +665,9 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 	default:
 		d.d1, err = dc.dstReg(d, in.Dst, t)
 	}
+	if err == nil {
+		d.vop = vecOf(d)
+	}
 	return err
 }
 
@@ -738,7 +740,7 @@ func (dc *decoder) decodeMem(d *dinst) *decodeErr {
 				if i == 3 {
 					o = in.C
 				}
-				if o.Kind != isa.KindReg {
+				if o.Kind != isa.KindReg || o.Val > 255 {
 					return illegal("LD.v4: element %d is not a register", i)
 				}
 			}
@@ -756,9 +758,7 @@ func (dc *decoder) decodeMem(d *dinst) *decodeErr {
 		return nil
 	case isa.OpST:
 		d.cat = catST
-		if d.space == isa.SpaceParam || d.space == isa.SpaceConst {
-			// Keep decoding: the store faults when it executes.
-		}
+		// A store to .param or .const decodes; it faults when it executes.
 		st := t
 		if d.b, err = dc.src(d, in.B, st); err != nil {
 			return err

@@ -118,11 +118,13 @@ func (sm *SM) issue(w *warp, s int) {
 	c := sm.cycle
 	pc := w.gpc
 	if int(pc) >= len(sm.code) {
+		sm.countIssue(w, pc, 0)
 		sm.stop(StatusFault, sm.errorAt("pc_out_of_range", w, pc, fmt.Sprintf("pc %d is outside the code (%d instructions)", pc, len(sm.code))))
 		return
 	}
 	d := &sm.code[pc]
 	if d.bad != "" {
+		sm.countIssue(w, pc, 0)
 		sm.stop(StatusFault, sm.errorAt(d.kind, w, pc, d.bad))
 		return
 	}
@@ -225,7 +227,7 @@ func (sm *SM) issue(w *warp, s int) {
 			if d.cat == catBRKPT {
 				kind, msg = "breakpoint", "brkpt: execution suspends (resuming is not modelled yet)"
 			}
-			sm.countIssue(w, d, emask)
+			sm.countIssue(w, pc, emask)
 			sm.stop(StatusTrapped, sm.errorAt(kind, w, pc, fmt.Sprintf("%s (lanes %#08x)", msg, emask)))
 			return
 		}
@@ -244,17 +246,22 @@ func (sm *SM) issue(w *warp, s int) {
 		f = &fault{kind: "illegal_instruction", msg: fmt.Sprintf("%s is not executable", d.label)}
 	}
 	if f != nil {
+		// The faulting instruction issued but does not complete: the warp
+		// stays at it and nothing after it runs.
+		sm.countIssue(w, pc, 0)
 		e := sm.errorAt(f.kind, w, pc, f.msg)
 		if f.hasA {
 			a := f.addr
 			e.Address = &a
+		}
+		if f.hasLane {
 			ln := f.lane
 			e.Lane = &ln
 		}
 		sm.stop(StatusFault, e)
 		return
 	}
-	sm.countIssue(w, d, emask)
+	sm.countIssue(w, pc, emask)
 	// Scoreboard.
 	if d.lat != latNone {
 		ready := c + lat
@@ -293,10 +300,10 @@ func (sm *SM) issue(w *warp, s int) {
 	}
 }
 
-func (sm *SM) countIssue(w *warp, d *dinst, emask uint32) {
+func (sm *SM) countIssue(w *warp, pc uint32, emask uint32) {
 	w.insts++
 	w.lastIssue = sm.cycle
-	w.lastPC = w.gpc
+	w.lastPC = pc
 	sm.warpInsts++
 	sm.threadInsts += uint64(bits.OnesCount32(emask))
 }
@@ -306,18 +313,40 @@ func (sm *SM) execALU(w *warp, d *dinst, emask uint32) *fault {
 	if emask == 0 {
 		return nil
 	}
-	var a, b, c, x [32]uint64
+	// Operand scratch (unused slots keep stale values; no opcode reads
+	// them).
+	a, b, c, x := &sm.opA, &sm.opB, &sm.opC, &sm.opD
 	if d.nsrc > 0 {
-		w.gather(&d.a, &a)
+		w.gather(&d.a, a)
 	}
 	if d.nsrc > 1 {
-		w.gather(&d.b, &b)
+		w.gather(&d.b, b)
 	}
 	if d.nsrc > 2 {
-		w.gather(&d.c, &c)
+		w.gather(&d.c, c)
 	}
 	if d.in.Op == isa.OpBFI {
-		w.gather(&d.d, &x)
+		w.gather(&d.d, x)
+	}
+	if d.vop != vNone {
+		if d.vop == vSetp {
+			p := vecSetp(int(d.in.Mods&isa.ModCmpMask), d.in.Type.Signed(), a, b)
+			w.preds[d.d1.reg] = w.preds[d.d1.reg]&^emask | p&emask
+			return nil
+		}
+		var res [32]uint32
+		vec32(d.vop, a, b, c, &res)
+		r := w.regs[int(d.d1.reg)<<5:]
+		r = r[:32]
+		if emask == fullMask {
+			copy(r, res[:])
+			return nil
+		}
+		for m := emask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			r[l] = res[l]
+		}
+		return nil
 	}
 	fn := d.fn
 	// Fast path: one 32-bit register result.
@@ -685,11 +714,15 @@ func (sm *SM) sleep(w *warp, d *dinst, emask uint32) {
 }
 
 // execSetmaxnreg checks setmaxnreg's count (the register pool itself is
-// not modelled yet).
+// not modelled yet). Without a launch register budget (Launch.MaxNReg)
+// setmaxnreg "may have no effect" (seed 001): only the bounds are checked.
 func (sm *SM) execSetmaxnreg(w *warp, d *dinst, pc uint32, mask uint32) *fault {
 	n := int(d.in.Imm)
 	if n < 24 || n > 256 || n%8 != 0 {
 		return &fault{kind: "illegal_instruction", msg: fmt.Sprintf("setmaxnreg count %d must be in 24..256 and a multiple of 8", n)}
+	}
+	if sm.launch.MaxNReg == 0 {
+		return nil
 	}
 	inc := d.in.Mods&isa.ModSetmaxInc != 0
 	var why string

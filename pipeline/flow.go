@@ -29,11 +29,11 @@ func (sm *SM) execFlow(w *warp, d *dinst, mask, emask uint32) (uint32, *fault) {
 			l := bits.TrailingZeros32(m)
 			idx := uint32(w.value(&d.a, l))
 			if idx >= n {
-				return 0, &fault{kind: "brx_index_out_of_range", msg: fmt.Sprintf("BRX_INDEX_OUT_OF_RANGE: lane %d index %d, the table has %d targets", l, idx, n), lane: l}
+				return 0, &fault{kind: "brx_index_out_of_range", msg: fmt.Sprintf("BRX_INDEX_OUT_OF_RANGE: lane %d index %d, the table has %d targets", l, idx, n), lane: l, hasLane: true}
 			}
 			t := uint64(d.in.Imm) + uint64(idx)
 			if t >= uint64(len(sm.im.BrTables)) {
-				return 0, &fault{kind: "brx_index_out_of_range", msg: fmt.Sprintf("BRX table entry %d is outside the %d-entry branch tables", t, len(sm.im.BrTables)), lane: l}
+				return 0, &fault{kind: "brx_index_out_of_range", msg: fmt.Sprintf("BRX table entry %d is outside the %d-entry branch tables", t, len(sm.im.BrTables)), lane: l, hasLane: true}
 			}
 			target[l] = sm.im.BrTables[t]
 		}
@@ -54,14 +54,14 @@ func (sm *SM) execFlow(w *warp, d *dinst, mask, emask uint32) (uint32, *fault) {
 			}
 			if fi < 0 || sm.im.Funcs[fi].Kernel {
 				addr := t + isa.FuncAddrBase
-				return 0, &fault{kind: "bad_call_target", msg: fmt.Sprintf("call target %#x (pc %d) is not the entry of a function", addr, t), addr: addr, hasA: d.in.Mods&isa.ModCallInd != 0, lane: l}
+				return 0, &fault{kind: "bad_call_target", msg: fmt.Sprintf("call target %#x (pc %d) is not the entry of a function", addr, t), addr: addr, hasA: d.in.Mods&isa.ModCallInd != 0, lane: l, hasLane: true}
 			}
 			nfp := uint64(w.fp[l]) + adv
 			if nfp+uint64(sm.im.Funcs[fi].Frame) > lim {
-				return 0, &fault{kind: "stack_overflow", msg: fmt.Sprintf("call to %s: the frame at local offset %d (%d bytes) exceeds the thread's %d bytes of local memory (sm.local_bytes)", sm.im.Funcs[fi].Name, nfp, sm.im.Funcs[fi].Frame, lim), lane: l}
+				return 0, &fault{kind: "stack_overflow", msg: fmt.Sprintf("call to %s: the frame at local offset %d (%d bytes) exceeds the thread's %d bytes of local memory (sm.local_bytes)", sm.im.Funcs[fi].Name, nfp, sm.im.Funcs[fi].Frame, lim), lane: l, hasLane: true}
 			}
 			if len(w.stack[l]) >= maxCallDepth {
-				return 0, &fault{kind: "stack_overflow", msg: fmt.Sprintf("call to %s: more than %d nested calls", sm.im.Funcs[fi].Name, maxCallDepth), lane: l}
+				return 0, &fault{kind: "stack_overflow", msg: fmt.Sprintf("call to %s: more than %d nested calls", sm.im.Funcs[fi].Name, maxCallDepth), lane: l, hasLane: true}
 			}
 			target[l] = uint32(t)
 		}

@@ -155,9 +155,12 @@ func TestPartialExitAndBarrier(t *testing.T) {
 	ret;
 }
 `
-	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{96, 1, 1}, Buffers: outBuf(96)})
+	sm, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{96, 1, 1}, Buffers: outBuf(96)})
 	if rep.Status != StatusCompleted {
 		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
+	}
+	if w := rep.Warps[2]; w.State != "exited" || w.PC != pcOfText(t, sm, "@%p1 exit") || w.Instructions == 0 {
+		t.Errorf("warp 2 (exits early) reported %+v", w)
 	}
 	for i, v := range rep.Buffers["out"] {
 		want := uint32(0)
@@ -187,7 +190,7 @@ func TestDivergentBarrierInLoop(t *testing.T) {
 	mul.lo.u32 %r4, %r1, 4;
 	st.shared.u32 [%r4], %r1;
 	bar.sync 0;
-	mov.u32 %r5, 32;
+	mov.u32 %r5, 64;
 	bra.uni HEAD;
 BAR:
 	bar.sync 0;
@@ -267,6 +270,7 @@ func TestBadAddressFault(t *testing.T) {
 	st.global.u32 [%rd3], %r6; // after
 	ret;`)
 	sm, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(64)})
+	checkInvariants(t, sm, rep)
 	if rep.Status != StatusFault || len(rep.Errors) != 1 {
 		t.Fatalf("status %s errors %+v", rep.Status, rep.Errors)
 	}
@@ -310,7 +314,8 @@ func TestMiscFaults(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, rep := runPTX(t, smallConfig(), kernel(c.body+"\n\tret;"), Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
+			sm, rep := runPTX(t, smallConfig(), kernel(c.body+"\n\tret;"), Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(64)})
+			checkInvariants(t, sm, rep)
 			if rep.Status != StatusFault || len(rep.Errors) == 0 || rep.Errors[0].Kind != c.kind || !strings.Contains(rep.Errors[0].Message, c.msg) {
 				t.Fatalf("status %s errors %+v", rep.Status, rep.Errors)
 			}

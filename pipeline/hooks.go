@@ -1,6 +1,12 @@
 package pipeline
 
-import "github.com/smsim/smsim/isa"
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/warpsched"
+)
 
 // CycleInfo is what an OnCycle hook sees: the cycle and every warp slot's
 // state, after the schedulers chose and before the issued instructions
@@ -82,3 +88,18 @@ type TrapEvent struct {
 type TrapUnit interface {
 	Trap(ev TrapEvent) error
 }
+
+// Signals returns the signal table of the SM's clocked units, under the
+// Verilog instance paths sm_top.u_warp_sched_N (the single source for
+// tracers and cosimulation).
+func (sm *SM) Signals() rtl.Table {
+	var t rtl.Table
+	for i, u := range sm.scheds {
+		t = append(t, u.Signals(fmt.Sprintf("sm_top.u_warp_sched_%d", i))...)
+	}
+	return t
+}
+
+// Schedulers returns the warp scheduler units (for observers: read their
+// Q and D; do not drive them).
+func (sm *SM) Schedulers() []*warpsched.Sched { return sm.scheds }

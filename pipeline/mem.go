@@ -98,17 +98,18 @@ func storeLE(b []byte, n int, v uint64) {
 
 // fault describes a failed instruction.
 type fault struct {
-	kind string // error kind in the report
-	msg  string
-	addr uint64
-	hasA bool
-	lane int
+	kind    string // error kind in the report
+	msg     string
+	addr    uint64
+	hasA    bool // addr is meaningful
+	lane    int
+	hasLane bool // lane is meaningful
 }
 
 func (f *fault) Error() string { return f.msg }
 
 func memFault(lane int, addr uint64, format string, args ...any) *fault {
-	return &fault{kind: "memory_fault", msg: fmt.Sprintf(format, args...), addr: addr, hasA: true, lane: lane}
+	return &fault{kind: "memory_fault", msg: fmt.Sprintf(format, args...), addr: addr, hasA: true, lane: lane, hasLane: true}
 }
 
 // Memory access descriptor: where one lane's element lives.

@@ -30,9 +30,10 @@ type Report struct {
 	Errors        []ErrorEntry `json:"errors"`
 	ErrorsDropped int          `json:"errors_dropped,omitempty"`
 	// PMEvents counts pmevent triggers per event (0..15).
-	PMEvents     [16]uint64 `json:"pm_events"`
-	CTAs         uint64     `json:"ctas"`          // CTAs in the grid
-	CTAsLaunched uint64     `json:"ctas_launched"` // CTAs that were launched
+	PMEvents      [16]uint64 `json:"pm_events"`
+	CTAs          uint64     `json:"ctas"`           // CTAs in the grid
+	CTAsLaunched  uint64     `json:"ctas_launched"`  // CTAs that were launched
+	CTAsCompleted uint64     `json:"ctas_completed"` // CTAs whose warps all finished
 }
 
 // WarpReport describes one warp at the end of the run.
@@ -105,12 +106,14 @@ func (sm *SM) Report() *Report {
 		WarpInstructions:   sm.warpInsts,
 		ThreadInstructions: sm.threadInsts,
 		Buffers:            map[string][]uint32{},
+		Warps:              []WarpReport{},
 		Stalls:             map[string]uint64{},
 		Errors:             append([]ErrorEntry{}, sm.errs...),
 		ErrorsDropped:      sm.dropped,
 		PMEvents:           sm.pmEvents,
 		CTAs:               sm.numCTAs,
 		CTAsLaunched:       sm.nextCTA,
+		CTAsCompleted:      sm.ctasDone,
 		WarpsOmitted:       sm.warpOmitted,
 	}
 	if sm.cycle > 0 {

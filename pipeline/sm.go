@@ -3,7 +3,6 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"sort"
 	"strings"
 
@@ -58,11 +57,10 @@ type SM struct {
 	ctasDone             uint64
 	regsPerThread        int
 	regsPerWarp          int
-	smemSize             int // user shared memory per CTA (static + dynamic)
+	smemSize             int // the CTA's user region: static + dynamic, rounded to sm.smem_alloc_unit
 	totalSmem            int // %total_smem_size
 	reservedSmem         int
-	maxResident          int
-	usedRegs, usedSmem   int
+	maxResident          int // CTAs resident at once
 
 	slots    []*warp // by slot; nil when free
 	pool     []*warp // warp objects by slot, reused
@@ -70,7 +68,6 @@ type SM struct {
 	draining []*warp
 	ctas     []*cta
 	ctaPool  []*cta
-	nextAge  uint32
 	nLive    int // resident warps with live threads
 	nBarWait int // warps blocked at a barrier not yet released
 
@@ -101,6 +98,8 @@ type SM struct {
 	trapUnit  TrapUnit
 	rng       uint64
 	refs      [32 * 4]memRef // scratch: one instruction's resolved accesses
+	opA, opB  [32]uint64     // scratch: ALU operands
+	opC, opD  [32]uint64
 }
 
 // New validates the configuration, the image and the launch, and returns an
@@ -188,7 +187,10 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 		return nil, lerr("dynamic_smem", "the CTA needs %d bytes of shared memory including %d reserved; the SM has %d (sm.smem_bytes)", alloc, sm.reservedSmem, c.SmemBytes)
 	}
 	// Resident CTAs.
-	n := min(c.MaxCTAs, c.MaxWarps/sm.warpsPerCTA, c.Regfile/(sm.regsPerWarp*sm.warpsPerCTA))
+	n := min(c.MaxCTAs, c.MaxWarps/sm.warpsPerCTA)
+	if r := sm.regsPerWarp * sm.warpsPerCTA; r > 0 {
+		n = min(n, c.Regfile/r)
+	}
 	if a := sm.smemSize + sm.reservedSmem; a > 0 {
 		n = min(n, c.SmemBytes/a)
 	}
@@ -233,12 +235,9 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 		sm.scheds = append(sm.scheds, u)
 	}
 	sm.schedIn = make([]warpsched.Inputs, nsched)
-	for s := range sm.schedIn {
-		sm.schedIn[s].WarpAge = make([]uint32, per)
-	}
 	sm.readyPort = make([]rtl.Bits, nsched)
 	sm.chosen = make([]*warp, nsched)
-	if sm.numCTAs*uint64(sm.warpsPerCTA) <= maxSlotLog {
+	if sm.numCTAs <= maxSlotLog/uint64(sm.warpsPerCTA) {
 		sm.slotLog = make([]uint16, sm.numCTAs*uint64(sm.warpsPerCTA))
 	}
 	sm.info.States = make([]WarpState, c.MaxWarps)
@@ -298,17 +297,31 @@ func (sm *SM) SetTrapUnit(t TrapUnit) { sm.trapUnit = t }
 // or the cycle limit) and returns the report. Stretches of cycles in which
 // no warp can issue are skipped in one step when no OnCycle hook is
 // registered; the result is identical to stepping cycle by cycle.
+//
+// The error is reserved for failures of the simulator itself (there are
+// none today); what happens to the kernel is in the report's status and
+// errors.
 func (sm *SM) Run() (*Report, error) {
-	for !sm.stopped {
+	for sm.RunFor(1 << 62) {
+	}
+	return sm.Report(), nil
+}
+
+// RunFor advances the run by at most n cycles, skipping idle stretches
+// as Run does, and reports whether the run goes on (for progress displays
+// and debuggers that want more than one Step at a time).
+func (sm *SM) RunFor(n uint64) bool {
+	end := sm.cycle + n
+	if end < sm.cycle {
+		end = never
+	}
+	for !sm.stopped && sm.cycle < end {
 		if len(sm.hooks) == 0 {
-			sm.skipIdle()
-			if sm.stopped {
-				break
-			}
+			sm.skipIdle(end - 1)
 		}
 		sm.Step()
 	}
-	return sm.Report(), nil
+	return !sm.stopped
 }
 
 // Step simulates one cycle. It returns false once the run has ended (then
@@ -335,19 +348,20 @@ func (sm *SM) Step() bool {
 		sm.readyPort[s] = rtl.Bits{}
 		sm.chosen[s] = nil
 	}
+	twoLevel := sm.cfg.Sched.Policy == config.PolicyTwoLevel
 	for _, w := range sm.resident {
-		st := w.stateAt(c)
-		w.state = st
-		in := &sm.schedIn[w.sched]
-		switch {
-		case st == StateEligible:
-			if sm.code[w.gpc].usesPort {
-				sm.readyPort[w.sched].Set(w.local)
+		if c >= w.readyAt {
+			w.state = StateEligible
+			if w.port {
+				sm.readyPort[w.sched].Set(int(w.local))
 			} else {
-				in.WarpReady.Set(w.local)
+				sm.schedIn[w.sched].WarpReady.Set(int(w.local))
 			}
-		case longWait(st):
-			in.WarpLongWait.Set(w.local)
+			continue
+		}
+		w.state = StateMisc // classified below
+		if twoLevel && longWait(w.stateAt(c)) {
+			sm.schedIn[w.sched].WarpLongWait.Set(int(w.local))
 		}
 	}
 	// The schedulers, in an order rotating each cycle; a memory-port
@@ -370,24 +384,26 @@ func (sm *SM) Step() bool {
 			continue
 		}
 		sm.chosen[s] = w
-		if sm.code[w.gpc].usesPort {
+		if w.port {
 			ports--
 		}
 	}
 	// Stall accounting for this cycle.
 	for _, w := range sm.resident {
-		st := w.state
-		if st == StateEligible {
+		var st WarpState
+		if w.state == StateEligible {
 			switch {
 			case sm.chosen[w.sched] == w:
 				st = StateSelected
-			case sm.readyPort[w.sched].Has(w.local) && !sm.schedIn[w.sched].WarpReady.Has(w.local):
+			case w.port && !sm.schedIn[w.sched].WarpReady.Has(int(w.local)):
 				st = StateLGThrottle
 			default:
 				st = StateNotSelected
 			}
-			w.state = st
+		} else {
+			st = w.stateAt(c)
 		}
+		w.state = st
 		w.stalls[st]++
 		sm.stalls[st]++
 	}
@@ -398,15 +414,28 @@ func (sm *SM) Step() bool {
 	// always_ff: execute the issued instructions (scheduler order), then
 	// the scheduler registers.
 	issued := false
-	for k := 0; k < ns && !sm.stopped; k++ {
+	for k := 0; k < ns; k++ {
 		s := (first + k) % ns
-		if w := sm.chosen[s]; w != nil {
-			issued = true
-			sm.issue(w, s)
+		w := sm.chosen[s]
+		if w == nil {
+			continue
 		}
+		if sm.stopped {
+			// The run stopped at an earlier instruction of this cycle:
+			// this warp's selection is withdrawn.
+			w.stalls[StateSelected]--
+			w.stalls[StateNotSelected]++
+			sm.stalls[StateSelected]--
+			sm.stalls[StateNotSelected]++
+			w.state = StateNotSelected
+			continue
+		}
+		issued = true
+		sm.issue(w, s)
 	}
-	for _, u := range sm.scheds {
+	for s, u := range sm.scheds {
 		u.Tick()
+		sm.schedIn[s].WarpLaunch = rtl.Bits{}
 	}
 	if issued {
 		sm.lastIssue = c
@@ -436,8 +465,9 @@ func (sm *SM) checkEnd(issued bool) {
 }
 
 // skipIdle advances over cycles in which no warp can issue, accounting the
-// warp states in bulk. It stops one cycle before anything can change.
-func (sm *SM) skipIdle() {
+// warp states in bulk, up to the first cycle at which anything can change
+// (which Step then simulates), but not beyond cycle limit.
+func (sm *SM) skipIdle(limit uint64) {
 	c := sm.cycle
 	if len(sm.resident) == 0 || sm.nextCTA < sm.numCTAs && len(sm.ctas) < sm.maxResident {
 		return
@@ -460,6 +490,7 @@ func (sm *SM) skipIdle() {
 	if m := sm.cfg.Run.MaxCycles; m > 0 {
 		t = min(t, m-1)
 	}
+	t = min(t, limit)
 	if wd := sm.cfg.Run.WatchdogCycles; wd > 0 && sm.nLive > 0 {
 		t = min(t, sm.lastIssue+wd)
 	}
@@ -521,13 +552,11 @@ func (sm *SM) launchCTA(linear uint64) {
 		}
 		w := sm.pool[slot]
 		if w == nil {
-			w = &warp{sm: sm, slot: slot, sched: slot % len(sm.scheds), local: slot / len(sm.scheds)}
+			w = &warp{sm: sm, slot: slot, sched: int32(slot % len(sm.scheds)), local: int32(slot / len(sm.scheds))}
 			sm.pool[slot] = w
 		}
 		w.reset(int(sm.kern.Regs), int(sm.kern.Preds))
 		w.cta, w.inCTA = c, wi
-		w.age = sm.nextAge
-		sm.nextAge++
 		w.nreg = sm.regsPerThread
 		nth := min(32, sm.threadsPerCTA-32*wi)
 		w.valid = uint32(uint64(1)<<uint(nth) - 1)
@@ -540,8 +569,8 @@ func (sm *SM) launchCTA(linear uint64) {
 		c.warps = append(c.warps, w)
 		sm.slots[slot] = w
 		in := &sm.schedIn[w.sched]
-		in.WarpValid.Set(w.local)
-		in.WarpAge[w.local] = w.age
+		in.WarpValid.Set(int(w.local))
+		in.WarpLaunch.Set(int(w.local))
 		sm.nLive++
 		if i := linear*uint64(sm.warpsPerCTA) + uint64(wi); i < uint64(len(sm.slotLog)) {
 			sm.slotLog[i] = uint16(slot)
@@ -565,7 +594,7 @@ func (sm *SM) warpDone(w *warp) {
 	w.blockUntil, w.blockState = w.memBusy, StateDrain
 	w.readyAt = never
 	sm.nLive--
-	sm.schedIn[w.sched].WarpValid.Clear(w.local)
+	sm.schedIn[w.sched].WarpValid.Clear(int(w.local))
 	sm.draining = append(sm.draining, w)
 }
 
@@ -619,8 +648,11 @@ func (sm *SM) deadlock(why string) {
 		if w.done {
 			continue
 		}
-		pos, _ := sm.im.Where(w.gpc)
-		parts = append(parts, fmt.Sprintf("warp %d (cta %d,%d,%d warp %d) %s at pc %d %s", w.slot, w.cta.id[0], w.cta.id[1], w.cta.id[2], w.inCTA, w.stateAt(sm.cycle), w.gpc, pos))
+		pc := w.gpc
+		if w.gmask == 0 {
+			pc = w.lastPC
+		}
+		parts = append(parts, fmt.Sprintf("warp %d (cta %d,%d,%d warp %d) %s at pc %d %s", w.slot, w.cta.id[0], w.cta.id[1], w.cta.id[2], w.inCTA, w.stateAt(sm.cycle), pc, sm.lineOf(pc)))
 	}
 	sort.Strings(parts)
 	sm.addError(ErrorEntry{Kind: "deadlock", Warp: -1, Message: why + ": " + strings.Join(parts, "; ")})
@@ -638,8 +670,8 @@ func (sm *SM) addError(e ErrorEntry) {
 
 // errorAt builds an error entry for warp w at pc.
 func (sm *SM) errorAt(kind string, w *warp, pc uint32, msg string) ErrorEntry {
-	pos, text := sm.im.Where(pc)
-	e := ErrorEntry{Kind: kind, Warp: -1, PC: pc, Line: pos, Source: text, Message: msg}
+	_, text := sm.im.Where(pc)
+	e := ErrorEntry{Kind: kind, Warp: -1, PC: pc, Line: sm.lineOf(pc), Source: text, Message: msg}
 	if w != nil {
 		e.Warp = w.slot
 		e.CTA = w.cta.id
@@ -668,5 +700,3 @@ func IsLaunchError(err error) bool {
 	var le *LaunchError
 	return errors.As(err, &le)
 }
-
-var _ = bits.OnesCount32

@@ -7,7 +7,6 @@ import (
 
 // sregValue is the value of special register id for lane l of w at the
 // current cycle.
-//
 func (sm *SM) sregValue(w *warp, l int, id isa.SReg) uint64 {
 	c := sm.cycle
 	b := sm.block

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
@@ -222,5 +221,4 @@ func TestSpecialRegisters(t *testing.T) {
 	if rep.PMEvents[3] != 16 || rep.PMEvents[0] != 8 || rep.PMEvents[1] != 0 {
 		t.Errorf("pm_events %v", rep.PMEvents)
 	}
-	_ = binary.LittleEndian
 }

@@ -15,28 +15,35 @@ type retEntry struct {
 // warp is one resident warp's context: per-thread PCs and call stacks, the
 // register file, the scoreboard and the timing state.
 type warp struct {
+	// Hot: read every cycle (kept together, first).
+	readyAt     uint64 // the warp can issue at this cycle
+	blockUntil  uint64
+	branchUntil uint64
+	fetchUntil  uint64
+	sbUntil     uint64
+	blockState  WarpState
+	sbCls       uint8
+	port        bool // the next instruction needs a memory port
+	state       WarpState
+	sched       int32 // scheduler index (slot % sched.count)
+	local       int32 // index within the scheduler (slot / sched.count)
+	gpc         uint32
+	gmask       uint32
+
 	sm    *SM
 	slot  int
-	sched int // scheduler index (slot % sched.count)
-	local int // index within the scheduler (slot / sched.count)
 	cta   *cta
 	inCTA int
-	age   uint32
 	done  bool // every thread exited (draining, then freed)
 
 	valid   uint32 // lanes holding a thread
 	exited  uint32 // lanes whose thread exited
 	blocked uint32 // lanes waiting at a barrier
-	pc     [32]uint32
-	depth  [32]uint16
-	fp     [32]uint32
-	stack  [32][]retEntry
-
-	// The active group: live lanes of the maximum call depth at the
-	// minimum PC among them.
-	gpc    uint32
-	gmask  uint32
-	gdepth uint16
+	gdepth  uint16 // the active group's call depth (gpc, gmask: above)
+	pc      [32]uint32
+	depth   [32]uint16
+	fp      [32]uint32
+	stack   [32][]retEntry
 
 	regs  []uint32 // regs[r*32+lane]
 	preds []uint32 // per predicate: lane mask
@@ -45,17 +52,8 @@ type warp struct {
 	prdy  []uint64
 	pcls  []uint8
 
-	// Timing (cycles). The warp can issue at readyAt, the maximum of the
-	// others and the cycle after its last issue.
-	blockUntil  uint64
-	blockState  WarpState
-	branchUntil uint64
-	fetchUntil  uint64
-	sbUntil     uint64
-	sbCls       uint8
-	readyAt     uint64
-	lastIssue   uint64
-	memBusy     uint64 // outstanding memory operations complete
+	lastIssue uint64
+	memBusy   uint64 // outstanding memory operations complete
 
 	// Barriers: the lanes blocked at each barrier, and the bar.red
 	// destination of those lanes (written at the release).
@@ -66,7 +64,6 @@ type warp struct {
 	nreg   int // setmaxnreg's current per-thread count
 	insts  uint64
 	stalls [numStates]uint64
-	state  WarpState // this cycle
 	lastPC uint32
 
 	lmem [32][]byte
@@ -209,9 +206,10 @@ func (w *warp) nextChange(c uint64) uint64 {
 // readyAt.
 func (w *warp) refresh() {
 	sm := w.sm
-	w.sbUntil, w.sbCls = 0, sbFixed
+	w.sbUntil, w.sbCls, w.port = 0, sbFixed, false
 	if int(w.gpc) < len(sm.code) && w.gmask != 0 {
 		d := &sm.code[w.gpc]
+		w.port = d.usesPort
 		for _, r := range d.srcR {
 			if t := w.rdy[r]; t > w.sbUntil {
 				w.sbUntil, w.sbCls = t, w.rcls[r]

@@ -32,11 +32,11 @@ type Inputs struct {
 	// (long_scoreboard, barrier, sleeping); two_level swaps such warps
 	// out of its active set.
 	WarpLongWait rtl.Bits `sv:"warp_long_wait_i" width:"NumWarps"`
-	// WarpAge is each warp's launch stamp (smaller = launched earlier);
-	// GTO and two_level pick the oldest. Read for indices < NumWarps;
-	// missing entries count as the youngest.
-	WarpAge []uint32 `sv:"warp_age_i" width:"AgeWidth"`
-	// Stall: do not issue this cycle (the state holds).
+	// WarpLaunch: a new warp was launched into the slot this cycle; it
+	// gets the next launch stamp (several in one cycle: in index order).
+	WarpLaunch rtl.Bits `sv:"warp_launch_i" width:"NumWarps"`
+	// Stall: do not issue this cycle (the policy registers hold; launch
+	// stamps are still recorded).
 	Stall bool `sv:"stall_i"`
 }
 
@@ -56,12 +56,23 @@ type State struct {
 	GreedyValid bool   `sv:"greedy_valid_q"`
 	// Active is two_level's active set.
 	Active rtl.Bits `sv:"active_q" width:"NumWarps"`
+	// NextAge is the launch stamp the next launched warp gets.
+	NextAge uint32 `sv:"next_age_q"`
+	// Age holds each warp's launch stamp (the age order: smaller is
+	// older); GTO and two_level pick the oldest.
+	Age [rtl.MaxBits]uint32 `sv:"warp_age_q" width:"AgeWidth"`
 }
 
 // Sched is one warp_sched instance: a two-phase unit (rtl.Unit).
+//
+// State.Age is large, so Eval and Tick do not copy it whole: Eval restores
+// the entries the previous Eval changed and writes the launched ones, Tick
+// copies those. The observable behaviour is exactly D = f(Q, inputs) and
+// Q = D (CheckTwoPhase verifies it).
 type Sched struct {
-	p    Params
-	q, d State
+	p     Params
+	q, d  State
+	dirty []uint16 // Age entries of d that differ from q
 }
 
 var _ rtl.Unit[Inputs, Outputs, State] = (*Sched)(nil)
@@ -93,6 +104,7 @@ func (s *Sched) Params() Params { return s.p }
 func (s *Sched) Reset() {
 	s.q = State{Last: uint16(s.p.NumWarps - 1)}
 	s.d = s.q
+	s.dirty = s.dirty[:0]
 }
 
 // Q returns the registers.
@@ -102,16 +114,35 @@ func (s *Sched) Q() State { return s.q }
 func (s *Sched) D() State { return s.d }
 
 // Tick is always_ff: Q = D.
-func (s *Sched) Tick() { s.q = s.d }
+func (s *Sched) Tick() {
+	for _, i := range s.dirty {
+		s.q.Age[i] = s.d.Age[i]
+	}
+	s.dirty = s.dirty[:0]
+	copySmall(&s.q, &s.d)
+}
+
+// copySmall copies every register but Age (keep it in step with State).
+func copySmall(dst, src *State) {
+	dst.Last, dst.Greedy, dst.GreedyValid = src.Last, src.Greedy, src.GreedyValid
+	dst.Active, dst.NextAge = src.Active, src.NextAge
+}
 
 // Eval is always_comb: it picks the warp to issue from the inputs and Q
 // and computes D.
 func (s *Sched) Eval(in Inputs) Outputs {
-	s.d = s.q
+	s.copyQ()
+	n := s.p.NumWarps
+	if in.WarpLaunch.Any() {
+		for w := in.WarpLaunch.NextFrom(0, n); w >= 0; w = in.WarpLaunch.NextFrom(w+1, n) {
+			s.d.Age[w] = s.d.NextAge
+			s.d.NextAge++
+			s.dirty = append(s.dirty, uint16(w))
+		}
+	}
 	if in.Stall {
 		return Outputs{}
 	}
-	n := s.p.NumWarps
 	ready := in.WarpReady.And(in.WarpValid)
 	w := -1
 	switch s.p.Policy {
@@ -124,7 +155,7 @@ func (s *Sched) Eval(in Inputs) Outputs {
 		if s.q.GreedyValid && ready.Has(int(s.q.Greedy)) {
 			w = int(s.q.Greedy)
 		} else {
-			w = oldest(&ready, in.WarpAge, n)
+			w = oldest(&ready, &s.d.Age, n)
 		}
 		if w >= 0 {
 			s.d.Greedy, s.d.GreedyValid, s.d.Last = uint16(w), true, uint16(w)
@@ -135,7 +166,7 @@ func (s *Sched) Eval(in Inputs) Outputs {
 		// Swap long-waiting active warps for the oldest ready pending ones.
 		long := active.And(in.WarpLongWait)
 		for x := long.NextFrom(0, n); x >= 0; x = long.NextFrom(x+1, n) {
-			c := oldest(&cand, in.WarpAge, n)
+			c := oldest(&cand, &s.d.Age, n)
 			if c < 0 {
 				break
 			}
@@ -145,7 +176,7 @@ func (s *Sched) Eval(in Inputs) Outputs {
 		}
 		// Fill vacancies with the oldest ready pending warps.
 		for k := active.Count(); k < s.p.TwoLevelActive; k++ {
-			c := oldest(&cand, in.WarpAge, n)
+			c := oldest(&cand, &s.d.Age, n)
 			if c < 0 {
 				break
 			}
@@ -165,9 +196,20 @@ func (s *Sched) Eval(in Inputs) Outputs {
 	return Outputs{IssueValid: true, IssueWarp: uint16(w)}
 }
 
+// copyQ sets D = Q: the small registers by value, the Age entries the
+// last Eval changed from Q.
+func (s *Sched) copyQ() {
+	age := &s.d.Age
+	for _, i := range s.dirty {
+		age[i] = s.q.Age[i]
+	}
+	s.dirty = s.dirty[:0]
+	copySmall(&s.d, &s.q)
+}
+
 // oldest returns the set warp of b (below n) with the smallest age, the
 // lowest index on a tie, or -1.
-func oldest(b *rtl.Bits, age []uint32, n int) int {
+func oldest(b *rtl.Bits, age *[rtl.MaxBits]uint32, n int) int {
 	best, bestAge := -1, uint64(0)
 	for wi := 0; wi*64 < n; wi++ {
 		word := b[wi]
@@ -177,10 +219,7 @@ func oldest(b *rtl.Bits, age []uint32, n int) int {
 			if i >= n {
 				break
 			}
-			a := uint64(1) << 32 // missing: youngest
-			if i < len(age) {
-				a = uint64(age[i])
-			}
+			a := uint64(age[i])
 			if best < 0 || a < bestAge {
 				best, bestAge = i, a
 			}

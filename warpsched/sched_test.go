@@ -1,6 +1,7 @@
 package warpsched
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -20,8 +21,9 @@ type cyc struct {
 var all8 = []int{0, 1, 2, 3, 4, 5, 6, 7}
 
 func TestPolicies(t *testing.T) {
-	// Ages: warp 5 was launched first, then 2, then the rest in index order.
-	ages := []uint32{30, 31, 11, 32, 33, 10, 34, 35}
+	// Launch order (ages): warp 5 first, then 2, then the rest in index
+	// order, over three cycles before each scenario.
+	launches := [][]int{{5}, {2}, {0, 1, 3, 4, 6, 7}}
 	cases := []struct {
 		name   string
 		p      Params
@@ -70,7 +72,7 @@ func TestPolicies(t *testing.T) {
 				{valid: all8, ready: all8, want: 5, active: []int{2, 5}},                           // rr: 5
 				{valid: all8, ready: all8, want: 2, active: []int{2, 5}},                           // others are ready but pending
 				{valid: all8, ready: []int{0, 1, 3, 4, 6, 7}, want: -1, active: []int{2, 5}},       // short stalls: no swap
-				{valid: all8, ready: []int{0, 1, 2}, long: []int{5}, want: 0, active: []int{0, 2}}, // 5 swapped for 0 (age 30), rr after 2 -> 0
+				{valid: all8, ready: []int{0, 1, 2}, long: []int{5}, want: 0, active: []int{0, 2}}, // 5 swapped for 0 (the oldest pending), rr after 2 -> 0
 				{valid: all8, ready: []int{0, 1, 2}, long: []int{5}, want: 2, active: []int{0, 2}},
 				{valid: []int{0, 1, 3, 4, 5, 6, 7}, ready: []int{1, 3}, want: 1, active: []int{0, 1}},  // 2 left: vacancy filled by 1
 				{valid: all8, ready: []int{3}, long: []int{0, 1}, want: 3, active: []int{1, 3}},        // one candidate: 0 swapped for 3
@@ -85,12 +87,20 @@ func TestPolicies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			for i, l := range launches {
+				out := rtl.CheckTwoPhase[Inputs, Outputs, State](t, s, Inputs{WarpValid: rtl.BitsOf(all8...), WarpLaunch: rtl.BitsOf(l...), Stall: i == 1})[0]
+				if out.IssueValid {
+					t.Fatalf("launch cycle %d issued", i)
+				}
+			}
+			if q := s.Q(); q.NextAge != 8 || q.Age[5] != 0 || q.Age[2] != 1 || q.Age[0] != 2 || q.Age[7] != 7 {
+				t.Fatalf("ages after the launches: next %d, %v", q.NextAge, q.Age[:8])
+			}
 			for i, cy := range c.cycles {
 				in := Inputs{
 					WarpValid:    rtl.BitsOf(cy.valid...),
 					WarpReady:    rtl.BitsOf(cy.ready...),
 					WarpLongWait: rtl.BitsOf(cy.long...),
-					WarpAge:      ages,
 					Stall:        cy.stall,
 				}
 				out := rtl.CheckTwoPhase[Inputs, Outputs, State](t, s, in)[0]
@@ -133,7 +143,7 @@ func TestLargeSchedulers(t *testing.T) {
 			t.Fatalf("step %d: %+v, want %d", i, out, c.want)
 		}
 	}
-	// GTO with missing ages: index order decides.
+	// GTO with equal ages (no launches recorded): index order decides.
 	g, _ := New(Params{NumWarps: 100, Policy: config.PolicyGTO})
 	out := rtl.CheckTwoPhase[Inputs, Outputs, State](t, g, Inputs{WarpValid: rtl.BitsOf(valid[:100]...), WarpReady: rtl.BitsOf(90, 64)})[0]
 	if out.IssueWarp != 64 {
@@ -162,9 +172,10 @@ func TestSignalTable(t *testing.T) {
 		dir rtl.Dir
 	}{
 		"warp_valid_i": {16, rtl.DirIn}, "warp_ready_i": {16, rtl.DirIn}, "warp_long_wait_i": {16, rtl.DirIn},
-		"warp_age_i": {512, rtl.DirIn}, "stall_i": {1, rtl.DirIn},
+		"warp_launch_i": {16, rtl.DirIn}, "stall_i": {1, rtl.DirIn},
 		"issue_valid_o": {1, rtl.DirOut}, "issue_warp_o": {4, rtl.DirOut},
 		"last_q": {4, rtl.DirReg}, "greedy_q": {4, rtl.DirReg}, "greedy_valid_q": {1, rtl.DirReg}, "active_q": {16, rtl.DirReg},
+		"next_age_q": {32, rtl.DirReg}, "warp_age_q": {512, rtl.DirReg},
 	}
 	if len(tab) != len(want) {
 		t.Fatalf("table has %d signals: %v", len(tab), tab.Names())
@@ -177,5 +188,50 @@ func TestSignalTable(t *testing.T) {
 	}
 	if err := rtl.CheckState(State{}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestCopySmall guards the partial copies of Eval and Tick: every State
+// field but Age must go through copySmall.
+func TestCopySmall(t *testing.T) {
+	var src State
+	v := reflect.ValueOf(&src).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		if v.Type().Field(i).Name == "Age" {
+			continue
+		}
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Uint16, reflect.Uint32:
+			f.SetUint(7)
+		case reflect.Array:
+			f.Index(1).SetUint(9)
+		default:
+			t.Fatalf("field %s: extend this test", v.Type().Field(i).Name)
+		}
+	}
+	var dst State
+	copySmall(&dst, &src)
+	if dst != src {
+		t.Fatalf("copySmall misses a field:\n%+v\n%+v", dst, src)
+	}
+}
+
+// TestLaunchDuringEval: a launch seen by an Eval that is not ticked
+// leaves no trace in the next Eval.
+func TestLaunchDuringEval(t *testing.T) {
+	s, _ := New(Params{NumWarps: 8, Policy: config.PolicyGTO})
+	s.Eval(Inputs{WarpLaunch: rtl.BitsOf(3, 4)})
+	s.Eval(Inputs{WarpLaunch: rtl.BitsOf(6)})
+	s.Tick()
+	if q := s.Q(); q.NextAge != 1 || q.Age[6] != 0 || q.Age[3] != 0 || q.Age[4] != 0 {
+		t.Fatalf("state %+v", q.Age[:8])
+	}
+	s.Eval(Inputs{WarpLaunch: rtl.BitsOf(3)})
+	s.Tick()
+	if q := s.Q(); q.NextAge != 2 || q.Age[3] != 1 || s.D() != q {
+		t.Fatalf("state %v next %d", q.Age[:8], q.NextAge)
 	}
 }

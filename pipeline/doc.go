@@ -1,0 +1,128 @@
+// Package pipeline is the SM top: one streaming multiprocessor running one
+// kernel launch of an assembled image (package isa), cycle by cycle.
+//
+// # API
+//
+//	sm, err := pipeline.New(cfg, image, pipeline.Launch{...}) // validates; *LaunchError names the culprit
+//	rep, err := sm.Run()                                      // to completion, a trap, a fault, deadlock or run.max_cycles
+//	for sm.Step() {}                                          // or one cycle at a time (debuggers)
+//	for sm.RunFor(1 << 20) {}                                 // or in slices (progress displays)
+//	rep = sm.Report()                                         // the report so far, at any time
+//	sm.OnCycle(func(*pipeline.CycleInfo) {...})               // observation hooks (tracing, waveforms)
+//	sm.OnIssue(func(*pipeline.IssueInfo) {...})
+//	sm.SetTrapUnit(u)                                         // BPT / RTT / IDE handler (see TrapUnit)
+//	sm.Signals(), sm.Schedulers()                             // the units' signal table and state, for tracers
+//	sm.WarpSlot(cta, w), sm.ReservedSmem(), sm.BufferAddr(p)  // what a reference needs to know
+//
+// Launch gives the entry, the grid, block and cluster shapes, dynamic
+// shared memory, scalar arguments and buffers by PTX parameter name, and
+// optionally MaxNReg, the per-thread register budget (ptxas
+// -maxrregcount) that setmaxnreg starts from.
+//
+// Report carries the status, cycles, instruction counts, IPC, every bound
+// buffer's final words, warp-cycles per warp state, every warp's final
+// state and the errors (faults with address and lane, traps, uniform
+// violations, warp-synchronous misuse, deadlock diagnostics).
+//
+// # What is modelled
+//
+// Functional execution happens at issue, in the order the schedulers pick
+// instructions, so results are deterministic; timing decides when each
+// warp may issue.
+//
+//   - Threads: per-thread PC, call depth, frame pointer and return stack;
+//     32-bit registers (64-bit values in pairs) and predicates, stored per
+//     warp lane-contiguously. Arithmetic goes through package alu (SHF, SAD
+//     and BFIND are implemented here while alu lacks them).
+//   - SIMT: each cycle a warp's active group is its live, unblocked threads
+//     of the maximum call depth at the minimum PC among them (seed 004
+//     control flow). Divergent bra, brx.idx, call and ret reconverge by
+//     themselves; a divergent ret waits for the deeper threads; threads
+//     leaving a loop wait at the higher PC. Guarded instructions act on
+//     group and guard. .uni branches whose threads disagree are reported
+//     ("uniform_violation") and execute divergently.
+//   - Barriers (bar.sync / bar.arrive / bar.red, ids 0..15): arrivals are
+//     counted per thread; a thread that arrives with sync or red blocks and
+//     leaves its warp's active group, so a warp whose threads reach the
+//     barrier along different paths (the tree-reduction loop shape) arrives
+//     with every thread. A barrier with the default count completes when
+//     every live thread of the CTA has arrived: exited threads count as
+//     arrived (seed 004); with a thread count it also completes once that
+//     many threads arrived. Waiters resume lat.barrier cycles after the
+//     completing arrival; bar.red gives each waiter the reduction.
+//   - Memory: flat global memory of sm.global_bytes (pages allocated on
+//     first store; the page below isa.GlobalDataBase is unmapped so null
+//     pointers fault), .global data at isa.GlobalDataBase, bound buffers
+//     after it (256-byte aligned); per-CTA shared memory (static variables,
+//     then the dynamic segment at DynamicSharedBase, the whole rounded up to
+//     sm.smem_alloc_unit); per-thread local memory of sm.local_bytes;
+//     the read-only parameter buffer and .const bank; generic addresses
+//     through the shared and local windows. Out-of-range, misaligned
+//     (address % element size) and read-only accesses fault precisely: every
+//     lane is checked before anything is written. Atomics are performed lane
+//     by lane.
+//   - Calls: CALL pushes (PC+1, FP) per thread and advances FP by the
+//     frame field; a frame beyond sm.local_bytes is a "stack_overflow"
+//     fault; indirect calls must hit a function entry ("bad_call_target").
+//   - Timing: per-class latencies (config.Lat) from issue to result, a
+//     per-warp scoreboard on registers and predicates (RAW and WAW), one
+//     issue per scheduler per cycle, one instruction per warp per cycle,
+//     lat.branch after every control-flow instruction (branch_resolving)
+//     and lat.fetch after a jump or at launch (no_instruction),
+//     mem.global_ports global/local memory instructions per cycle
+//     (lg_throttle), membar waiting for the warp's outstanding memory
+//     operations, nanosleep (sleep.mode exact or uniform, at most 1 ms, all
+//     threads of the warp wake together), exited warps draining their
+//     stores before their slot frees.
+//   - Schedulers: sched.count warpsched units (lrr, gto, two_level); warp
+//     slot s belongs to scheduler s % sched.count. Each cycle the SM
+//     computes every warp's state from the registers, evaluates the
+//     schedulers in an order rotating with the cycle (a port chain shares
+//     mem.global_ports among them), accounts the states, calls the OnCycle
+//     hooks, then executes the selected instructions and ticks the
+//     schedulers.
+//   - Warp states (Nsight Compute names): selected, not_selected, wait,
+//     short_scoreboard, long_scoreboard, barrier, sleeping,
+//     branch_resolving, no_instruction, membar, drain, lg_throttle, misc;
+//     exited warps are not counted; "idle" counts empty slots, so the
+//     per-SM counts sum to cycles x sm.max_warps.
+//   - CTAs: as many resident as sm.max_warps, sm.max_ctas, the register file
+//     (per-thread count rounded to regpool.alloc_granularity, per warp to
+//     sm.reg_alloc_unit) and shared memory (user region plus
+//     sm.reserved_smem_bytes) allow; larger grids run in waves, each new
+//     CTA taking the lowest free warp slots (%warpid = slot).
+//   - Special registers: everything of seed 003 (see sreg.go; the reserved
+//     shared-memory region sits right after the CTA's user region, see
+//     ReservedSmem); %pmN count what pm.counter.N says; SR_GLOBAL_ESR and
+//     SR_WARP_ESR read 0.
+//   - Run control: trap stops the run "trapped" (error kind "trap"); brkpt
+//     stops it "trapped" with kind "breakpoint"; a fault stops it "fault" at
+//     the faulting instruction; when every live warp waits at a barrier that
+//     cannot complete the run stops "deadlock" listing each warp's state, PC
+//     and line; run.watchdog_cycles without an issue also reports a
+//     deadlock; run.max_cycles stops it "cycle_limit". Run skips stretches
+//     of cycles in which no warp can issue (same result as stepping) unless
+//     an OnCycle hook is registered.
+//
+// # What is not modelled (yet)
+//
+//   - The trap unit: BPT, RTT and IDE fault with "trap unit not modelled
+//     yet" unless a TrapUnit is installed; there is no trap handler, no
+//     ESR, and brkpt cannot be resumed.
+//   - setmaxnreg's register pool: the count's bounds are checked (24..256,
+//     a multiple of 8); when the launch gave a register budget
+//     (Launch.MaxNReg), so are the direction (.dec not above / .inc not
+//     below the warp's current count) and warp convergence (a fault under
+//     regpool.strict, else a reported error), and the count is recorded.
+//     Nothing blocks and no registers move.
+//   - Caches, memory coalescing, bank conflicts, DRAM bandwidth: every
+//     access of a space takes that space's latency; a warp instruction uses
+//     one memory port.
+//   - Dual issue, operand collectors, register-bank conflicts, pipe
+//     throughput limits other than one issue per scheduler.
+//   - Clusters beyond their special registers (no distributed shared
+//     memory, no co-scheduling), multiple SMs, graphs, preemption.
+//   - Warp-synchronous instructions (vote, shfl, bar.warp.sync) execute
+//     for the executing lanes; member-mask lanes that are live but not
+//     converged are reported ("warp_sync"), not waited for.
+package pipeline
