@@ -89,6 +89,10 @@ func envFor(sm *pipeline.SM, e *examples.Example) examples.Env {
 	env.GridID = cfg.Grid.ID
 	env.EnvReg = cfg.Env.Regs
 	env.CurrentGraphExec = cfg.Graph.Exec
+	r := sm.ReservedSmem()
+	env.ReservedSmemBegin, env.ReservedSmemEnd, env.ReservedSmemCap = r.Begin, r.End, r.Cap
+	env.ReservedSmemOffset = r.Offset
+	env.SmemAllocUnit = cfg.SM.SmemAllocUnit
 	env.WarpID = func(cta, w int) uint32 {
 		s, _ := sm.WarpSlot(cta, w)
 		return s

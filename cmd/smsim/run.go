@@ -270,8 +270,8 @@ func runSM(sm *pipeline.SM, stderr io.Writer) (*pipeline.Report, error) {
 	}
 	last := time.Now()
 	shown := false
-	for n := 0; sm.Step(); n++ {
-		if n&0xffff == 0 && time.Since(last) > 500*time.Millisecond {
+	for sm.RunFor(1 << 18) {
+		if time.Since(last) > 500*time.Millisecond {
 			last = time.Now()
 			fmt.Fprintf(f, "\rsmsim: cycle %d ...", sm.Cycle())
 			shown = true
