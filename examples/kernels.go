@@ -25,6 +25,7 @@ var constructors = map[string]func() *Example{
 	"sreg_cluster":   exSregCluster,
 	"nanosleep":      exNanosleep,
 	"pmevent":        exPmevent,
+	"sleep_lanes":    exSleepLanes,
 	"trap_divergent": exTrapDivergent,
 	"brkpt":          exBrkpt,
 	"setmaxnreg":     exSetmaxnreg,

@@ -14,9 +14,13 @@ type barrier struct {
 	threads  int    // threads that arrived
 	expected int    // thread count; 0 = every thread of the CTA
 	warps    uint64 // warps (by index in the CTA) with lanes blocked on it
-	redOp    int    // bar.red operation, -1 when none arrived with .red
-	popc     uint32
-	and, or  bool
+	arrWarps uint64 // warps with lanes that arrived (bar.sync, bar.red, bar.arrive)
+	// arrExited counts the arrived threads that exited since: they count
+	// once, as arrived, not again as exited.
+	arrExited int
+	redOp     int // bar.red operation, -1 when none arrived with .red
+	popc      uint32
+	and, or   bool
 }
 
 func (b *barrier) reset() { *b = barrier{redOp: -1, and: true} }
@@ -29,6 +33,7 @@ type cta struct {
 	shared      []byte
 	bars        [numBarriers]barrier
 	liveThreads int // threads that have not exited
+	rps         int // reg_pool CTA slot (regpool.go)
 	freed       int // warps whose slots were freed
 }
 
@@ -49,6 +54,8 @@ func (sm *SM) arrive(w *warp, d *dinst, id int, count int, emask uint32, wait bo
 		b.expected = count
 	}
 	b.threads += bits.OnesCount32(emask)
+	w.barArr[id] |= emask
+	b.arrWarps |= 1 << uint(w.inCTA)
 	if int(d.in.Mods&isa.ModBarKindMask) == isa.BarRed {
 		b.redOp = int(d.in.Mods&isa.ModBarRedMask) >> isa.ModBarRedShift
 		b.popc += uint32(bits.OnesCount32(pred & emask))
@@ -78,16 +85,24 @@ func (sm *SM) arrive(w *warp, d *dinst, id int, count int, emask uint32, wait bo
 // checkBarrier releases barrier id of c when it is complete: every live
 // thread of the CTA has arrived (threads that exited count as arrived,
 // seed 004: "barriers exclusively waiting on arrivals from exited threads
-// are always released"), or, for an explicit thread count, that many
-// threads have arrived. The waiting threads resume lat.barrier cycles
-// after the completing arrival.
+// are always released"; a thread that arrived and then exited counts
+// once), or, for an explicit thread count, that many threads have
+// arrived. The waiting threads resume lat.barrier cycles after the
+// completing arrival. A release that lets warps go (bar.sync, bar.red) is
+// an explicit synchronization of those warps for the register pool.
 func (sm *SM) checkBarrier(c *cta, id int) {
 	b := &c.bars[id]
 	if b.threads == 0 {
 		return
 	}
-	if b.threads < c.liveThreads && (b.expected == 0 || b.threads < b.expected) {
+	if b.threads-b.arrExited < c.liveThreads && (b.expected == 0 || b.threads < b.expected) {
 		return
+	}
+	if b.warps != 0 {
+		sm.rpSync(c, uint32(b.warps))
+	}
+	for m := b.arrWarps; m != 0; m &= m - 1 {
+		c.warps[bits.TrailingZeros64(m)].barArr[id] = 0
 	}
 	release := sm.cycle + latOf(sm.cfg.Lat, latBarrier)
 	for m := b.warps; m != 0; m &= m - 1 {
@@ -107,15 +122,17 @@ func (sm *SM) checkBarrier(c *cta, id int) {
 				v = b2u(b.or)
 			}
 			dst := w.redDst[id]
-			for l := lanes; l != 0; l &= l - 1 {
-				w.writeDest(dst, bits.TrailingZeros32(l), v)
-			}
-			switch dst.kind {
-			case dPred:
-				w.prdy[dst.reg], w.pcls[dst.reg] = release, sbFixed
-			case dReg32:
-				w.rdy[dst.reg], w.rcls[dst.reg] = release, sbFixed
-			}
+			w.userBank(func() { // the warp may be running the trap handler
+				for l := lanes; l != 0; l &= l - 1 {
+					w.writeDest(dst, bits.TrailingZeros32(l), v)
+				}
+				switch dst.kind {
+				case dPred:
+					w.prdy[dst.reg], w.pcls[dst.reg] = release, sbFixed
+				case dReg32:
+					w.rdy[dst.reg], w.rcls[dst.reg] = release, sbFixed
+				}
+			})
 		}
 		if w.blockState == StateBarrier && w.blockUntil == never {
 			sm.nBarWait--
@@ -125,6 +142,19 @@ func (sm *SM) checkBarrier(c *cta, id int) {
 		w.refresh()
 	}
 	b.reset()
+}
+
+// threadsExited accounts the lanes exits of w that exited: those that had
+// arrived at a barrier (bar.arrive) stop counting as live arrivals there,
+// and every barrier of the CTA is re-examined.
+func (sm *SM) threadsExited(w *warp, exits uint32) {
+	c := w.cta
+	for id := range c.bars {
+		if a := w.barArr[id] & exits; a != 0 {
+			c.bars[id].arrExited += bits.OnesCount32(a)
+		}
+	}
+	sm.checkBarriers(c)
 }
 
 // checkBarriers re-examines every barrier of c (after threads exit).

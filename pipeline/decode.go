@@ -174,6 +174,10 @@ type dinst struct {
 	dstP  []uint8
 	sreg  isa.SReg
 	label string // "OP" for messages
+	// regTop is one more than the highest register the instruction reads
+	// or writes (0: none): the register-bound check against the warp's
+	// setmaxnreg count is one compare (regpool.go).
+	regTop uint16
 }
 
 // typeMask is the mask of a type's bits (pred: 1).
@@ -268,6 +272,11 @@ func (dc *decoder) decode(in isa.Inst) dinst {
 	d := dinst{in: in, label: in.Op.String()}
 	if err := dc.decodeInto(&d); err != nil {
 		d.bad, d.kind = err.msg, err.kind
+	}
+	for _, rs := range [2][]uint8{d.srcR, d.dstR} {
+		for _, r := range rs {
+			d.regTop = max(d.regTop, uint16(r)+1)
+		}
 	}
 	return d
 }

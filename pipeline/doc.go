@@ -71,9 +71,11 @@
 //     and lat.fetch after a jump or at launch (no_instruction),
 //     mem.global_ports global/local memory instructions per cycle
 //     (lg_throttle), membar waiting for the warp's outstanding memory
-//     operations, nanosleep (sleep.mode exact or uniform, at most 1 ms, all
-//     threads of the warp wake together), exited warps draining their
-//     stores before their slot frees.
+//     operations, nanosleep (the clock_timer unit: one duration per warp
+//     from the smallest t of the executing lanes, sleep.mode exact or
+//     uniform, at most 1 ms, all threads of the warp wake together; the
+//     warp is "sleeping" while its sleeping_o bit is set), exited warps
+//     draining their stores before their slot frees.
 //   - Schedulers: sched.count warpsched units (lrr, gto, two_level); warp
 //     slot s belongs to scheduler s % sched.count. Each cycle the SM
 //     computes every warp's state from the registers, evaluates the
@@ -93,8 +95,12 @@
 //     CTA taking the lowest free warp slots (%warpid = slot).
 //   - Special registers: everything of seed 003 (see sreg.go; the reserved
 //     shared-memory region sits right after the CTA's user region, see
-//     ReservedSmem); %pmN count what pm.counter.N says; SR_GLOBAL_ESR and
-//     SR_WARP_ESR read 0.
+//     ReservedSmem); %clock, %clock_hi, %clock64 and %globaltimer* are the
+//     outputs of the clock_timer unit, %pmN and %pmN_64 those of perf_mon
+//     (counting what pm.counter.N says, pmevent once per warp-level
+//     execution); SR_GLOBAL_ESR and SR_WARP_ESR read 0. The report embeds
+//     perfmon.Counts (pm_events, pm_counters). See units.go and
+//     docs/clock-timer.md.
 //   - Run control: trap stops the run "trapped" (error kind "trap"); brkpt
 //     stops it "trapped" with kind "breakpoint"; a fault stops it "fault" at
 //     the faulting instruction; when every live warp waits at a barrier that

@@ -119,13 +119,13 @@ func (sm *SM) issue(w *warp, s int) {
 	pc := w.gpc
 	if int(pc) >= len(sm.code) {
 		sm.countIssue(w, pc, 0)
-		sm.stop(StatusFault, sm.errorAt("pc_out_of_range", w, pc, fmt.Sprintf("pc %d is outside the code (%d instructions)", pc, len(sm.code))))
+		sm.warpError(w, sm.errorAt("pc_out_of_range", w, pc, fmt.Sprintf("pc %d is outside the code (%d instructions)", pc, len(sm.code))), pc)
 		return
 	}
 	d := &sm.code[pc]
 	if d.bad != "" {
 		sm.countIssue(w, pc, 0)
-		sm.stop(StatusFault, sm.errorAt(d.kind, w, pc, d.bad))
+		sm.warpError(w, sm.errorAt(d.kind, w, pc, d.bad), pc)
 		return
 	}
 	mask := w.gmask
@@ -136,6 +136,11 @@ func (sm *SM) issue(w *warp, s int) {
 			p = ^p
 		}
 		emask &= p
+	}
+	// Register bounds (setmaxnreg): one compare unless the warp holds
+	// registers not written since a setmaxnreg.inc (regpool.go).
+	if (int(d.regTop) > w.nreg || w.undefAny) && emask != 0 && !sm.checkRegs(w, d, pc) {
+		return
 	}
 	lat := uint64(0)
 	if d.lat < latDynamic {
@@ -184,7 +189,12 @@ func (sm *SM) issue(w *warp, s int) {
 		}
 		w.advance()
 	case catBRA, catBRX, catCALL, catRET, catEXIT:
-		exits, f = sm.execFlow(w, d, mask, emask)
+		if d.cat == catRET && w.tr.handler {
+			f = sm.handlerRet(w, emask)
+		}
+		if f == nil {
+			exits, f = sm.execFlow(w, d, mask, emask)
+		}
 	case catBAR:
 		f = sm.execBar(w, d, emask)
 	case catBARWARP:
@@ -210,30 +220,23 @@ func (sm *SM) issue(w *warp, s int) {
 		sm.execShfl(w, d, pc, emask)
 		w.advance()
 	case catNANOSLEEP:
+		// clock_timer holds the warp in sleeping from the next cycle.
 		w.advance()
 		if emask != 0 {
-			sm.sleep(w, d, emask)
+			sm.requestSleep(w, d, emask, s)
 		}
 	case catPMEVENT:
+		// One perf_mon trigger per warp-level execution with at least one
+		// executing lane.
 		if emask != 0 {
-			for m := d.in.Imm & 0xffff; m != 0; m &= m - 1 {
-				sm.pmEvents[bits.TrailingZeros32(m)]++
-			}
+			sm.triggerEvents(uint16(d.in.Imm), s)
 		}
 		w.advance()
 	case catTRAP, catBRKPT:
-		if emask != 0 {
-			kind, msg := "trap", "trap: the launch aborts"
-			if d.cat == catBRKPT {
-				kind, msg = "breakpoint", "brkpt: execution suspends (resuming is not modelled yet)"
-			}
-			sm.countIssue(w, pc, emask)
-			sm.stop(StatusTrapped, sm.errorAt(kind, w, pc, fmt.Sprintf("%s (lanes %#08x)", msg, emask)))
-			return
-		}
+		sm.execTrapInst(w, d, pc, mask, emask)
 		w.advance()
 	case catSETMAXNREG:
-		f = sm.execSetmaxnreg(w, d, pc, mask)
+		f = sm.execSetmaxnreg(w, d, pc, emask, s)
 		if f == nil {
 			w.advance()
 		}
@@ -247,7 +250,9 @@ func (sm *SM) issue(w *warp, s int) {
 	}
 	if f != nil {
 		// The faulting instruction issued but does not complete: the warp
-		// stays at it and nothing after it runs.
+		// stays at it and nothing after it runs; the fault is a warp error
+		// for the trap unit (a precise trap, saved PC = the next
+		// instruction).
 		sm.countIssue(w, pc, 0)
 		e := sm.errorAt(f.kind, w, pc, f.msg)
 		if f.hasA {
@@ -258,7 +263,7 @@ func (sm *SM) issue(w *warp, s int) {
 			ln := f.lane
 			e.Lane = &ln
 		}
-		sm.stop(StatusFault, e)
+		sm.warpError(w, e, pc)
 		return
 	}
 	sm.countIssue(w, pc, emask)
@@ -287,7 +292,7 @@ func (sm *SM) issue(w *warp, s int) {
 		if w.live() == 0 {
 			sm.warpDone(w)
 		}
-		sm.checkBarriers(w.cta)
+		sm.threadsExited(w, exits)
 	}
 	if !w.done {
 		w.refresh()
@@ -693,64 +698,4 @@ func (sm *SM) execShfl(w *warp, d *dinst, pc uint32, emask uint32) {
 			w.writeDest(d.d2, l, b2u(out[l].p))
 		}
 	}
-}
-
-// sleep puts w to sleep for nanosleep's duration (the longest of the
-// executing lanes, capped at 1 ms); all its threads wake together.
-func (sm *SM) sleep(w *warp, d *dinst, emask uint32) {
-	var t uint64
-	for m := emask; m != 0; m &= m - 1 {
-		t = max(t, uint64(uint32(w.value(&d.a, bits.TrailingZeros32(m)))))
-	}
-	if sm.cfg.Sleep.Mode == "uniform" {
-		t = sm.nextRand() % (2*t + 1)
-	}
-	t = min(t, 1_000_000)
-	cyc := (t*uint64(sm.cfg.Clock.MHz) + 500) / 1000
-	if cyc < 1 {
-		cyc = 1
-	}
-	w.blockUntil, w.blockState = sm.cycle+cyc, StateSleeping
-}
-
-// execSetmaxnreg checks setmaxnreg's count (the register pool itself is
-// not modelled yet). Without a launch register budget (Launch.MaxNReg)
-// setmaxnreg "may have no effect" (seed 001): only the bounds are checked.
-func (sm *SM) execSetmaxnreg(w *warp, d *dinst, pc uint32, mask uint32) *fault {
-	n := int(d.in.Imm)
-	if n < 24 || n > 256 || n%8 != 0 {
-		return &fault{kind: "illegal_instruction", msg: fmt.Sprintf("setmaxnreg count %d must be in 24..256 and a multiple of 8", n)}
-	}
-	if sm.launch.MaxNReg == 0 {
-		return nil
-	}
-	inc := d.in.Mods&isa.ModSetmaxInc != 0
-	var why string
-	switch {
-	case inc && w.nreg > n:
-		why = fmt.Sprintf("setmaxnreg.inc %d below the warp's current %d registers per thread", n, w.nreg)
-	case !inc && w.nreg < n:
-		why = fmt.Sprintf("setmaxnreg.dec %d above the warp's current %d registers per thread", n, w.nreg)
-	case mask != w.live():
-		why = fmt.Sprintf("setmaxnreg.sync executed by lanes %#08x of the warp's live %#08x", mask, w.live())
-	}
-	if why != "" {
-		if sm.cfg.RegPool.Strict {
-			return &fault{kind: "setmaxnreg", msg: why + " (undefined behaviour; regpool.strict)"}
-		}
-		sm.addError(sm.errorAt("setmaxnreg", w, pc, why+" (undefined behaviour)"))
-	}
-	w.nreg = n
-	return nil
-}
-
-// execTrapUnit hands BPT, RTT and IDE to the trap unit.
-func (sm *SM) execTrapUnit(w *warp, d *dinst, pc uint32, mask, emask uint32) *fault {
-	if sm.trapUnit == nil {
-		return &fault{kind: "trap_unit", msg: fmt.Sprintf("%s: trap unit not modelled yet", d.label)}
-	}
-	if err := sm.trapUnit.Trap(TrapEvent{Cycle: sm.cycle, Warp: w.slot, PC: pc, Inst: d.in, Mask: mask, Exec: emask}); err != nil {
-		return &fault{kind: "trap_unit", msg: err.Error()}
-	}
-	return nil
 }

@@ -67,7 +67,9 @@ func (sm *SM) execFlow(w *warp, d *dinst, mask, emask uint32) (uint32, *fault) {
 		}
 	}
 	if uni {
-		sm.checkUniform(w, d, pc, mask, emask, &target)
+		if f := sm.checkUniform(w, d, pc, mask, emask, &target); f != nil {
+			return 0, f
+		}
 	}
 	// Commit.
 	for m := mask; m != 0; m &= m - 1 {
@@ -105,8 +107,10 @@ func (sm *SM) execFlow(w *warp, d *dinst, mask, emask uint32) (uint32, *fault) {
 }
 
 // checkUniform reports a .uni branch, call or return whose active threads
-// disagree on the guard or the target (non-fatal; execution diverges).
-func (sm *SM) checkUniform(w *warp, d *dinst, pc uint32, mask, emask uint32, target *[32]uint32) {
+// disagree on the guard or the target (non-fatal; execution diverges),
+// or returns it as a fault under SetUniformTraps (warp error
+// UNIFORM_VIOLATION).
+func (sm *SM) checkUniform(w *warp, d *dinst, pc uint32, mask, emask uint32, target *[32]uint32) *fault {
 	var why string
 	if emask != 0 && emask != mask {
 		why = fmt.Sprintf("the guard is true for lanes %#08x of the active %#08x", emask, mask)
@@ -122,6 +126,11 @@ func (sm *SM) checkUniform(w *warp, d *dinst, pc uint32, mask, emask uint32, tar
 	}
 	if why != "" {
 		name := map[category]string{catBRA: "bra.uni", catBRX: "brx.idx.uni", catCALL: "call.uni", catRET: "ret.uni"}[d.cat]
-		sm.addError(sm.errorAt("uniform_violation", w, pc, fmt.Sprintf("%s is not uniform: %s", name, why)))
+		msg := fmt.Sprintf("%s is not uniform: %s", name, why)
+		if sm.trap.uniformTraps {
+			return &fault{kind: "uniform_violation", msg: msg + " (UNIFORM_VIOLATION)"}
+		}
+		sm.addError(sm.errorAt("uniform_violation", w, pc, msg))
 	}
+	return nil
 }

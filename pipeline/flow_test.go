@@ -309,7 +309,7 @@ func TestMiscFaults(t *testing.T) {
 		{"shared out of range", `st.shared.u32 [4096], %r2;`, "memory_fault", "shared"},
 		{"local out of range", `st.local.u32 [4096], %r2;`, "memory_fault", "local"},
 		{"beyond global", `mov.u64 %rd6, 0x7ffffff0; st.global.u32 [%rd6], %r2;`, "memory_fault", "outside"},
-		{"bpt", `BPT.PAUSE;`, "trap_unit", "not modelled"},
+		{"bpt pause outside the handler", `BPT.PAUSE;`, "illegal_instruction", "outside the trap handler"},
 		{"barrier id", `mov.u32 %r9, 17; bar.sync %r9;`, "barrier_error", "barrier id 17"},
 	}
 	for _, c := range cases {

@@ -19,6 +19,36 @@ type CycleInfo struct {
 	Issued []int
 	// PCs is indexed by warp slot: the PC of the warp's active group.
 	PCs []uint32
+	// Masks is indexed by warp slot: the active group's lanes (0 for a
+	// free slot or a warp with no runnable lane).
+	Masks []uint32
+	// NRegs is indexed by warp slot: the warp's registers per thread
+	// (setmaxnreg's current count; 0 for a free slot).
+	NRegs []uint16
+	// SchedIn and SchedOut hold, per scheduler, the inputs it was
+	// evaluated with this cycle and its outputs.
+	SchedIn  []warpsched.Inputs
+	SchedOut []warpsched.Outputs
+	// CTAs lists the resident CTAs in launch order.
+	CTAs []CTAInfo
+}
+
+// NumBarriers is the number of named barriers per CTA (bar ids 0..15).
+const NumBarriers = numBarriers
+
+// CTAInfo is one resident CTA as an observer sees it.
+type CTAInfo struct {
+	Linear uint64    // linear index in the grid
+	ID     [3]uint32 // %ctaid
+	// Bars is the current phase of each named barrier.
+	Bars [NumBarriers]BarrierInfo
+}
+
+// BarrierInfo is one named barrier of a CTA in its current phase.
+type BarrierInfo struct {
+	Arrived  uint32 // threads that arrived
+	Expected uint32 // thread count; 0: every thread of the CTA
+	Waiting  uint64 // warps (bit i: warp i of the CTA) with lanes blocked on it
 }
 
 // IssueInfo describes one issued warp instruction (OnIssue).
@@ -30,6 +60,10 @@ type IssueInfo struct {
 	Mask  uint32 // the active group
 	Exec  uint32 // the group lanes whose guard is true
 	Inst  isa.Inst
+	// Done is the cycle at which the instruction's destination registers
+	// and predicates become available (its writeback), or 0 when it has
+	// none.
+	Done uint64
 }
 
 // OnCycle registers f to be called every cycle (tracing, waveforms,
@@ -37,35 +71,110 @@ type IssueInfo struct {
 // may skip idle cycles in Run.
 func (sm *SM) OnCycle(f func(*CycleInfo)) {
 	sm.hooks = append(sm.hooks, f)
+	sm.allocInfo()
+}
+
+func (sm *SM) allocInfo() {
 	if sm.info.Issued == nil {
 		sm.info.Issued = make([]int, len(sm.scheds))
 		sm.info.PCs = make([]uint32, len(sm.slots))
+		sm.info.Masks = make([]uint32, len(sm.slots))
+		sm.info.NRegs = make([]uint16, len(sm.slots))
+		sm.info.SchedOut = make([]warpsched.Outputs, len(sm.scheds))
 	}
 }
 
 // OnIssue registers f to be called for every issued warp instruction,
 // after it executed.
-func (sm *SM) OnIssue(f func(*IssueInfo)) { sm.issueHook = append(sm.issueHook, f) }
+func (sm *SM) OnIssue(f func(*IssueInfo)) {
+	sm.issueHook = append(sm.issueHook, func(ii *IssueInfo) {
+		sm.fillIssue(ii)
+		f(ii)
+	})
+}
 
-func (sm *SM) observe() {
+// fillIssue sets ii.Done from the warp's scoreboard, which the
+// instruction has just updated.
+func (sm *SM) fillIssue(ii *IssueInfo) {
+	ii.Done = 0
+	w := sm.slots[ii.Warp]
+	if w == nil || int(ii.PC) >= len(sm.code) {
+		return
+	}
+	d := &sm.code[ii.PC]
+	if d.lat == latNone {
+		return
+	}
+	for _, r := range d.dstR {
+		ii.Done = max(ii.Done, w.rdy[r])
+	}
+	for _, p := range d.dstP {
+		ii.Done = max(ii.Done, w.prdy[p])
+	}
+}
+
+// Observe returns the observation of the SM's current state as an OnCycle
+// hook sees it, for a last sample after the run ended or a look between
+// Steps. Issued, SchedIn and SchedOut describe the last cycle stepped.
+// The result is overwritten by the next call or cycle.
+func (sm *SM) Observe() *CycleInfo {
+	sm.allocInfo()
+	sm.fillInfo()
+	return &sm.info
+}
+
+// StallReason is the stall class of a warp state: the name of the
+// config "stall:NAME" performance counters (config.StallStates, perf_mon's
+// stall_count_i) it counts toward besides "any", or "" when it counts
+// toward none (selected, idle, exited).
+func (s WarpState) StallReason() string { return pmStall(s) }
+
+// MaxResidentCTAs is the number of CTAs of this launch the SM holds at
+// once.
+func (sm *SM) MaxResidentCTAs() int { return sm.maxResident }
+
+// WarpsPerCTA is the number of warps of each CTA of this launch.
+func (sm *SM) WarpsPerCTA() int { return sm.warpsPerCTA }
+
+func (sm *SM) fillInfo() {
 	in := &sm.info
 	in.Cycle = sm.cycle
 	for i := range in.States {
 		in.States[i] = StateIdle
 		in.PCs[i] = 0
+		in.Masks[i] = 0
+		in.NRegs[i] = 0
 	}
 	for _, w := range sm.resident {
 		in.States[w.slot] = w.state
 		in.PCs[w.slot] = w.gpc
+		in.Masks[w.slot] = w.gmask
+		in.NRegs[w.slot] = uint16(w.nreg)
 	}
+	in.SchedIn = sm.schedIn
 	for s, w := range sm.chosen {
 		in.Issued[s] = -1
+		in.SchedOut[s] = warpsched.Outputs{}
 		if w != nil {
 			in.Issued[s] = w.slot
+			in.SchedOut[s] = warpsched.Outputs{IssueValid: true, IssueWarp: uint16(w.local)}
 		}
 	}
+	in.CTAs = in.CTAs[:0]
+	for _, c := range sm.ctas {
+		ci := CTAInfo{Linear: c.linear, ID: c.id}
+		for b := range c.bars {
+			x := &c.bars[b]
+			ci.Bars[b] = BarrierInfo{Arrived: uint32(x.threads), Expected: uint32(x.expected), Waiting: x.warps}
+		}
+		in.CTAs = append(in.CTAs, ci)
+	}
+}
+
+func (sm *SM) observe() {
+	sm.fillInfo()
 	for _, h := range sm.hooks {
-		h(in)
+		h(&sm.info)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+
+	"github.com/smsim/smsim/perfmon"
 )
 
 // Report is the outcome of a run.
@@ -29,11 +31,19 @@ type Report struct {
 	// violations, warp-synchronous misuse, ...), at most 256.
 	Errors        []ErrorEntry `json:"errors"`
 	ErrorsDropped int          `json:"errors_dropped,omitempty"`
-	// PMEvents counts pmevent triggers per event (0..15).
-	PMEvents      [16]uint64 `json:"pm_events"`
-	CTAs          uint64     `json:"ctas"`           // CTAs in the grid
-	CTAsLaunched  uint64     `json:"ctas_launched"`  // CTAs that were launched
-	CTAsCompleted uint64     `json:"ctas_completed"` // CTAs whose warps all finished
+	// Counts is perf_mon's state at the end of the run: pm_events (Events,
+	// warp-level pmevent triggers per event 0..15) and pm_counters
+	// (Counters, %pm0_64..%pm7_64 as pm.counter.N chose). It is the only
+	// source of those keys.
+	perfmon.Counts
+	// TrapReport is the trap unit's part: traps, breakpoints,
+	// interrupts, global_esr (trap_report.go).
+	TrapReport
+	CTAs          uint64 `json:"ctas"`           // CTAs in the grid
+	CTAsLaunched  uint64 `json:"ctas_launched"`  // CTAs that were launched
+	CTAsCompleted uint64 `json:"ctas_completed"` // CTAs whose warps all finished
+	// RegPool is the per-CTA register pool behind setmaxnreg (regpool.go).
+	RegPool *RegPoolReport `json:"regpool"`
 }
 
 // WarpReport describes one warp at the end of the run.
@@ -46,7 +56,15 @@ type WarpReport struct {
 	State        string            `json:"state"`
 	Instructions uint64            `json:"instructions"`
 	Stalls       map[string]uint64 `json:"stalls,omitempty"`
-	ctaLinear    uint64
+	// ESR is the warp ESR (trap unit; for an exited warp as it exited),
+	// ESRDecoded its fields ("none", "reason=2", "error=MISALIGNED_ADDR",
+	// ...); TrapState is "handler" (running the trap handler), "paused"
+	// (paused in the handler) or "stopped" (stopped by a trap for the
+	// host), empty in user mode.
+	ESR        uint16 `json:"esr"`
+	ESRDecoded string `json:"esr_decoded"`
+	TrapState  string `json:"trap_state,omitempty"`
+	ctaLinear  uint64
 }
 
 // ErrorEntry is one error of the run.
@@ -59,8 +77,12 @@ type ErrorEntry struct {
 	Line      string    `json:"line"`
 	Source    string    `json:"source"` // the PTX text
 	Message   string    `json:"message"`
-	Address   *uint64   `json:"address,omitempty"` // faulting address
-	Lane      *int      `json:"lane,omitempty"`    // faulting lane
+	Address   *uint64   `json:"address,omitempty"`  // faulting address
+	Lane      *int      `json:"lane,omitempty"`     // faulting lane
+	Register  *int      `json:"register,omitempty"` // the register concerned (illegal_register, undefined_register)
+	// Warning marks an entry that did not stop or fault the warp
+	// (setmaxnreg: regpool.strict=false, no effect).
+	Warning bool `json:"warning,omitempty"`
 }
 
 // lineOf is "file:line" of pc.
@@ -78,6 +100,7 @@ func (sm *SM) lineOf(pc uint32) string {
 
 func (sm *SM) warpReport(w *warp, st WarpState, pc uint32) WarpReport {
 	r := WarpReport{CTA: w.cta.id, Warp: w.slot, WarpInCTA: w.inCTA, PC: pc, Line: sm.lineOf(pc), State: st.String(), Instructions: w.insts, ctaLinear: w.cta.linear}
+	sm.warpTrapFields(&r, w)
 	for s, n := range w.stalls {
 		if n != 0 {
 			if r.Stalls == nil {
@@ -110,10 +133,12 @@ func (sm *SM) Report() *Report {
 		Stalls:             map[string]uint64{},
 		Errors:             append([]ErrorEntry{}, sm.errs...),
 		ErrorsDropped:      sm.dropped,
-		PMEvents:           sm.pmEvents,
+		Counts:             sm.u.pm.Counts(),
+		TrapReport:         sm.trapReport(),
 		CTAs:               sm.numCTAs,
 		CTAsLaunched:       sm.nextCTA,
 		CTAsCompleted:      sm.ctasDone,
+		RegPool:            sm.rpReport(),
 		WarpsOmitted:       sm.warpOmitted,
 	}
 	if sm.cycle > 0 {
@@ -140,7 +165,7 @@ func (sm *SM) Report() *Report {
 			r.WarpsOmitted++
 			continue
 		}
-		st := w.stateAt(sm.cycle)
+		st := sm.warpState(w, sm.cycle)
 		pc := w.gpc
 		switch {
 		case w.done:

@@ -42,7 +42,6 @@ type SM struct {
 	launch Launch
 	code   []dinst
 	funcAt []int32 // pc -> index into im.Funcs of the function starting there, or -1
-	pm     [8]config.PMCounter
 
 	global *globalMem
 	param  []byte
@@ -86,7 +85,6 @@ type SM struct {
 	warpInsts   uint64
 	threadInsts uint64
 	stalls      [numStates]uint64
-	pmEvents    [16]uint64
 
 	warpLog     []WarpReport
 	warpOmitted int
@@ -96,7 +94,9 @@ type SM struct {
 	issueHook []func(*IssueInfo)
 	info      CycleInfo
 	trapUnit  TrapUnit
-	rng       uint64
+	trap      trapState      // trap_unit and the trap handler (trap.go)
+	u         units          // clock_timer and perf_mon (units.go)
+	rp        rpUnit         // reg_pool (regpool.go)
 	refs      [32 * 4]memRef // scratch: one instruction's resolved accesses
 	opA, opB  [32]uint64     // scratch: ALU operands
 	opC, opD  [32]uint64
@@ -109,8 +109,7 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, &LaunchError{Field: "config", Msg: "invalid configuration: " + err.Error(), Err: err}
 	}
-	pm, err := cfg.PMCounters()
-	if err != nil {
+	if _, err := cfg.PMCounters(); err != nil {
 		return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
 	}
 	if im == nil {
@@ -131,7 +130,10 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 		}
 		return nil, lerr("entry", "unknown entry %q (%s)", l.Entry, list)
 	}
-	sm := &SM{cfg: cfg, im: im, kern: k, launch: l, pm: pm, status: StatusRunning, rng: cfg.Run.Seed*0x9e3779b97f4a7c15 + 1}
+	sm := &SM{cfg: cfg, im: im, kern: k, launch: l, status: StatusRunning}
+	if err := sm.initUnits(); err != nil {
+		return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
+	}
 	cluster, explicit, err := sm.validateShape(k, &l)
 	if err != nil {
 		return nil, err
@@ -142,13 +144,22 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	sm.numCTAs = uint64(l.Grid[0]) * uint64(l.Grid[1]) * uint64(l.Grid[2])
 	c := &cfg.SM
 
-	// Registers.
+	// Registers. The launch count (setmaxnreg's starting point) is
+	// --maxnreg (Launch.MaxNReg), else the kernel's .maxnreg, else its
+	// register count; the first two are a valid maximum register count.
 	regs := int(k.Regs)
-	if l.MaxNReg != 0 {
+	nregValid := l.MaxNReg != 0 || k.MaxNReg != 0
+	switch {
+	case l.MaxNReg != 0:
 		if int(l.MaxNReg) < regs {
 			return nil, lerr("regs", "kernel %s needs %d registers per thread; MaxNReg %d is fewer", k.Name, regs, l.MaxNReg)
 		}
 		regs = int(l.MaxNReg)
+	case k.MaxNReg != 0:
+		if int(k.MaxNReg) < regs {
+			return nil, lerr("regs", "kernel %s needs %d registers per thread, more than its .maxnreg %d", k.Name, regs, k.MaxNReg)
+		}
+		regs = int(k.MaxNReg)
 	}
 	g := max(cfg.RegPool.AllocGranularity, 1)
 	alloc := (regs + g - 1) / g * g
@@ -198,6 +209,9 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 		return nil, lerr("block", "not even one CTA fits the SM")
 	}
 	sm.maxResident = n
+	if err := sm.initRegPool(regs, nregValid); err != nil {
+		return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
+	}
 
 	// Memory and parameters.
 	sm.global = newGlobalMem(c.GlobalBytes)
@@ -207,11 +221,6 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	}
 
 	// Code.
-	dc := decoder{im: im, nregs: int(k.Regs), npreds: int(k.Preds)}
-	sm.code = make([]dinst, len(im.Code))
-	for pc, in := range im.Code {
-		sm.code[pc] = dc.decode(in)
-	}
 	sm.funcAt = make([]int32, len(im.Code)+1)
 	for i := range sm.funcAt {
 		sm.funcAt[i] = -1
@@ -220,6 +229,16 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 		if int(f.PC) < len(sm.funcAt) {
 			sm.funcAt[f.PC] = int32(i)
 		}
+	}
+	// The trap unit; the trap handler's code decodes for its own bank.
+	nregs, npreds, err := sm.initTrap(int(k.Regs), int(k.Preds))
+	if err != nil {
+		return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
+	}
+	dc := decoder{im: im, nregs: nregs, npreds: npreds}
+	sm.code = make([]dinst, len(im.Code))
+	for pc, in := range im.Code {
+		sm.code[pc] = dc.decode(in)
 	}
 
 	// Warp slots and schedulers.
@@ -350,7 +369,7 @@ func (sm *SM) Step() bool {
 	}
 	twoLevel := sm.cfg.Sched.Policy == config.PolicyTwoLevel
 	for _, w := range sm.resident {
-		if c >= w.readyAt {
+		if c >= w.readyAt && !sm.asleep(w) {
 			w.state = StateEligible
 			if w.port {
 				sm.readyPort[w.sched].Set(int(w.local))
@@ -360,7 +379,7 @@ func (sm *SM) Step() bool {
 			continue
 		}
 		w.state = StateMisc // classified below
-		if twoLevel && longWait(w.stateAt(c)) {
+		if twoLevel && longWait(sm.warpState(w, c)) {
 			sm.schedIn[w.sched].WarpLongWait.Set(int(w.local))
 		}
 	}
@@ -400,6 +419,8 @@ func (sm *SM) Step() bool {
 			default:
 				st = StateNotSelected
 			}
+		} else if sm.asleep(w) {
+			st = StateSleeping
 		} else {
 			st = w.stateAt(c)
 		}
@@ -412,8 +433,10 @@ func (sm *SM) Step() bool {
 		sm.observe()
 	}
 	// always_ff: execute the issued instructions (scheduler order), then
-	// the scheduler registers.
+	// the scheduler registers; clock_timer and perf_mon take the cycle's
+	// nanosleep and pmevent requests, issue and stall counts.
 	issued := false
+	insts := sm.warpInsts
 	for k := 0; k < ns; k++ {
 		s := (first + k) % ns
 		w := sm.chosen[s]
@@ -433,10 +456,15 @@ func (sm *SM) Step() bool {
 		issued = true
 		sm.issue(w, s)
 	}
+	if !sm.stopped {
+		sm.rpStep(len(sm.hooks) > 0)
+	}
 	for s, u := range sm.scheds {
 		u.Tick()
 		sm.schedIn[s].WarpLaunch = rtl.Bits{}
 	}
+	sm.trapTick()
+	sm.u.tick(sm.warpInsts-insts, &sm.stalls, len(sm.hooks) > 0)
 	if issued {
 		sm.lastIssue = c
 	}
@@ -450,8 +478,12 @@ func (sm *SM) Step() bool {
 
 // checkEnd detects deadlock, the watchdog and the cycle limit.
 func (sm *SM) checkEnd(issued bool) {
-	if !issued && sm.nLive > 0 && sm.nBarWait == sm.nLive && len(sm.draining) == 0 {
-		sm.deadlock("every live warp waits at a barrier that cannot complete")
+	if !issued && sm.nLive > 0 && sm.nBarWait+sm.rp.nHeld == sm.nLive && len(sm.draining) == 0 && !sm.rp.busy() {
+		if sm.rp.nHeld == 0 {
+			sm.deadlock("every live warp waits at a barrier that cannot complete")
+		} else {
+			sm.deadlock("every live warp waits at a barrier or a setmaxnreg that cannot complete: " + sm.heldMessage())
+		}
 		return
 	}
 	if wd := sm.cfg.Run.WatchdogCycles; wd > 0 && sm.cycle-sm.lastIssue > wd && sm.nLive > 0 {
@@ -460,6 +492,10 @@ func (sm *SM) checkEnd(issued bool) {
 	}
 	if m := sm.cfg.Run.MaxCycles; m > 0 && sm.cycle >= m {
 		sm.addError(ErrorEntry{Kind: "cycle_limit", Warp: -1, Message: fmt.Sprintf("the run reached run.max_cycles=%d", m)})
+		if sm.trapped() {
+			sm.finish(StatusTrapped) // the SM is in a trap (docs/trap-unit.md)
+			return
+		}
 		sm.finish(StatusCycleLimit)
 	}
 }
@@ -469,10 +505,11 @@ func (sm *SM) checkEnd(issued bool) {
 // (which Step then simulates), but not beyond cycle limit.
 func (sm *SM) skipIdle(limit uint64) {
 	c := sm.cycle
-	if len(sm.resident) == 0 || sm.nextCTA < sm.numCTAs && len(sm.ctas) < sm.maxResident {
+	if len(sm.resident) == 0 || sm.nextCTA < sm.numCTAs && len(sm.ctas) < sm.maxResident || sm.trap.busy() || sm.rp.busy() {
 		return
 	}
 	t := uint64(never)
+	sleeping := false
 	for _, w := range sm.resident {
 		if w.done {
 			// Retires at memBusy.
@@ -482,10 +519,23 @@ func (sm *SM) skipIdle(limit uint64) {
 			t = min(t, w.memBusy)
 			continue
 		}
+		if sm.asleep(w) {
+			// Wakes when clock_timer says (NextWake, below).
+			sleeping = true
+			if w.readyAt > c {
+				t = min(t, w.nextChange(c))
+			}
+			continue
+		}
 		if w.readyAt <= c {
 			return
 		}
 		t = min(t, w.nextChange(c))
+	}
+	if sleeping {
+		if n, ok := sm.u.ct.NextWake(); ok {
+			t = min(t, c+n)
+		}
 	}
 	if m := sm.cfg.Run.MaxCycles; m > 0 {
 		t = min(t, m-1)
@@ -494,7 +544,7 @@ func (sm *SM) skipIdle(limit uint64) {
 	if wd := sm.cfg.Run.WatchdogCycles; wd > 0 && sm.nLive > 0 {
 		t = min(t, sm.lastIssue+wd)
 	}
-	if sm.nLive > 0 && sm.nBarWait == sm.nLive {
+	if sm.nLive > 0 && sm.nBarWait+sm.rp.nHeld == sm.nLive {
 		return // let Step report the deadlock
 	}
 	if t == never || t <= c+1 {
@@ -502,7 +552,7 @@ func (sm *SM) skipIdle(limit uint64) {
 	}
 	n := t - c - 1 // cycles c .. t-2 are skipped; Step runs t-1
 	for _, w := range sm.resident {
-		st := w.stateAt(c)
+		st := sm.warpState(w, c)
 		if w.done {
 			st = StateDrain
 		}
@@ -511,11 +561,15 @@ func (sm *SM) skipIdle(limit uint64) {
 		sm.stalls[st] += n
 	}
 	sm.stalls[StateIdle] += n * uint64(len(sm.slots)-len(sm.resident))
+	sm.u.advance(n, &sm.stalls, len(sm.hooks) > 0)
 	sm.cycle += n
 }
 
 // launchCTAs fills free resources with the next CTAs of the grid.
 func (sm *SM) launchCTAs() {
+	if sm.trapped() {
+		return // sm_trapped_q holds launches until the SM returns to user mode
+	}
 	for sm.nextCTA < sm.numCTAs && len(sm.ctas) < sm.maxResident {
 		sm.launchCTA(sm.nextCTA)
 		sm.nextCTA++
@@ -545,6 +599,7 @@ func (sm *SM) launchCTA(linear uint64) {
 	}
 	c.liveThreads, c.freed = sm.threadsPerCTA, 0
 	sm.ctas = append(sm.ctas, c)
+	sm.rpLaunch(c)
 	slot := 0
 	for wi := 0; wi < sm.warpsPerCTA; wi++ {
 		for sm.slots[slot] != nil {
@@ -555,7 +610,7 @@ func (sm *SM) launchCTA(linear uint64) {
 			w = &warp{sm: sm, slot: slot, sched: int32(slot % len(sm.scheds)), local: int32(slot / len(sm.scheds))}
 			sm.pool[slot] = w
 		}
-		w.reset(int(sm.kern.Regs), int(sm.kern.Preds))
+		w.reset(max(int(sm.kern.Regs), sm.trap.hregs), max(int(sm.kern.Preds), sm.trap.hpreds))
 		w.cta, w.inCTA = c, wi
 		w.nreg = sm.regsPerThread
 		nth := min(32, sm.threadsPerCTA-32*wi)
@@ -572,6 +627,7 @@ func (sm *SM) launchCTA(linear uint64) {
 		in.WarpValid.Set(int(w.local))
 		in.WarpLaunch.Set(int(w.local))
 		sm.nLive++
+		sm.trapLaunch(slot)
 		if i := linear*uint64(sm.warpsPerCTA) + uint64(wi); i < uint64(len(sm.slotLog)) {
 			sm.slotLog[i] = uint16(slot)
 		}
@@ -594,8 +650,10 @@ func (sm *SM) warpDone(w *warp) {
 	w.blockUntil, w.blockState = w.memBusy, StateDrain
 	w.readyAt = never
 	sm.nLive--
+	sm.trapExit(w)
 	sm.schedIn[w.sched].WarpValid.Clear(int(w.local))
 	sm.draining = append(sm.draining, w)
+	sm.rpWarpExit(w)
 }
 
 // retire frees the slots of drained warps and the resources of finished
@@ -626,6 +684,7 @@ func (sm *SM) retire() {
 			}
 			sm.ctaPool = append(sm.ctaPool, t)
 			sm.ctasDone++
+			sm.rpRetire(t)
 		}
 	}
 	sm.draining = keep
@@ -652,7 +711,7 @@ func (sm *SM) deadlock(why string) {
 		if w.gmask == 0 {
 			pc = w.lastPC
 		}
-		parts = append(parts, fmt.Sprintf("warp %d (cta %d,%d,%d warp %d) %s at pc %d %s", w.slot, w.cta.id[0], w.cta.id[1], w.cta.id[2], w.inCTA, w.stateAt(sm.cycle), pc, sm.lineOf(pc)))
+		parts = append(parts, fmt.Sprintf("warp %d (cta %d,%d,%d warp %d) %s at pc %d %s", w.slot, w.cta.id[0], w.cta.id[1], w.cta.id[2], w.inCTA, sm.warpState(w, sm.cycle), pc, sm.lineOf(pc)))
 	}
 	sort.Strings(parts)
 	sm.addError(ErrorEntry{Kind: "deadlock", Warp: -1, Message: why + ": " + strings.Join(parts, "; ")})
@@ -684,15 +743,6 @@ func (sm *SM) errorAt(kind string, w *warp, pc uint32, msg string) ErrorEntry {
 func (sm *SM) stop(status string, e ErrorEntry) {
 	sm.addError(e)
 	sm.finish(status)
-}
-
-// nextRand is a splitmix64 step (sleep.mode uniform).
-func (sm *SM) nextRand() uint64 {
-	sm.rng += 0x9e3779b97f4a7c15
-	z := sm.rng
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
 }
 
 // IsLaunchError reports whether err is a *LaunchError.

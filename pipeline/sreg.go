@@ -1,14 +1,18 @@
 package pipeline
 
 import (
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/trapunit"
 )
 
 // sregValue is the value of special register id for lane l of w at the
-// current cycle.
+// current cycle. The clock, timer and performance-counter registers are
+// this cycle's outputs of clock_timer and perf_mon (units.go): %clock,
+// %clock_hi and %clock64 are clock_o, clock_hi_o and clock64_o (the cycle
+// counter, clock.start at reset), %globaltimer* the global timer at
+// timer.resolution_ns granularity, %pmN and %pmN_64 the counters chosen by
+// pm.counter.N as of the end of the previous cycle.
 func (sm *SM) sregValue(w *warp, l int, id isa.SReg) uint64 {
-	c := sm.cycle
 	b := sm.block
 	tid := uint32(w.inCTA*32 + l)
 	cid := w.cta.id
@@ -77,17 +81,17 @@ func (sm *SM) sregValue(w *warp, l int, id isa.SReg) uint64 {
 	case isa.SRLanemaskGT:
 		return uint64(^uint32(uint64(2)<<uint(l) - 1))
 	case isa.SRClock:
-		return uint64(uint32(sm.cfg.Clock.Start + c))
+		return uint64(sm.u.clock().Clock)
 	case isa.SRClockHi:
-		return (sm.cfg.Clock.Start + c) >> 32
+		return uint64(sm.u.clock().ClockHi)
 	case isa.SRClock64:
-		return sm.cfg.Clock.Start + c
+		return sm.u.clock().Clock64
 	case isa.SRGlobalTimer:
 		return sm.globalTimer()
 	case isa.SRGlobalTimerLo:
-		return uint64(uint32(sm.globalTimer()))
+		return uint64(sm.u.clock().GlobalTimerLo)
 	case isa.SRGlobalTimerHi:
-		return sm.globalTimer() >> 32
+		return uint64(sm.u.clock().GlobalTimerHi)
 	case isa.SRTotalSmemSize:
 		return uint64(sm.totalSmem)
 	case isa.SRAggrSmemSize:
@@ -109,50 +113,14 @@ func (sm *SM) sregValue(w *warp, l int, id isa.SReg) uint64 {
 			return uint64(r.Offset[0])
 		}
 		return uint64(r.Offset[1])
-	case isa.SRGlobalESR, isa.SRWarpESR:
+	case isa.SRGlobalESR:
+		// trap_unit's s2r_global_esr_o: BPT_INT always reads 0 (seed 002).
+		return uint64(sm.trap.q.GlobalESR &^ trapunit.GlobalESRBPTInt)
+	case isa.SRWarpESR:
+		if w.slot < trapunit.MaxWarps {
+			return uint64(sm.trap.q.WarpESR[w.slot])
+		}
 		return 0
-	}
-	return 0
-}
-
-// globalTimer is %globaltimer: timer.start_ns plus the elapsed cycles in
-// nanoseconds, rounded down to timer.resolution_ns.
-func (sm *SM) globalTimer() uint64 {
-	ns := sm.cfg.Timer.StartNs + sm.cycle*1000/uint64(max(sm.cfg.Clock.MHz, 1))
-	r := max(sm.cfg.Timer.ResolutionNs, 1)
-	return ns / r * r
-}
-
-// pmValue is performance-monitor counter i (pm.counter.i) as of the
-// current cycle: cycles so far, warp instructions issued before this one,
-// pmevent triggers, or warp-cycles in a stall state (including this
-// cycle's).
-func (sm *SM) pmValue(i int) uint64 {
-	p := sm.pm[i]
-	switch p.Kind {
-	case config.PMCycles:
-		return sm.cycle
-	case config.PMInstructions:
-		return sm.warpInsts
-	case config.PMEvents:
-		var n uint64
-		for k := 0; k < 16; k++ {
-			if p.Mask&(1<<k) != 0 {
-				n += sm.pmEvents[k]
-			}
-		}
-		return n
-	case config.PMStall:
-		var n uint64
-		for s := WarpState(0); s < numStates; s++ {
-			if s == StateIdle || s == StateExited {
-				continue
-			}
-			if p.State == "any" && stalled(s) || pmStall(s) == p.State && p.State != "" {
-				n += sm.stalls[s]
-			}
-		}
-		return n
 	}
 	return 0
 }

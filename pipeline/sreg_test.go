@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,7 @@ type sregCtx struct {
 	tid, ntid, ctaid, nctaid [3]uint32
 	lane, slot               uint32
 	cycle                    uint64 // issue cycle of the read (timed registers)
-	insts                    uint64 // warp instructions issued before the read
+	insts                    uint64 // warp instructions issued in the cycles before the read's
 }
 
 type sregItem struct {
@@ -172,11 +173,16 @@ func TestSpecialRegisters(t *testing.T) {
 		pc   uint32
 	}
 	cycles := map[key]uint64{}
-	insts := map[key]uint64{}
+	var issued []uint64 // issue cycle of every warp instruction, in order
 	sm.OnIssue(func(ii *IssueInfo) {
 		cycles[key{ii.Warp, ii.PC}] = ii.Cycle
-		insts[key{ii.Warp, ii.PC}] = sm.warpInsts - 1
+		issued = append(issued, ii.Cycle)
 	})
+	// perf_mon's counters are registered: a read in cycle c sees the
+	// instructions of cycles 0..c-1, not those issued with it.
+	before := func(c uint64) uint64 {
+		return uint64(sort.Search(len(issued), func(i int) bool { return issued[i] >= c }))
+	}
 	rep, err := sm.Run()
 	if err != nil || rep.Status != StatusCompleted {
 		t.Fatalf("%v %s %+v", err, rep.Status, rep.Errors)
@@ -204,7 +210,7 @@ func TestSpecialRegisters(t *testing.T) {
 			w := raw[g*rec/4 : (g+1)*rec/4]
 			for i, it := range items {
 				x.cycle = cycles[key{int(slot), pcs[i]}]
-				x.insts = insts[key{int(slot), pcs[i]}]
+				x.insts = before(x.cycle)
 				var got uint64
 				if it.kind == 'd' {
 					got = uint64(w[it.off/4]) | uint64(w[it.off/4+1])<<32
@@ -218,7 +224,7 @@ func TestSpecialRegisters(t *testing.T) {
 			}
 		}
 	}
-	if rep.PMEvents[3] != 16 || rep.PMEvents[0] != 8 || rep.PMEvents[1] != 0 {
-		t.Errorf("pm_events %v", rep.PMEvents)
+	if rep.Events[3] != 16 || rep.Events[0] != 8 || rep.Events[1] != 0 {
+		t.Errorf("pm_events %v", rep.Events)
 	}
 }

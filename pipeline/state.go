@@ -17,11 +17,13 @@ const (
 	StateBranchResolving                  // waiting for a branch, call or return to resolve
 	StateNoInstruction                    // waiting for the instruction fetch after a jump or at launch
 	StateMembar                           // waiting for its memory operations to complete (membar/fence)
-	StateDrain                            // exited, waiting for its stores to drain
+	StateDrain                            // exited, waiting for its stores to drain; or held at BPT.DRAIN until its earlier instructions complete
 	StateLGThrottle                       // its global/local memory instruction found no free memory port
 	StateMisc                             // any other reason
 	StateExited                           // all threads exited (not counted)
 	StateIdle                             // the warp slot holds no warp (counted per SM only)
+	StatePaused                           // stopped in the trap handler by BPT.PAUSE / BPT.PAUSE_QUIET, until the host wakes it
+	StateTrapped                          // stopped by a trap for the host: no trap handler, or a trap inside the handler
 	numStates
 	StateEligible = numStates // internal: ready to issue
 )
@@ -42,6 +44,8 @@ var stateNames = [...]string{
 	StateMisc:            "misc",
 	StateExited:          "exited",
 	StateIdle:            "idle",
+	StatePaused:          "paused",
+	StateTrapped:         "trapped",
 }
 
 func (s WarpState) String() string {
@@ -54,7 +58,8 @@ func (s WarpState) String() string {
 	return "state?"
 }
 
-// StateNames lists every state name in order (idle last).
+// StateNames lists every state name in order (exited and idle, then the
+// trap states paused and trapped, last).
 func StateNames() []string { return append([]string(nil), stateNames[:]...) }
 
 // pmStall maps a warp state to the config "stall:STATE" counter names
@@ -73,6 +78,10 @@ func pmStall(s WarpState) string {
 		return "sleep"
 	case StateDrain:
 		return "drain"
+	case StatePaused:
+		return "paused"
+	case StateTrapped:
+		return "trapped"
 	case StateNotSelected:
 		return "not_selected"
 	}

@@ -58,15 +58,25 @@ type warp struct {
 	// Barriers: the lanes blocked at each barrier, and the bar.red
 	// destination of those lanes (written at the release).
 	barLanes [numBarriers]uint32
+	barArr   [numBarriers]uint32 // lanes that arrived at each barrier in its current phase
 	redDst   [numBarriers]dest
 	redOn    uint32 // barriers whose waiting lanes executed bar.red
 
-	nreg   int // setmaxnreg's current per-thread count
-	insts  uint64
-	stalls [numStates]uint64
-	lastPC uint32
+	nreg int // setmaxnreg's current per-thread count
+	// setmaxnreg (regpool.go): rpHeld while the warp waits for its
+	// warpgroup or for pool registers; undef marks the registers it
+	// obtained by .inc and has not written since (undefAny: some bit is
+	// set, so a warp without any pays one test per instruction).
+	rpHeld   bool
+	undefAny bool
+	undef    [4]uint64
+	insts    uint64
+	stalls   [numStates]uint64
+	lastPC   uint32
 
 	lmem [32][]byte
+
+	tr warpTrap // trap unit state (trap.go)
 }
 
 // reset prepares a pooled warp for a new CTA.
@@ -74,7 +84,9 @@ func (w *warp) reset(nregs, npreds int) {
 	w.done = false
 	w.valid, w.exited, w.blocked = 0, 0, 0
 	w.barLanes = [numBarriers]uint32{}
+	w.barArr = [numBarriers]uint32{}
 	w.redOn = 0
+	w.rpHeld, w.undefAny, w.undef = false, false, [4]uint64{}
 	w.pc = [32]uint32{}
 	w.depth = [32]uint16{}
 	w.fp = [32]uint32{}
@@ -93,6 +105,7 @@ func (w *warp) reset(nregs, npreds int) {
 	w.insts = 0
 	w.stalls = [numStates]uint64{}
 	w.state = StateNoInstruction
+	w.tr = warpTrap{ctx: w.tr.ctx}
 	for i := range w.lmem {
 		if b := w.lmem[i]; cap(b) > 0 {
 			clear(b[:cap(b)])
@@ -177,6 +190,8 @@ func (w *warp) advance() {
 // stateAt classifies a warp that is not eligible at cycle c.
 func (w *warp) stateAt(c uint64) WarpState {
 	switch {
+	case w.tr.paused:
+		return w.tr.pauseState
 	case c >= w.readyAt:
 		return StateEligible
 	case c < w.blockUntil:
@@ -240,7 +255,7 @@ func (w *warp) refresh() {
 			r = x
 		}
 	}
-	if w.done {
+	if w.done || w.tr.paused {
 		r = never
 	}
 	w.readyAt = r

@@ -161,13 +161,15 @@ func TestSleepAndMembarStates(t *testing.T) {
 	if rep.Status != StatusCompleted {
 		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
 	}
-	// 2000 ns at 1000 MHz = 2000 cycles asleep.
+	// sleep.mode exact: 2000 ns rounded down to the 32 ns timer step is
+	// 1984 ns = 1984 cycles at 1000 MHz, asleep in the cycles after the
+	// nanosleep issued; the load issues in the next one.
 	sl := log.at(pcOfText(t, sm, "nanosleep"))[0]
 	ld := log.at(pcOfText(t, sm, "ld.global"))[0]
-	if ld.Cycle-sl.Cycle != 2000 {
+	if ld.Cycle-sl.Cycle != 1984+1 {
 		t.Errorf("slept %d cycles", ld.Cycle-sl.Cycle)
 	}
-	if rep.Stalls["sleeping"] != 1999 || rep.Stalls["membar"] == 0 || rep.Stalls["long_scoreboard"] == 0 {
+	if rep.Stalls["sleeping"] != 1984 || rep.Stalls["membar"] == 0 || rep.Stalls["long_scoreboard"] == 0 {
 		t.Errorf("stalls %v", rep.Stalls)
 	}
 }
@@ -175,11 +177,13 @@ func TestSleepAndMembarStates(t *testing.T) {
 func TestSetmaxnregChecks(t *testing.T) {
 	body := kernel(`
 	setmaxnreg.dec.sync.aligned.u32 40;
+	bar.sync 0;
 	setmaxnreg.inc.sync.aligned.u32 32; // below 40
 	ret;`)
-	// No register budget: setmaxnreg may have no effect; nothing is checked.
+	// No register budget: setmaxnreg has no effect (one warning); counts
+	// are not checked against a count the launch never set.
 	_, rep := runPTX(t, smallConfig(), body, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
-	if rep.Status != StatusCompleted || len(rep.Errors) != 0 {
+	if rep.Status != StatusCompleted || len(rep.Errors) != 1 || rep.Errors[0].Kind != "setmaxnreg_noeffect" || !rep.Errors[0].Warning {
 		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
 	}
 	// With a budget of 64: the .inc below the current 40 is undefined

@@ -1,0 +1,231 @@
+package pipeline
+
+import (
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/smsim/smsim/clocktimer"
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/perfmon"
+)
+
+// units holds the SM's clock_timer and perf_mon instances (packages
+// clocktimer and perfmon; docs/clock-timer.md has their integration
+// contract) and the wires the SM drives into them. They are the only
+// implementation of %clock*, %globaltimer*, nanosleep's timing, pmevent and
+// %pm*: the SM reads their registered outputs and keeps no second copy of
+// those counters.
+//
+// Per cycle: the outputs are functions of the registers alone, so they are
+// valid before the inputs exist; the issued instructions drive ctIn and
+// pmIn (nanosleep and pmevent on the issuing scheduler's port); at the end
+// of the cycle tick adds the issue and stall counts, evaluates both units
+// and commits them (Eval, Tick). Skipped idle stretches go through advance
+// (clocktimer.Advance, perfmon.Advance with the stretch's constant stall
+// counts).
+//
+// clock_timer is evaluated lazily: while no warp sleeps and no nanosleep
+// is requested its inputs are zero and nothing the SM uses depends on its
+// outputs except the clock and timer registers, so the SM lets it lag by
+// lag cycles and catches up with Advance (the same state as that many
+// Eval/Tick rounds, the unit's contract) before a special-register read, a
+// nanosleep request, an observer (ClockTimer) or an OnCycle hook needs it.
+// With a hook registered it steps every cycle.
+type units struct {
+	ct   *clocktimer.ClockTimer
+	pm   *perfmon.PerfMon
+	rng  *rand.PCG // nanosleep's generator (sleep.mode uniform), run.seed
+	ctIn clocktimer.Inputs
+	pmIn perfmon.Inputs
+	req  bool   // ctIn carries a request this cycle
+	lag  uint64 // cycles clock_timer is behind the SM (no warp asleep meanwhile)
+	co   clocktimer.Outputs
+	// asleep is sleeping_o as a word: bit w set while warp slot w sleeps
+	// (clock_timer has at most 64 warp slots). Always current: the unit
+	// never lags while a warp sleeps.
+	asleep uint64
+	// stall[s] is the stall_count_i index of warp state s besides "any"
+	// (0: none); any[s] says whether s counts toward "any". seen is the
+	// SM's warp-state counts at the last tick: their difference is this
+	// cycle's stall counts.
+	stall [numStates]uint8
+	any   [numStates]bool
+	seen  [numStates]uint64
+	// needStall: some pm.counter is stall:STATE.
+	needStall bool
+	ts        [32]uint32 // scratch: a nanosleep's t operands
+}
+
+// initUnits builds the units from the configuration.
+func (sm *SM) initUnits() error {
+	u := &sm.u
+	ct, err := clocktimer.New(clocktimer.ParamsFrom(sm.cfg))
+	if err != nil {
+		return err
+	}
+	pp, err := perfmon.ParamsFrom(sm.cfg)
+	if err != nil {
+		return err
+	}
+	pm, err := perfmon.New(pp)
+	if err != nil {
+		return err
+	}
+	u.ct, u.pm = ct, pm
+	for _, c := range pp.Counters {
+		u.needStall = u.needStall || c.Kind == config.PMStall
+	}
+	u.rng = clocktimer.NewRNG(sm.cfg.Run.Seed)
+	for s := WarpState(0); s < numStates; s++ {
+		u.any[s] = stalled(s)
+		if name := pmStall(s); name != "" {
+			if k, ok := perfmon.StallIndex(name); ok {
+				u.stall[s] = uint8(k)
+			}
+		}
+	}
+	u.co = ct.Out()
+	return nil
+}
+
+// sync brings clock_timer up to the SM's cycle and reads its outputs.
+func (u *units) sync() {
+	if u.lag != 0 {
+		u.ct.Advance(clocktimer.Inputs{}, u.lag)
+		u.lag = 0
+		u.co = u.ct.Out()
+		u.asleep = u.co.Sleeping[0]
+	}
+}
+
+// clock returns clock_timer's outputs for the current cycle.
+func (u *units) clock() *clocktimer.Outputs {
+	u.sync()
+	return &u.co
+}
+
+// stallCounts sets pmIn.StallCount from the warp-state counts accumulated
+// since the last call (one cycle's worth, or per cycle of a stretch of n).
+// stall_count_i only feeds stall:STATE counters: without one, and with no
+// observer (strict), it is left at zero.
+func (u *units) stallCounts(stalls *[numStates]uint64, n uint64, strict bool) {
+	if !u.needStall && !strict {
+		u.seen = *stalls
+		return
+	}
+	for s := WarpState(0); s < numStates; s++ {
+		d := stalls[s] - u.seen[s]
+		if d == 0 {
+			continue
+		}
+		if n != 1 {
+			d /= n
+		}
+		if u.any[s] {
+			u.pmIn.StallCount[0] += uint16(d)
+		}
+		if k := u.stall[s]; k != 0 {
+			u.pmIn.StallCount[k] += uint16(d)
+		}
+	}
+	u.seen = *stalls
+}
+
+// tick is the units' end of cycle: perf_mon takes the warp instructions
+// issued and the stall counts (stalls: the SM's running per-state
+// warp-cycle counts), both units Eval with this cycle's inputs and Tick
+// (clock_timer lags instead while nothing sleeps, unless strict). The
+// inputs are cleared.
+func (u *units) tick(issued uint64, stalls *[numStates]uint64, strict bool) {
+	u.pmIn.IssueCount = uint8(issued)
+	u.stallCounts(stalls, 1, strict)
+	u.pm.Eval(u.pmIn)
+	u.pm.Tick()
+	u.pmIn = perfmon.Inputs{}
+	if !u.req && u.asleep == 0 && !strict {
+		u.lag++
+		return
+	}
+	u.sync()
+	u.ct.Eval(u.ctIn)
+	u.ct.Tick()
+	u.ctIn, u.req = clocktimer.Inputs{}, false
+	u.co = u.ct.Out()
+	u.asleep = u.co.Sleeping[0]
+}
+
+// advance moves both units n idle cycles on (nothing issues; the warp
+// states, whose counts grew by n each, hold for every one of them), as n
+// ticks would.
+func (u *units) advance(n uint64, stalls *[numStates]uint64, strict bool) {
+	u.stallCounts(stalls, n, strict)
+	u.pm.Advance(u.pmIn, n)
+	u.pmIn = perfmon.Inputs{}
+	u.lag += n
+	if u.asleep != 0 || strict {
+		u.sync()
+	}
+}
+
+// asleep reports whether w is in nanosleep (its sleeping_o bit): it is in
+// state sleeping and may not issue.
+func (sm *SM) asleep(w *warp) bool {
+	return sm.u.asleep != 0 && sm.u.asleep>>uint(w.slot)&1 != 0
+}
+
+// warpState classifies a warp that is not eligible at the current cycle
+// c: sleeping while clock_timer says so, else from its timing registers
+// (Step's stall accounting spells it out, to keep stateAt inlined).
+func (sm *SM) warpState(w *warp, c uint64) WarpState {
+	if sm.asleep(w) {
+		return StateSleeping
+	}
+	return w.stateAt(c)
+}
+
+// requestSleep drives scheduler s's nanosleep port for warp w: one
+// duration for the warp from the t operands of the executing lanes
+// (emask, not empty), chosen by clocktimer.SleepDuration (the smallest t,
+// so every lane stays within its [0, 2t] and all wake together). The warp
+// sleeps from the next cycle for clock_timer's SleepCycles of it.
+func (sm *SM) requestSleep(w *warp, d *dinst, emask uint32, s int) {
+	u := &sm.u
+	n := 0
+	for m := emask; m != 0; m &= m - 1 {
+		u.ts[n] = uint32(w.value(&d.a, bits.TrailingZeros32(m)))
+		n++
+	}
+	ns := clocktimer.SleepDuration(sm.cfg.Sleep.Mode, u.ts[:n], sm.cfg.Timer.ResolutionNs, u.rng)
+	u.ctIn.SleepValid[s], u.ctIn.SleepWarp[s], u.ctIn.SleepNs[s] = true, uint16(w.slot), uint32(min(ns, clocktimer.MaxSleepNs))
+	u.req = true
+}
+
+// triggerEvents drives scheduler s's pmevent port: mask is 1<<a for
+// pmevent a, a for pmevent.mask a (the instruction's immediate).
+func (sm *SM) triggerEvents(mask uint16, s int) {
+	sm.u.pmIn.EventValid[s], sm.u.pmIn.EventMask[s] = true, mask
+}
+
+// globalTimer is %globaltimer in the current cycle: clock_timer's
+// globaltimer_o.
+func (sm *SM) globalTimer() uint64 { return sm.u.clock().GlobalTimer }
+
+// pmValue is %pm<i>_64 in the current cycle: perf_mon's pm_o[i], the
+// counts of the cycles before this one.
+func (sm *SM) pmValue(i int) uint64 { return sm.u.pm.Out().Pm[i] }
+
+// ClockTimer returns the SM's clock_timer unit, brought up to the current
+// cycle (for observers and tracers: read its Q, D, Out and Signals; do not
+// drive it).
+func (sm *SM) ClockTimer() *clocktimer.ClockTimer {
+	sm.u.sync()
+	return sm.u.ct
+}
+
+// PerfMon returns the SM's perf_mon unit (for observers and tracers: read
+// its Q, D, Out, Counts and Signals; do not drive it).
+func (sm *SM) PerfMon() *perfmon.PerfMon { return sm.u.pm }
+
+// PMCounts returns the performance monitor's counts so far: pmevent
+// triggers per event and %pm0_64..%pm7_64.
+func (sm *SM) PMCounts() perfmon.Counts { return sm.u.pm.Counts() }
