@@ -119,7 +119,14 @@ type Example struct {
 	Resumed func(env Env) map[string][]uint32
 
 	Outcome string // Completed, Trapped or Breakpoint
-	Notes   string // one line: what the kernel exercises
+
+	// TrapHandler, when set, is the .func the launch installs as the SM's
+	// trap handler (config trap.handler, smsim run --trap-handler), and
+	// OnTrap the host policy for traps (smsim run --on-trap: "abort" or
+	// "resume"; empty: abort) under which the launch reaches Outcome.
+	TrapHandler string
+	OnTrap      string
+	Notes       string // one line: what the kernel exercises
 }
 
 // FeatureNames lists the Features an Example may claim, each with what the

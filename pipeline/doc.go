@@ -49,7 +49,28 @@
 //     every live thread of the CTA has arrived: exited threads count as
 //     arrived (seed 004); with a thread count it also completes once that
 //     many threads arrived. Waiters resume lat.barrier cycles after the
-//     completing arrival; bar.red gives each waiter the reduction.
+//     completing arrival; bar.red gives each waiter the reduction. A
+//     thread that arrived (bar.arrive) and then exited counts once.
+//   - setmaxnreg and the per-CTA register pool (regpool.go, the reg_pool
+//     unit of package regpool, docs/reg-pool.md): the launch count is
+//     Launch.MaxNReg (--maxnreg), else the kernel's .maxnreg, else its
+//     register count, rounded to regpool.alloc_granularity; every warp
+//     starts with it and the pool empty. A warp executing setmaxnreg is
+//     held until its warpgroup (4 contiguous warps) has arrived; .dec
+//     returns registers to the pool, .inc blocks (state "regpool") until
+//     the pool holds the warpgroup's request. Undefined behaviour
+//     (NOT_ALL_WARPS, NO_SYNC_BETWEEN, DEC_ABOVE, INC_BELOW, PARTIAL_WARP)
+//     is a SETMAXNREG_UB warp error (kind "setmaxnreg") under
+//     regpool.strict, else a warning; without a valid maximum register
+//     count setmaxnreg has no effect (one warning). An instruction naming a
+//     register at or above the warp's count is an ILLEGAL_REGISTER warp
+//     error; reading a register obtained by .inc before writing it is a
+//     warning ("undefined_register"; a SETMAXNREG_UB warp error under
+//     regpool.strict). An .inc that can never be satisfied, or warps
+//     waiting at barriers and setmaxnreg for each other, end the run
+//     "deadlock". The report's "regpool" gives each CTA's pool size, free
+//     registers at the end, high-water mark and each warp's final count
+//     and cycles blocked in .inc.
 //   - Memory: flat global memory of sm.global_bytes (pages allocated on
 //     first store; the page below isa.GlobalDataBase is unmapped so null
 //     pointers fault), .global data at isa.GlobalDataBase, bound buffers
@@ -115,12 +136,9 @@
 //   - The trap unit: BPT, RTT and IDE fault with "trap unit not modelled
 //     yet" unless a TrapUnit is installed; there is no trap handler, no
 //     ESR, and brkpt cannot be resumed.
-//   - setmaxnreg's register pool: the count's bounds are checked (24..256,
-//     a multiple of 8); when the launch gave a register budget
-//     (Launch.MaxNReg), so are the direction (.dec not above / .inc not
-//     below the warp's current count) and warp convergence (a fault under
-//     regpool.strict, else a reported error), and the count is recorded.
-//     Nothing blocks and no registers move.
+//   - Where a warp's registers sit in the register file (setmaxnreg moves
+//     counts only) and the contents of registers a warp gives back and
+//     obtains again (they keep their values; reading one is reported).
 //   - Caches, memory coalescing, bank conflicts, DRAM bandwidth: every
 //     access of a space takes that space's latency; a warp instruction uses
 //     one memory port.

@@ -64,9 +64,15 @@ func assemble(t testing.TB, name string, src []byte) *isa.Image {
 func runExample(t testing.TB, e *examples.Example, cfg config.Config) (*SM, *Report) {
 	t.Helper()
 	im := assemble(t, e.Name+".ptx", e.PTX)
+	if e.TrapHandler != "" {
+		cfg.Trap.Handler = e.TrapHandler
+	}
 	sm, err := New(cfg, im, launchOf(e))
 	if err != nil {
 		t.Fatalf("%s: New: %v", e.Name, err)
+	}
+	if err := sm.SetHostPolicy(e.OnTrap, ""); err != nil {
+		t.Fatalf("%s: %v", e.Name, err)
 	}
 	rep, err := sm.Run()
 	if err != nil {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/rtl"
@@ -141,10 +142,10 @@ func (sm *SM) fillInfo() {
 	in.Cycle = sm.cycle
 	for i := range in.States {
 		in.States[i] = StateIdle
-		in.PCs[i] = 0
-		in.Masks[i] = 0
-		in.NRegs[i] = 0
 	}
+	clear(in.PCs)
+	clear(in.Masks)
+	clear(in.NRegs)
 	for _, w := range sm.resident {
 		in.States[w.slot] = w.state
 		in.PCs[w.slot] = w.gpc
@@ -160,14 +161,14 @@ func (sm *SM) fillInfo() {
 			in.SchedOut[s] = warpsched.Outputs{IssueValid: true, IssueWarp: uint16(w.local)}
 		}
 	}
-	in.CTAs = in.CTAs[:0]
-	for _, c := range sm.ctas {
-		ci := CTAInfo{Linear: c.linear, ID: c.id}
+	in.CTAs = slices.Grow(in.CTAs[:0], len(sm.ctas))[:len(sm.ctas)]
+	for i, c := range sm.ctas {
+		ci := &in.CTAs[i]
+		ci.Linear, ci.ID = c.linear, c.id
 		for b := range c.bars {
 			x := &c.bars[b]
 			ci.Bars[b] = BarrierInfo{Arrived: uint32(x.threads), Expected: uint32(x.expected), Waiting: x.warps}
 		}
-		in.CTAs = append(in.CTAs, ci)
 	}
 }
 

@@ -37,7 +37,8 @@ type rpUnit struct {
 	warned bool     // the "no effect" warning was given
 	arrW   [regpool.MaxPorts]*warp
 	arrPC  [regpool.MaxPorts]uint32
-	arrCur [regpool.MaxPorts]int // the arriving warp's count
+	arrCur [regpool.MaxPorts]int    // the arriving warp's count
+	arrExe [regpool.MaxPorts]uint32 // its executing lanes
 	exitW  [regpool.MaxPorts]*warp
 	done   []RegPoolCTA // CTAs that retired, sampled in their exit cycle
 	omit   int          // CTAs beyond maxRegPoolCTAs
@@ -107,10 +108,14 @@ func (sm *SM) initRegPool(nreg int, valid bool) error {
 // drive it).
 func (sm *SM) RegPool() *regpool.Pool { return sm.rp.u }
 
-// rpBusy reports whether the unit must be stepped this cycle (an event is
+// busy reports whether the unit must be stepped this cycle (an event is
 // pending or a warpgroup is blocked in .inc): idle stretches are not
 // skipped then.
-func (r *rpUnit) busy() bool { return r.ev || len(r.syncQ) > 0 || r.u.Blocked() }
+func (r *rpUnit) busy() bool { return r.pending() || r.nHeld > 0 && r.u.Blocked() }
+
+// pending reports events not yet evaluated (barrier releases waiting for a
+// port).
+func (r *rpUnit) pending() bool { return r.ev || len(r.syncQ) > 0 }
 
 // rpLaunch drives cta_launch_i for c into the lowest free pool slot.
 func (sm *SM) rpLaunch(c *cta) {
@@ -210,7 +215,7 @@ func (sm *SM) execSetmaxnreg(w *warp, d *dinst, pc uint32, emask uint32, s int) 
 	in.ArriveValid[s], in.ArriveCTA[s], in.ArriveWarp[s] = true, uint16(w.cta.rps), uint8(w.inCTA)
 	in.ArrivePC[s], in.ArriveInc[s], in.ArriveCount[s] = pc, d.in.Mods&isa.ModSetmaxInc != 0, uint16(n)
 	in.ArriveFullWarp[s] = emask == w.live()
-	r.arrW[s], r.arrPC[s], r.arrCur[s] = w, pc, w.nreg
+	r.arrW[s], r.arrPC[s], r.arrCur[s], r.arrExe[s] = w, pc, w.nreg, emask
 	r.ev = true
 	w.rpHeld = true
 	w.blockUntil, w.blockState = never, StateMisc
@@ -236,6 +241,18 @@ func (sm *SM) rpStep(strict bool) {
 	out := r.u.Eval(*in)
 	sm.rpReact(&out)
 	r.u.Tick()
+	// A warpgroup whose .inc completed its rendezvous without a grant is
+	// blocked: its warps report the regpool stall state.
+	for p := 0; p < r.p.NumPorts; p++ {
+		if w := r.arrW[p]; w != nil && w.rpHeld && in.ArriveInc[p] && r.u.GroupBlocked(w.cta.rps, w.inCTA) {
+			g := w.inCTA / regpool.WarpsPerGroup * regpool.WarpsPerGroup
+			for _, x := range w.cta.warps[g:min(g+regpool.WarpsPerGroup, len(w.cta.warps))] {
+				if x.rpHeld && !x.tr.handler {
+					x.blockState = StateRegpool
+				}
+			}
+		}
+	}
 	// Clear the cycle's events (the launch shape stays).
 	in.CTALaunch, in.CTAExit = rtl.Bits{}, rtl.Bits{}
 	in.ExitValid, in.SyncValid, in.ArriveValid = [regpool.MaxPorts]bool{}, [regpool.MaxPorts]bool{}, [regpool.MaxPorts]bool{}
@@ -266,8 +283,7 @@ func (sm *SM) rpReact(o *regpool.Outputs) {
 		if c == nil || int(o.UBWarp[i]) >= len(c.warps) {
 			continue
 		}
-		w := c.warps[o.UBWarp[i]]
-		sm.rpUB(w, i, o.UBKind[i])
+		sm.rpUB(c, c.warps[o.UBWarp[i]], i, o)
 	}
 	// Releases: the warps issue again from the next cycle with their new
 	// count.
@@ -298,10 +314,11 @@ func (sm *SM) rpReact(o *regpool.Outputs) {
 	}
 }
 
-// rpUB reports undefined behaviour k of warp w (UB entry i: an arrival
-// port, or an exit port at or above NumPorts).
-func (sm *SM) rpUB(w *warp, i int, k regpool.UBKind) {
+// rpUB reports the undefined behaviour of UB entry i, warp w of c (entry
+// i: an arrival port, or an exit port at or above NumPorts).
+func (sm *SM) rpUB(c *cta, w *warp, i int, o *regpool.Outputs) {
 	r := &sm.rp
+	k := o.UBKind[i]
 	if !r.effect {
 		// Without a valid maximum register count the warp's count was
 		// never set by the program: .dec above / .inc below it are not
@@ -321,38 +338,37 @@ func (sm *SM) rpUB(w *warp, i int, k regpool.UBKind) {
 		}
 		msg += fmt.Sprintf(" (setmaxnreg.%s %d; the warp owns %d registers per thread", act, in.ArriveCount[i], r.arrCur[i])
 		if !in.ArriveFullWarp[i] {
-			msg += fmt.Sprintf("; executing lanes %#08x of live %#08x", sm.rpLanes(w, i), w.live())
+			msg += fmt.Sprintf("; executing lanes %#08x of live %#08x", r.arrExe[i], w.live())
 		}
 		msg += ")"
 	} else if k&regpool.UBNotAllWarps != 0 {
-		msg += " (this warp exited while others of its warpgroup wait at a setmaxnreg)"
+		// w exited while others of its warpgroup wait: the error goes to
+		// the first of them, at its setmaxnreg (the exited warp can take
+		// no warp error).
+		msg += fmt.Sprintf(" (warp %d of the warpgroup exited at pc %d %s", w.inCTA, w.lastPC, sm.lineOf(w.lastPC))
+		if o.RelValid[i] && o.RelWarps[i] != 0 {
+			msg += fmt.Sprintf(" while warps %s wait at this setmaxnreg)", warpList(o.RelWarps[i]))
+			w = c.warps[bits.TrailingZeros32(o.RelWarps[i])]
+			pc = w.lastPC
+		} else {
+			msg += ")"
+		}
 	}
 	// Kind "setmaxnreg": trapunit.ErrorFromFault makes it the warp error
 	// SETMAXNREG_UB.
 	e := sm.errorAt("setmaxnreg", w, pc, msg)
 	if sm.cfg.RegPool.Strict {
 		e.Message += " (regpool.strict; SETMAXNREG_UB)"
+		if w.done {
+			sm.stop(StatusFault, e) // no live warp to take the error
+			return
+		}
 		sm.warpError(w, e, pc)
 		return
 	}
 	e.Warning = true
 	e.Message += " (regpool.strict=false: continuing)"
 	sm.addError(e)
-}
-
-// rpLanes is the lanes of w that executed its setmaxnreg on port i: the
-// group that issued it (the warp is held, so its group is unchanged
-// except for the PC).
-func (sm *SM) rpLanes(w *warp, i int) uint32 {
-	var m uint32
-	next := sm.rp.arrPC[i] + 1
-	for l := w.live(); l != 0; l &= l - 1 {
-		k := bits.TrailingZeros32(l)
-		if w.pc[k] == next && w.blocked>>uint(k)&1 == 0 {
-			m |= 1 << uint(k)
-		}
-	}
-	return m
 }
 
 // rpRelease applies a release record to w: its count becomes nw (the
@@ -375,6 +391,12 @@ func (sm *SM) rpRelease(w *warp, old, nw int) {
 	if w.rpHeld {
 		w.rpHeld = false
 		sm.rp.nHeld--
+		if w.tr.handler && w.tr.ctx != nil {
+			// Taken into the trap handler while held: the user context
+			// goes on when it comes back.
+			w.tr.ctx.blockUntil, w.tr.ctx.blockState = sm.cycle+1, StateMisc
+			return
+		}
 		w.blockUntil, w.blockState = sm.cycle+1, StateMisc
 		w.refresh()
 	}
@@ -388,6 +410,21 @@ func (r *rpUnit) unsatMessage(o *regpool.Outputs) string {
 	}
 	return fmt.Sprintf("setmaxnreg.inc can never be satisfied: CTA %d,%d,%d warps %s need %d registers, the CTA's pool has %d free and could hold at most %d",
 		id[0], id[1], id[2], warpList(o.IncUnsatWarps), o.IncUnsatNeed, o.IncUnsatFree, o.IncUnsatMax)
+}
+
+// rpStuck reports whether every warp held at a setmaxnreg really waits
+// (none runs the trap handler meanwhile); checkEnd asks only when the
+// held and barrier-waiting warps account for every live warp.
+func (sm *SM) rpStuck() bool {
+	if sm.rp.nHeld == 0 {
+		return true
+	}
+	for _, w := range sm.resident {
+		if w.rpHeld && w.tr.handler {
+			return false
+		}
+	}
+	return true
 }
 
 // heldMessage describes the warps held at a setmaxnreg and their pools
@@ -437,6 +474,9 @@ func warpList(m uint32) string {
 // stopped. The caller tests the cheap condition first: regTop > nreg or
 // undefAny.
 func (sm *SM) checkRegs(w *warp, d *dinst, pc uint32) bool {
+	if w.tr.handler {
+		return true // the trap handler runs on a bank of its own
+	}
 	if int(d.regTop) > w.nreg {
 		for k, rs := range [2][]uint8{d.srcR, d.dstR} {
 			for _, r := range rs {

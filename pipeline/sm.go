@@ -478,7 +478,7 @@ func (sm *SM) Step() bool {
 
 // checkEnd detects deadlock, the watchdog and the cycle limit.
 func (sm *SM) checkEnd(issued bool) {
-	if !issued && sm.nLive > 0 && sm.nBarWait+sm.rp.nHeld == sm.nLive && len(sm.draining) == 0 && !sm.rp.busy() {
+	if !issued && sm.nLive > 0 && sm.nBarWait+sm.rp.nHeld == sm.nLive && len(sm.draining) == 0 && !sm.rp.pending() && sm.rpStuck() {
 		if sm.rp.nHeld == 0 {
 			sm.deadlock("every live warp waits at a barrier that cannot complete")
 		} else {

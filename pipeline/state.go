@@ -24,6 +24,7 @@ const (
 	StateIdle                             // the warp slot holds no warp (counted per SM only)
 	StatePaused                           // stopped in the trap handler by BPT.PAUSE / BPT.PAUSE_QUIET, until the host wakes it
 	StateTrapped                          // stopped by a trap for the host: no trap handler, or a trap inside the handler
+	StateRegpool                          // blocked in setmaxnreg.inc until the CTA's register pool holds the registers
 	numStates
 	StateEligible = numStates // internal: ready to issue
 )
@@ -46,6 +47,7 @@ var stateNames = [...]string{
 	StateIdle:            "idle",
 	StatePaused:          "paused",
 	StateTrapped:         "trapped",
+	StateRegpool:         "regpool",
 }
 
 func (s WarpState) String() string {
@@ -59,7 +61,7 @@ func (s WarpState) String() string {
 }
 
 // StateNames lists every state name in order (exited and idle, then the
-// trap states paused and trapped, last).
+// trap states paused and trapped and the register pool's regpool, last).
 func StateNames() []string { return append([]string(nil), stateNames[:]...) }
 
 // pmStall maps a warp state to the config "stall:STATE" counter names
@@ -82,6 +84,8 @@ func pmStall(s WarpState) string {
 		return "paused"
 	case StateTrapped:
 		return "trapped"
+	case StateRegpool:
+		return "regpool"
 	case StateNotSelected:
 		return "not_selected"
 	}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/rtl"
@@ -70,6 +71,9 @@ type trapCtx struct {
 	stack      [32][]retEntry
 	blockUntil uint64
 	blockState WarpState
+	nreg       int // setmaxnreg's count and undefined registers (regpool.go)
+	undefAny   bool
+	undef      [4]uint64
 	regs       []uint32
 	preds      []uint32
 	rdy        []uint64
@@ -267,10 +271,20 @@ func (sm *SM) trapEvent(w *warp, kind trapunit.EvKind, arg uint8, pc, mask uint3
 }
 
 // warpError reports the fault e of w's instruction at pc and raises it
-// as a warp error (ErrorFromFault(e.Kind)) for the trap unit.
+// as a warp error for the trap unit (errCode).
 func (sm *SM) warpError(w *warp, e ErrorEntry, pc uint32) {
 	sm.addError(e)
-	sm.trapEvent(w, trapunit.EvWarpError, uint8(trapunit.ErrorFromFault(e.Kind)), pc, w.gmask)
+	sm.trapEvent(w, trapunit.EvWarpError, uint8(errCode(&e)), pc, w.gmask)
+}
+
+// errCode is the warp error code of a fault: trapunit.ErrorFromFault of
+// its kind, except that a misaligned access (kind "memory_fault", as the
+// report has always called it) is MISALIGNED_ADDR.
+func errCode(e *ErrorEntry) trapunit.ErrCode {
+	if e.Kind == "memory_fault" && strings.Contains(e.Message, "misaligned") {
+		return trapunit.ErrMisalignedAddr
+	}
+	return trapunit.ErrorFromFault(e.Kind)
 }
 
 // trapTick is the trap unit's end of cycle (after the issued instructions
@@ -382,6 +396,10 @@ func (sm *SM) enterHandler(w *warp, before *trapunit.State) {
 		x.blockUntil, x.blockState = w.blockUntil, w.blockState
 		w.blockUntil, w.blockState = 0, StateMisc
 		w.blocked = 0
+		// The handler's bank: its registers are all defined and all
+		// within the warp's count.
+		x.nreg, x.undefAny, x.undef = w.nreg, w.undefAny, w.undef
+		w.nreg, w.undefAny, w.undef = t.hregs, false, [4]uint64{}
 		w.swapBank()
 		w.regs = resize32(w.regs, t.hregs*32)
 		w.preds = resize32(w.preds, max(t.hpreds, 1))
@@ -447,7 +465,7 @@ func (sm *SM) leaveHandler(w *warp, pc uint32) {
 		w.swapBank()
 		w.pc, w.depth, w.fp = x.pc, x.depth, x.fp
 		for l := range w.stack {
-			x.stack[l], w.stack[l] = w.stack[l], x.stack[l][:0]
+			w.stack[l], x.stack[l] = x.stack[l], w.stack[l][:0]
 		}
 		var blocked uint32
 		for _, b := range w.barLanes {
@@ -455,8 +473,23 @@ func (sm *SM) leaveHandler(w *warp, pc uint32) {
 		}
 		w.blocked = blocked & w.live()
 		w.blockUntil, w.blockState = x.blockUntil, x.blockState
-		if w.blockState == StateBarrier && w.blockUntil == never {
+		if w.blockUntil == never && !w.rpHeld {
+			// A barrier wait is recomputed below; a setmaxnreg hold
+			// released while the warp ran the handler is over.
 			w.blockUntil, w.blockState = 0, StateMisc
+		}
+		if w.nreg == sm.trap.hregs {
+			w.nreg, w.undefAny, w.undef = x.nreg, x.undefAny, x.undef
+		} else {
+			// reg_pool released a setmaxnreg meanwhile: its new count
+			// and newly undefined registers stand.
+			for i := range w.undef {
+				w.undef[i] |= x.undef[i]
+			}
+			for r := w.nreg; r < 256; r++ {
+				w.undef[r>>6] &^= 1 << uint(r&63)
+			}
+			w.undefAny = w.undef != [4]uint64{}
 		}
 		w.tr.handler = false
 	}

@@ -298,6 +298,25 @@ func (sm *SM) TrapOutputs() trapunit.Outputs {
 	return o
 }
 
+// TrapCounts returns how many traps, breakpoints and interrupt records
+// the run has so far (the lengths of the report's lists; cheap, for
+// debuggers watching for the next stop).
+func (sm *SM) TrapCounts() (traps, breakpoints, interrupts int) {
+	r := &sm.trap.rep
+	return len(r.Traps), len(r.Breakpoints), len(r.Interrupts)
+}
+
+// AllStopped reports whether the SM is trapped and every live warp is
+// paused (registered state: the host may wake or resume them).
+func (sm *SM) AllStopped() bool {
+	q := &sm.trap.q
+	running := sm.trap.live.AndNot(q.Paused)
+	return q.SMTrapped && !running.Any()
+}
+
+// HasTrapHandler reports whether a trap handler is configured.
+func (sm *SM) HasTrapHandler() bool { return sm.trap.hasHandler }
+
 // TrapState returns trap_unit's registers (Q).
 func (sm *SM) TrapState() trapunit.State { return sm.trap.q }
 

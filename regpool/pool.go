@@ -674,6 +674,15 @@ func (u *Pool) WarpStats(c, w int) (nreg int, blocked uint64, ok bool) {
 	return int(q.NReg[c][g]), q.BlkCycles[c][g], true
 }
 
+// GroupBlocked reports whether the warpgroup of warp w of CTA slot c is
+// blocked in .inc (in Q: after Tick, the cycle's outcome).
+func (u *Pool) GroupBlocked(c, w int) bool {
+	if c < 0 || c >= u.p.NumCTAs || w < 0 || w >= MaxCTAWarps {
+		return false
+	}
+	return u.q.Blk[c]>>uint(w/WarpsPerGroup)&1 != 0
+}
+
 // Blocked reports whether some warpgroup is blocked in .inc (in Q). While
 // it is false and a cycle's inputs carry no event, Eval leaves D = Q and
 // drives only the statistics outputs.
