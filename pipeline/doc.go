@@ -10,7 +10,10 @@
 //	rep = sm.Report()                                         // the report so far, at any time
 //	sm.OnCycle(func(*pipeline.CycleInfo) {...})               // observation hooks (tracing, waveforms)
 //	sm.OnIssue(func(*pipeline.IssueInfo) {...})
-//	sm.SetTrapUnit(u)                                         // BPT / RTT / IDE handler (see TrapUnit)
+//	sm.SetHostPolicy("abort", "resume")                       // trap unit host: --on-trap, --on-break (trap.go)
+//	sm.SetHostAgent(a); sm.HostCommand(cmd, arg)              // or a host of one's own (debugger): wake, resume, clear ESRs
+//	sm.TrapState(), sm.WarpStatus(), sm.WarpRegs(w, false)    // trap unit registers, warps, registers (debuggers)
+//	sm.SetTrapUnit(u)                                         // observer of BPT / RTT / IDE (see TrapUnit)
 //	sm.Signals(), sm.Schedulers()                             // the units' signal table and state, for tracers
 //	sm.WarpSlot(cta, w), sm.ReservedSmem(), sm.BufferAddr(p)  // what a reference needs to know
 //
@@ -119,12 +122,27 @@
 //     ReservedSmem); %clock, %clock_hi, %clock64 and %globaltimer* are the
 //     outputs of the clock_timer unit, %pmN and %pmN_64 those of perf_mon
 //     (counting what pm.counter.N says, pmevent once per warp-level
-//     execution); SR_GLOBAL_ESR and SR_WARP_ESR read 0. The report embeds
+//     execution); SR_GLOBAL_ESR and SR_WARP_ESR read the trap unit's
+//     s2r_global_esr_o (BPT_INT reads 0) and warp_esr_o. The report embeds
 //     perfmon.Counts (pm_events, pm_counters). See units.go and
 //     docs/clock-timer.md.
-//   - Run control: trap stops the run "trapped" (error kind "trap"); brkpt
-//     stops it "trapped" with kind "breakpoint"; a fault stops it "fault" at
-//     the faulting instruction; when every live warp waits at a barrier that
+//   - The trap unit (package trapunit, trap.go, docs/trap-unit.md): BPT.*,
+//     IDE.EN/DIS, RTT, PTX trap (warp error ASSERT_TRAP) and brkpt
+//     (BPT.TRAP 1), and every fault of the model as a precise warp error
+//     (the saved PC is the next instruction), with per-warp and global
+//     ESRs. A trap takes every live warp into the trap handler .func
+//     (trap.handler), which runs on a context of its own (the user context
+//     comes back at RTT); without a handler the warps stop where they are.
+//     BPT.DRAIN holds the warp until its earlier instructions completed;
+//     paused warps issue nothing ("paused"; "trapped" when stopped by a
+//     trap); launches wait while the SM is trapped. A host agent (the batch
+//     trapunit.Host of --on-trap/--on-break, or a debugger) acknowledges
+//     interrupts and decides when every live warp has stopped. The report
+//     adds traps, breakpoints, interrupts, global_esr and each warp's esr.
+//   - Run control: with the default host, a trap or breakpoint ends the run
+//     "trapped" (error kind "trap" / "breakpoint"), a warp error "fault"
+//     (PTX trap: "trapped") at the faulting instruction; when every live
+//     warp waits at a barrier that
 //     cannot complete the run stops "deadlock" listing each warp's state, PC
 //     and line; run.watchdog_cycles without an issue also reports a
 //     deadlock; run.max_cycles stops it "cycle_limit". Run skips stretches
@@ -133,9 +151,9 @@
 //
 // # What is not modelled (yet)
 //
-//   - The trap unit: BPT, RTT and IDE fault with "trap unit not modelled
-//     yet" unless a TrapUnit is installed; there is no trap handler, no
-//     ESR, and brkpt cannot be resumed.
+//   - The trap unit's memory-system side: every memory error is found at
+//     issue (no late L1 errors), and the PRI registers of a real GPU (host
+//     commands stand for them).
 //   - Where a warp's registers sit in the register file (setmaxnreg moves
 //     counts only) and the contents of registers a warp gives back and
 //     obtains again (they keep their values; reading one is reported).

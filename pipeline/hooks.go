@@ -189,12 +189,11 @@ type TrapEvent struct {
 	Exec  uint32 // lanes whose guard is true
 }
 
-// TrapUnit is the hook of the trap unit (seed 002: BPT.DRAIN/PAUSE/TRAP/
-// INT, RTT, IDE.EN/DIS, the error status registers and the trap handler),
-// which another unit implements. Without one (the default), BPT, RTT and
-// IDE stop the run with a "trap_unit" fault: "trap unit not modelled yet".
-// With one, Trap is called when the instruction issues; a nil error lets
-// the warp continue at the next instruction, an error faults the run.
+// TrapUnit is an observer of the BPT, RTT and IDE instructions the warps
+// issue (the SM models the trap unit itself: trap.go, package trapunit).
+// Trap is called when such an instruction issues with a true guard; a
+// non-nil error makes it a warp error (kind "trap_unit",
+// ILLEGAL_INSTR_ENCODING) instead of a trap-unit event.
 type TrapUnit interface {
 	Trap(ev TrapEvent) error
 }

@@ -309,7 +309,7 @@ func (sm *SM) ReadGlobal(addr uint64, b []byte) {
 	sm.global.read(addr, b[:n])
 }
 
-// SetTrapUnit installs the handler of BPT, RTT and IDE (see TrapUnit).
+// SetTrapUnit installs an observer of BPT, RTT and IDE (see TrapUnit).
 func (sm *SM) SetTrapUnit(t TrapUnit) { sm.trapUnit = t }
 
 // Run steps the SM until the run ends (completion, trap, fault, deadlock

@@ -96,10 +96,11 @@ type trapState struct {
 	nev      int
 	evw      [trapunit.MaxPorts]*warp
 	evpc     [trapunit.MaxPorts]uint32
-	live     rtl.Bits // warp_live_i
-	launched rtl.Bits // warp_launch_i
-	dirty    bool     // a launch into a slot whose trap registers are not reset
-	rest     bool     // Q is at rest (see busy)
+	over     []trapOverflow // events beyond the ports, driven next cycle
+	live     rtl.Bits       // warp_live_i
+	launched rtl.Bits       // warp_launch_i
+	dirty    bool           // a launch into a slot whose trap registers are not reset
+	rest     bool           // Q is at rest (see busy)
 	q        trapunit.State
 	o        trapunit.Outputs // the last Eval's outputs
 	oCycle   uint64           // cycle+1 of o
@@ -114,6 +115,15 @@ type trapState struct {
 	rep          TrapReport
 	lastTrap     int // index in rep.Traps of the latest trap (-1: none)
 	lastBreak    int // index in rep.Breakpoints of the latest breakpoint
+}
+
+// trapOverflow is an event that found no free port.
+type trapOverflow struct {
+	w        *warp
+	kind     trapunit.EvKind
+	arg      uint8
+	pc, mask uint32
+	cycle    uint64
 }
 
 // maxTrapRecords bounds each list of TrapReport.
@@ -161,7 +171,9 @@ func (sm *SM) initTrap(nregs, npreds int) (int, int, error) {
 		t.hregs, t.hpreds = sm.funcNeeds(fi)
 		nregs, npreds = max(nregs, t.hregs), max(npreds, t.hpreds)
 	}
-	u, err := trapunit.New(trapunit.Params{NumWarps: t.nwarps, NumPorts: sm.cfg.Sched.Count, HasHandler: t.hasHandler})
+	// A port per scheduler takes the issued instructions' events; the
+	// rest take warp errors raised at the end of a cycle (reg_pool).
+	u, err := trapunit.New(trapunit.Params{NumWarps: t.nwarps, NumPorts: trapunit.MaxPorts, HasHandler: t.hasHandler})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -238,7 +250,9 @@ func (sm *SM) trapExit(w *warp) { sm.trap.live.Clear(w.slot) }
 
 // busy reports whether the unit must be evaluated this cycle even without
 // an event (and Run must not skip idle cycles).
-func (t *trapState) busy() bool { return !t.rest || t.cmd != trapunit.HostNone || t.hasDirect }
+func (t *trapState) busy() bool {
+	return !t.rest || t.cmd != trapunit.HostNone || t.hasDirect || len(t.over) > 0
+}
 
 // atRest recomputes rest from Q: no warp in the handler or paused, and
 // nothing the host agent would act on.
@@ -262,7 +276,10 @@ func (sm *SM) trapEvent(w *warp, kind trapunit.EvKind, arg uint8, pc, mask uint3
 	t := &sm.trap
 	p := t.nev
 	if p >= trapunit.MaxPorts {
-		return // cannot happen: one issue per scheduler and cycle
+		// More events than ports (several warp errors besides the
+		// issues): the rest go first next cycle.
+		t.over = append(t.over, trapOverflow{w, kind, arg, pc, mask, sm.cycle})
+		return
 	}
 	t.in.SetEvent(p, trapunit.Event{Warp: w.slot, Kind: kind, Arg: arg, PCNext: pc + 1})
 	t.evw[p], t.evpc[p] = w, pc
@@ -314,6 +331,15 @@ func (sm *SM) trapTick() {
 	}
 	t.nev, t.launched, t.dirty = 0, rtl.Bits{}, false
 	t.cmd, t.arg, t.hasDirect = trapunit.HostNone, 0, false
+	if len(t.over) > 0 {
+		over := t.over
+		t.over = nil
+		for _, e := range over {
+			if !e.w.done && e.w.slot < trapunit.MaxWarps && sm.slots[e.w.slot] == e.w {
+				sm.trapEvent(e.w, e.kind, e.arg, e.pc, e.mask)
+			}
+		}
+	}
 	t.seenESR |= t.q.GlobalESR
 
 	o := &t.o
