@@ -33,6 +33,9 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "seed", Usage: "seed of every pseudo-random choice (run.seed)"},
 		&cli.StringFlag{Name: "max-cycles", Usage: "stop after this many cycles (run.max_cycles; 0 = unlimited)"},
 		&cli.BoolFlag{Name: "json", Usage: "print exactly one JSON object on stdout"},
+		&cli.StringFlag{Name: "trap-handler", Usage: "the .func entered on a trap or warp error (trap.handler); without one a trap ends the run"},
+		&cli.StringFlag{Name: "on-trap", Value: "abort", Usage: "host policy on a trap: abort | resume (wake paused warps once every warp has paused or exited)"},
+		&cli.StringFlag{Name: "on-break", Value: "abort", Usage: "host policy on brkpt: resume | abort"},
 	)
 }
 
@@ -56,6 +59,7 @@ func extraCommands(log *logrus.Logger) []*cli.Command {
 			},
 		},
 		demoCommand(log),
+		debugCommand(),
 	}
 }
 
@@ -120,6 +124,9 @@ func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
 			return nil, err
 		}
 		cfg.Run.Seed = v
+	}
+	if h := c.String("trap-handler"); h != "" {
+		cfg.Trap.Handler = h
 	}
 	if s := c.String("max-cycles"); s != "" {
 		v, err := parseUintFlag("max-cycles", s, 64)
@@ -236,6 +243,9 @@ func runKernel(c *cli.Context, log *logrus.Logger, im *isa.Image) error {
 	}
 	sm, err := pipeline.New(spec.cfg, im, spec.launch)
 	if err != nil {
+		return badInput(err)
+	}
+	if err := sm.SetHostPolicy(c.String("on-trap"), c.String("on-break")); err != nil {
 		return badInput(err)
 	}
 	log.WithFields(logrus.Fields{"entry": spec.launch.Entry, "grid": spec.launch.Grid, "block": spec.launch.Block}).Info("launch")
