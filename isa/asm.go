@@ -689,7 +689,8 @@ func (a *assembler) lineInfo(p Pos) LineInfo {
 
 func (a *assembler) kernelInfo(f *funcSym) Kernel {
 	d := f.def
-	k := Kernel{Name: d.Name, PC: f.pc, Regs: uint16(a.kernelRegs(f, map[string]bool{})), Preds: uint16(a.kernelPreds(f, map[string]bool{})), SharedBytes: a.shared, LocalBytes: f.frame, Line: uint32(d.Pos.Line)}
+	regs, preds := a.kernelRegs(f, map[string]bool{})
+	k := Kernel{Name: d.Name, PC: f.pc, Regs: uint16(regs), Preds: uint16(preds), SharedBytes: a.shared, LocalBytes: f.frame, Line: uint32(d.Pos.Line)}
 	_, offs, size := f.sig.layout()
 	_ = size
 	off := uint32(0)
@@ -739,39 +740,22 @@ func (a *assembler) kernelInfo(f *funcSym) Kernel {
 	return k
 }
 
-// kernelRegs is the register count of a kernel: the largest over every
-// function reachable from it (callees are allocated independently and the
-// caller saves what is live across a call).
-func (a *assembler) kernelRegs(f *funcSym, seen map[string]bool) int {
+// kernelRegs is the register and predicate count of a kernel: the largest
+// over every function reachable from it (callees are allocated
+// independently and the caller saves what is live across a call).
+func (a *assembler) kernelRegs(f *funcSym, seen map[string]bool) (regs, preds int) {
 	if seen[f.def.Name] {
-		return 0
+		return 0, 0
 	}
 	seen[f.def.Name] = true
-	n := f.regs
+	regs, preds = f.regs, f.preds
 	for _, c := range f.callees {
 		if cf := a.funcs[c]; cf != nil && cf.def != nil {
-			if r := a.kernelRegs(cf, seen); r > n {
-				n = r
-			}
+			r, p := a.kernelRegs(cf, seen)
+			regs, preds = max(regs, r), max(preds, p)
 		}
 	}
-	return n
-}
-
-func (a *assembler) kernelPreds(f *funcSym, seen map[string]bool) int {
-	if seen[f.def.Name] {
-		return 0
-	}
-	seen[f.def.Name] = true
-	n := f.preds
-	for _, c := range f.callees {
-		if cf := a.funcs[c]; cf != nil && cf.def != nil {
-			if r := a.kernelPreds(cf, seen); r > n {
-				n = r
-			}
-		}
-	}
-	return n
+	return regs, preds
 }
 
 // placeImm puts a 64-bit immediate into the instruction: the Imm field when
