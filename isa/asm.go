@@ -1,7 +1,6 @@
 package isa
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -691,16 +690,12 @@ func (a *assembler) kernelInfo(f *funcSym) Kernel {
 	d := f.def
 	regs, preds := a.kernelRegs(f, map[string]bool{})
 	k := Kernel{Name: d.Name, PC: f.pc, Regs: uint16(regs), Preds: uint16(preds), SharedBytes: a.shared, LocalBytes: f.frame, Line: uint32(d.Pos.Line)}
-	_, offs, size := f.sig.layout()
-	_ = size
 	off := uint32(0)
-	for i, p := range d.Params {
-		_ = offs
+	for _, p := range d.Params {
 		al := paramAlign(p)
 		off = alignUp(off, al)
 		k.Params = append(k.Params, KParam{Name: p.Name, Offset: off, Size: paramSize(p), Align: al, Type: p.Type, Ptr: p.PtrSpace != "" || (p.Type.Bits() == 64 && !p.Type.Float() && p.ArrayLen == 0)})
 		off += paramSize(p)
-		_ = i
 	}
 	k.ParamBytes = off
 	for _, pd := range d.Directives {
@@ -775,8 +770,6 @@ func (a *assembler) placeImm(in *Inst, mi *minst, v uint64) {
 		*slot = ConstOp(a.constIndex(v, mi.pos))
 	}
 }
-
-var _ = binary.LittleEndian
 
 // DynamicSharedBase is where dynamic shared memory starts: after the
 // module's static shared variables, 16-byte aligned.

@@ -2,7 +2,6 @@ package isa
 
 import (
 	"fmt"
-	"math"
 	"strings"
 )
 
@@ -843,13 +842,10 @@ func (st *fnState) src(mi *minst, slot int, o Operand, t Type) bool {
 		st.setImm(mi, slot, bits)
 		return true
 	case *RegOperand, *SymOperand:
-		name, pos, _ := identOf(o)
 		if so, ok := o.(*SymOperand); ok {
-			name, pos = so.Name, so.Pos
 			// Symbol address as a value: variable or function.
 			if e := st.sc.lookup(so.Name); e == nil || so.Offset != 0 {
-				if addr, ok := st.symAddr(mi, so, slot); ok {
-					_ = addr
+				if _, ok := st.symAddr(mi, so, slot); ok {
 					return true
 				}
 				if e == nil {
@@ -857,8 +853,6 @@ func (st *fnState) src(mi *minst, slot int, o Operand, t Type) bool {
 				}
 			}
 		}
-		_ = name
-		_ = pos
 		if ro, ok := o.(*RegOperand); ok && ro.Neg {
 			if t != Pred {
 				st.a.errorf(ro.Pos, "negation !%s is only allowed on predicates", ro.Name)
@@ -1703,8 +1697,6 @@ func (st *fnState) srcAsField(mi *minst, field uint8, o Operand, t Type) bool {
 	mi.uses = append(mi.uses, rref{v, field})
 	return true
 }
-
-var _ = math.MaxInt32
 
 // blockCallSignature finds the prototype or target list of an indirect call
 // declared later in the same block (clang declares prototype_N just before the call).
