@@ -1,0 +1,100 @@
+package kernelrec
+
+import (
+	"context"
+	"encoding/binary"
+	"testing"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/cosim"
+	"github.com/smsim/smsim/examples"
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/pipeline"
+)
+
+func launchOf(e *examples.Example) pipeline.Launch {
+	l := pipeline.Launch{Entry: e.Entry, Args: map[string]uint64{}, DynamicSmem: uint32(e.DynamicSmem), MaxNReg: uint32(e.MaxNReg)}
+	for i := 0; i < 3; i++ {
+		l.Grid[i], l.Block[i] = uint32(max(e.Grid[i], 1)), uint32(max(e.Block[i], 1))
+		l.Cluster[i] = uint32(e.Cluster[i])
+	}
+	for k, v := range e.Args {
+		l.Args[k] = v
+	}
+	for _, b := range e.Buffers {
+		init := make([]byte, 4*len(b.Init))
+		for i, w := range b.Init {
+			binary.LittleEndian.PutUint32(init[4*i:], w)
+		}
+		l.Buffers = append(l.Buffers, pipeline.Buffer{Param: b.Param, Size: 4 * b.Words, Init: init})
+	}
+	return l
+}
+
+// TestRecordAndReplay records the schedulers of real kernels under each
+// policy, checks that the recorded inputs make a Go scheduler choose
+// exactly as the SM's did, and replays every stream into the Go model and
+// the RTL in lockstep.
+func TestRecordAndReplay(t *testing.T) {
+	kernels := []string{"demo_collatz", "exit_partial", "nanosleep", "atomics"}
+	for _, pol := range []config.SchedPolicy{config.PolicyGTO, config.PolicyLRR, config.PolicyTwoLevel} {
+		for _, name := range kernels {
+			t.Run(string(pol)+"/"+name, func(t *testing.T) {
+				e, ok := examples.ByName(name)
+				if !ok {
+					t.Fatalf("no example %s", name)
+				}
+				im, err := isa.AssembleSource(name+".ptx", e.PTX)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg := config.Default()
+				cfg.Sched.Policy = pol
+				res, err := Record(cfg, im, launchOf(e))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Report.Status != pipeline.StatusCompleted {
+					t.Fatalf("run %s", res.Report.Status)
+				}
+				if res.Divergence != "" {
+					t.Fatalf("recording: %s", res.Divergence)
+				}
+				if len(res.Streams) != cfg.Sched.Count || res.Cycles == 0 {
+					t.Fatalf("%d streams, %d cycles", len(res.Streams), res.Cycles)
+				}
+				sess, err := cosim.Start(context.Background(), res.Unit, cosim.HarnessOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer sess.Close()
+				for s := range res.Streams {
+					if got := uint64(len(res.Streams[s]) / res.Unit.Layout().InBytes); got != res.Cycles {
+						t.Fatalf("stream %d has %d cycles, want %d", s, got, res.Cycles)
+					}
+					r, err := cosim.RunSession(context.Background(), sess, func() cosim.Stimulus { return res.Stimulus(s) }, cosim.Options{})
+					if err != nil {
+						t.Fatalf("scheduler %d: %v", s, err)
+					}
+					if r.Cycles != res.Cycles {
+						t.Fatalf("scheduler %d: %d cycles compared", s, r.Cycles)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestRecordLaunchError: a bad launch is the pipeline's LaunchError.
+func TestRecordLaunchError(t *testing.T) {
+	e, _ := examples.ByName("demo_collatz")
+	im, err := isa.AssembleSource("demo_collatz.ptx", e.PTX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := launchOf(e)
+	l.Buffers = nil
+	if _, err := Record(config.Default(), im, l); err == nil {
+		t.Fatal("a launch without its buffers was recorded")
+	}
+}

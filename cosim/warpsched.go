@@ -1,0 +1,188 @@
+package cosim
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/warpsched"
+)
+
+// PolicyCode is the value of warp_sched's Policy parameter for a policy:
+// smsim_pkg::sched_policy_e (TestPolicyEncoding checks the package).
+func PolicyCode(p config.SchedPolicy) (int, error) {
+	switch p {
+	case config.PolicyLRR:
+		return 0, nil
+	case config.PolicyGTO:
+		return 1, nil
+	case config.PolicyTwoLevel:
+		return 2, nil
+	}
+	return 0, fmt.Errorf("cosim: no warp_sched encoding for policy %q", p)
+}
+
+func policies() []config.SchedPolicy {
+	return []config.SchedPolicy{config.PolicyLRR, config.PolicyGTO, config.PolicyTwoLevel}
+}
+
+// WarpSched returns warp_sched at the parameters p.
+func WarpSched(p warpsched.Params) (Unit, error) {
+	s, err := warpsched.New(p)
+	if err != nil {
+		return nil, err
+	}
+	code, err := PolicyCode(p.Policy)
+	if err != nil {
+		return nil, err
+	}
+	return Bind(Spec[warpsched.Inputs, warpsched.Outputs, warpsched.State]{
+		Module: "warp_sched",
+		RTL:    []string{"smsim_pkg.sv", "warp_sched.sv"},
+		Params: []Param{{"NumWarps", p.NumWarps}, {"Policy", code}, {"TwoLevelActive", p.TwoLevelActive}},
+		Table:  s.Signals("warp_sched"),
+		New: func() (GoUnit[warpsched.Inputs, warpsched.Outputs, warpsched.State], error) {
+			return warpsched.New(p)
+		},
+		Random: func(seed uint64) func(uint64, *warpsched.Inputs) {
+			return newWarpSchedStim(p.NumWarps, seed).next
+		},
+	})
+}
+
+// WarpSchedParams are the parameters of the warp schedulers of an SM with
+// the configuration cfg.
+func WarpSchedParams(cfg config.Config) warpsched.Params {
+	n := 0
+	if cfg.Sched.Count > 0 {
+		n = cfg.SM.MaxWarps / cfg.Sched.Count
+	}
+	return warpsched.Params{NumWarps: n, Policy: cfg.Sched.Policy, TwoLevelActive: cfg.Sched.TwoLevelActive}
+}
+
+func warpSchedInfo() *UnitInfo {
+	// The standard sets: the h100 preset's schedulers (16 warps, an active
+	// set of 8) under each policy.
+	sets := func() ([]Unit, error) {
+		var us []Unit
+		for _, pol := range policies() {
+			u, err := WarpSched(warpsched.Params{NumWarps: 16, Policy: pol, TwoLevelActive: 8})
+			if err != nil {
+				return nil, err
+			}
+			us = append(us, u)
+		}
+		return us, nil
+	}
+	area := func() ([]Unit, error) {
+		var us []Unit
+		for _, n := range []int{8, 16} {
+			for _, pol := range policies() {
+				u, err := WarpSched(warpsched.Params{NumWarps: n, Policy: pol, TwoLevelActive: n / 2})
+				if err != nil {
+					return nil, err
+				}
+				us = append(us, u)
+			}
+		}
+		return us, nil
+	}
+	return &UnitInfo{
+		Module:   "warp_sched",
+		Summary:  "warp scheduler of one SM sub-partition (lrr, gto, two_level)",
+		Sets:     sets,
+		AreaSets: area,
+		FromConfig: func(cfg config.Config) (Unit, error) {
+			return WarpSched(WarpSchedParams(cfg))
+		},
+	}
+}
+
+// warpSchedStim is warp_sched's constrained-random stimulus. It keeps a
+// set of resident warps the way the SM does (a launch makes a slot
+// valid, an exit clears it) and draws ready, long-wait and stall inputs
+// around them. Every 1..2048 cycles it enters a new phase with new
+// densities (from "nothing happens" to "everything at once"), so that
+// both sparse and saturated cases occur; in some phases it also breaks
+// the SM's conventions (ready or long-waiting warps that are not valid,
+// launches into occupied slots, valid warps never launched), which the
+// unit must handle the same way in Go and in RTL.
+type warpSchedStim struct {
+	n     int
+	r     *rand.Rand
+	valid rtl.Bits
+
+	left                          int // cycles left in the phase
+	launch, exit                  int // densities in 64ths: see mask
+	ready, long, stall, wild, odd int
+}
+
+func newWarpSchedStim(n int, seed uint64) *warpSchedStim {
+	return &warpSchedStim{n: n, r: rand.New(rand.NewPCG(seed, 0x5eed_ca5e_0000_0001))}
+}
+
+// mask returns a random word whose bits are set with probability k/64
+// (0 <= k <= 64), from at most six random words.
+func (g *warpSchedStim) mask(k int) uint64 {
+	if k <= 0 {
+		return 0
+	}
+	if k >= 64 {
+		return ^uint64(0)
+	}
+	// Bit by bit from the least significant: x = x|r for a one, x&r for
+	// a zero, so that P(bit set) = k/64 at the end.
+	var x uint64
+	for b := 0; b < 6; b++ {
+		if k>>uint(b)&1 != 0 {
+			x |= g.r.Uint64()
+		} else if x != 0 {
+			x &= g.r.Uint64()
+		}
+	}
+	return x
+}
+
+func (g *warpSchedStim) phase() {
+	r := g.r
+	pick := func(levels ...int) int { return levels[r.IntN(len(levels))] }
+	g.left = 1 + r.IntN(2048)
+	g.launch = pick(0, 1, 2, 8, 32)
+	g.exit = pick(0, 1, 2, 4, 16)
+	g.ready = pick(0, 4, 16, 32, 48, 60, 64)
+	g.long = pick(0, 8, 16, 32, 56)
+	g.stall = pick(0, 0, 2, 16)
+	g.wild = pick(0, 0, 0, 1, 4) // inputs outside the SM's conventions
+	g.odd = pick(0, 0, 1)        // valid without a launch
+}
+
+func (g *warpSchedStim) next(_ uint64, in *warpsched.Inputs) {
+	if g.left == 0 {
+		g.phase()
+	}
+	g.left--
+	*in = warpsched.Inputs{}
+	for w := 0; w*64 < g.n; w++ {
+		top := ^uint64(0)
+		if r := g.n - w*64; r < 64 {
+			top = 1<<uint(r) - 1
+		}
+		v := g.valid[w]
+		exit := v & g.mask(g.exit)
+		launch := ^v & g.mask(g.launch)
+		launch |= v & g.mask(g.wild) // relaunch an occupied slot
+		odd := ^v & g.mask(g.odd)    // valid without a launch stamp
+		v = (v&^exit | launch | odd) & top
+		ready := v & g.mask(g.ready)
+		ready |= ^v & g.mask(g.wild)
+		long := v &^ ready & g.mask(g.long)
+		long |= g.mask(g.wild) & g.mask(g.long)
+		g.valid[w] = v
+		in.WarpValid[w] = v
+		in.WarpLaunch[w] = launch & top
+		in.WarpReady[w] = ready & top
+		in.WarpLongWait[w] = long & top
+	}
+	in.Stall = g.mask(g.stall)&1 != 0
+}

@@ -1,0 +1,56 @@
+// Package exlaunch builds SMs for the examples package's kernels, for the
+// trace package's tests, its demo program and the screenshot script.
+package exlaunch
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/examples"
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/pipeline"
+)
+
+func dim(d examples.Dim3) [3]uint32 {
+	var out [3]uint32
+	for i, v := range d {
+		out[i] = uint32(max(v, 1))
+	}
+	return out
+}
+
+// Launch is e's launch: shapes, arguments and buffers with their initial
+// contents.
+func Launch(e *examples.Example) pipeline.Launch {
+	l := pipeline.Launch{Entry: e.Entry, Grid: dim(e.Grid), Block: dim(e.Block), DynamicSmem: uint32(e.DynamicSmem), Args: e.Args, MaxNReg: uint32(e.MaxNReg)}
+	if e.Cluster != (examples.Dim3{}) {
+		l.Cluster = dim(e.Cluster)
+	}
+	for _, b := range e.Buffers {
+		init := make([]byte, 4*len(b.Init))
+		for i, w := range b.Init {
+			binary.LittleEndian.PutUint32(init[4*i:], w)
+		}
+		l.Buffers = append(l.Buffers, pipeline.Buffer{Param: b.Param, Size: 4 * b.Words, Init: init})
+	}
+	return l
+}
+
+// New assembles e and returns an SM ready to run it under cfg.
+func New(e *examples.Example, cfg config.Config) (*pipeline.SM, error) {
+	im, err := isa.AssembleSource(e.Name+".ptx", e.PTX)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Name, err)
+	}
+	return pipeline.New(cfg, im, Launch(e))
+}
+
+// NewByName is New for the example called name.
+func NewByName(name string, cfg config.Config) (*pipeline.SM, error) {
+	e, ok := examples.ByName(name)
+	if !ok {
+		return nil, fmt.Errorf("no example %q", name)
+	}
+	return New(e, cfg)
+}
