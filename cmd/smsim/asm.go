@@ -11,6 +11,7 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
+	"github.com/smsim/smsim/cosim/cosimcli"
 	"github.com/smsim/smsim/isa"
 )
 
@@ -37,6 +38,7 @@ func commands(log *logrus.Logger) []*cli.Command {
 		},
 		configCommand(),
 		vcddiffCommand(),
+		cosimcli.Command(),
 	}
 	return append(cmds, extraCommands(log)...)
 }

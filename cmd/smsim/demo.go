@@ -39,11 +39,14 @@ func demoCommand(log *logrus.Logger) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
 		Usage: "run the embedded default kernel (divergence, calls, the warp scheduler) and print the summary",
-		Flags: append(configFlags(), &cli.BoolFlag{Name: "json", Usage: "print the report as JSON"}, &cli.BoolFlag{Name: "source", Usage: "print the kernel's CUDA source and exit"}),
+		Flags: append(append(configFlags(), vcdFlags()...), &cli.BoolFlag{Name: "json", Usage: "print the report as JSON"}, &cli.BoolFlag{Name: "source", Usage: "print the kernel's CUDA source and exit"}),
 		Action: func(c *cli.Context) error {
 			e := examples.Demo()
 			if c.Bool("source") {
 				_, err := c.App.Writer.Write(e.Source)
+				return err
+			}
+			if err := checkVCDFlags(c); err != nil {
 				return err
 			}
 			cfg, err := loadConfig(c)
@@ -58,9 +61,16 @@ func demoCommand(log *logrus.Logger) *cli.Command {
 			if err != nil {
 				return badInput(err)
 			}
+			finishTrace, err := attachTrace(c, log, sm)
+			if err != nil {
+				return err
+			}
 			rep, err := runSM(sm, c.App.ErrWriter)
 			if err != nil {
 				return abnormal(err)
+			}
+			if err := finishTrace(); err != nil {
+				return err
 			}
 			if !c.Bool("json") {
 				fmt.Fprintf(c.App.Writer, "smsim demo: %s, %s on grid %v × block %v (config preset %q, %d schedulers, %s policy)\n\n", e.Name, e.Notes, e.Grid, e.Block, c.String("preset"), cfg.Sched.Count, cfg.Sched.Policy)

@@ -31,6 +31,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			return ex.code
 		}
+		// Commands from other packages (cosim) carry their status as cli.ExitCoder.
+		var ec cli.ExitCoder
+		if errors.As(err, &ec) {
+			if msg := ec.Error(); msg != "" {
+				fmt.Fprintf(stderr, "smsim: %s\n", msg)
+			}
+			return ec.ExitCode()
+		}
 		// Flag-parsing and usage errors from the CLI library are bad input.
 		fmt.Fprintf(stderr, "smsim: %v\n", err)
 		return 2

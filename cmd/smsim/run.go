@@ -17,6 +17,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/trace"
 )
 
 // runFlags are the flags of every command that launches a kernel.
@@ -39,13 +40,70 @@ func runFlags() []cli.Flag {
 	)
 }
 
+// vcdFlags are the waveform flags of run and demo.
+func vcdFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "vcd", Usage: "write a VCD of the run to FILE and a GTKWave save file FILE.gtkw beside it"},
+		&cli.StringSliceFlag{Name: "vcd-scope", Usage: "dump only signals under these scope prefixes, e.g. sm_top.g_warp (comma-separated, repeatable)"},
+		&cli.StringFlag{Name: "vcd-window", Usage: "dump only cycles START:END (START <= cycle < END; either side may be empty)"},
+		&cli.BoolFlag{Name: "fst", Usage: "also convert the VCD to FST with vcd2fst; the save file opens the FST"},
+	}
+}
+
+// attachTrace starts waveform tracing when --vcd is given; the returned
+// function finishes the files (VCD, optional FST, .gtkw).
+func attachTrace(c *cli.Context, log *logrus.Logger, sm *pipeline.SM) (func() error, error) {
+	path := c.String("vcd")
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	opt := trace.Options{Scopes: trace.ParseScopes(c.StringSlice("vcd-scope")...), FST: c.Bool("fst")}
+	if w := c.String("vcd-window"); w != "" {
+		s, e, err := trace.ParseWindow(w)
+		if err != nil {
+			return nil, badInput(fmt.Errorf("--vcd-window %q: %v", w, err))
+		}
+		opt.Start, opt.End = s, e
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	tr, err := trace.Attach(sm, f, opt)
+	if err != nil {
+		f.Close()
+		return nil, badInput(err)
+	}
+	return func() error {
+		err := tr.Close()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return abnormal(fmt.Errorf("--vcd %s: %v", path, err))
+		}
+		if opt.FST {
+			if fst, err := trace.ConvertFST(path); err != nil {
+				log.WithError(err).Warn("FST conversion failed; the VCD is complete")
+				opt.FST = false
+			} else {
+				log.WithField("fst", fst).Info("converted")
+			}
+		}
+		if err := trace.WriteGTKW(trace.SavePath(path), path, opt); err != nil {
+			return abnormal(fmt.Errorf("GTKWave save file: %v", err))
+		}
+		return nil
+	}, nil
+}
+
 func extraCommands(log *logrus.Logger) []*cli.Command {
 	return []*cli.Command{
 		{
 			Name:      "run",
 			Usage:     "run a kernel on the SM model (exit 0 completed, 1 abnormal end, 2 bad input)",
 			ArgsUsage: "KERNEL.ptx",
-			Flags:     runFlags(),
+			Flags:     append(runFlags(), vcdFlags()...),
 			Action: func(c *cli.Context) error {
 				path, err := oneArg(c, "KERNEL.ptx")
 				if err != nil {
@@ -113,7 +171,23 @@ func paramName(k *isa.Kernel, flag, p string) (string, error) {
 	return "", badInput(fmt.Errorf("--%s %s: kernel %s has no parameter %q (parameters: %s)", flag, p, k.Name, p, strings.Join(names, ", ")))
 }
 
+// checkVCDFlags refuses waveform options without --vcd.
+func checkVCDFlags(c *cli.Context) error {
+	if c.String("vcd") != "" {
+		return nil
+	}
+	for _, f := range []string{"vcd-scope", "vcd-window", "fst"} {
+		if c.IsSet(f) {
+			return badInput(fmt.Errorf("--%s needs --vcd FILE", f))
+		}
+	}
+	return nil
+}
+
 func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
+	if err := checkVCDFlags(c); err != nil {
+		return nil, err
+	}
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return nil, err
@@ -248,11 +322,18 @@ func runKernel(c *cli.Context, log *logrus.Logger, im *isa.Image) error {
 	if err := sm.SetHostPolicy(c.String("on-trap"), c.String("on-break")); err != nil {
 		return badInput(err)
 	}
+	finishTrace, err := attachTrace(c, log, sm)
+	if err != nil {
+		return err
+	}
 	log.WithFields(logrus.Fields{"entry": spec.launch.Entry, "grid": spec.launch.Grid, "block": spec.launch.Block}).Info("launch")
 	start := time.Now()
 	rep, err := runSM(sm, c.App.ErrWriter)
 	if err != nil {
 		return abnormal(err)
+	}
+	if err := finishTrace(); err != nil {
+		return err
 	}
 	log.WithFields(logrus.Fields{"cycles": rep.Cycles, "wall": time.Since(start).Round(time.Millisecond)}).Info("done")
 	if c.Bool("json") {
