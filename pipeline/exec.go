@@ -298,9 +298,10 @@ func (sm *SM) issue(w *warp, s int) {
 		w.refresh()
 	}
 	if len(sm.issueHook) > 0 {
-		ii := IssueInfo{Cycle: c, Sched: s, Warp: w.slot, PC: pc, Mask: mask, Exec: emask, Inst: d.in}
+		ii := &sm.info.issue // reused: hooks must not keep the pointer
+		*ii = IssueInfo{Cycle: c, Sched: s, Warp: w.slot, PC: pc, Mask: mask, Exec: emask, Inst: d.in}
 		for _, h := range sm.issueHook {
-			h(&ii)
+			h(ii)
 		}
 	}
 }

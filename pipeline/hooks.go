@@ -32,6 +32,11 @@ type CycleInfo struct {
 	SchedOut []warpsched.Outputs
 	// CTAs lists the resident CTAs in launch order.
 	CTAs []CTAInfo
+
+	// issue is the IssueInfo handed to OnIssue hooks, reused for every
+	// issued instruction (kept here, in the SM's CycleInfo, so issuing
+	// allocates nothing).
+	issue IssueInfo
 }
 
 // NumBarriers is the number of named barriers per CTA (bar ids 0..15).
@@ -86,7 +91,8 @@ func (sm *SM) allocInfo() {
 }
 
 // OnIssue registers f to be called for every issued warp instruction,
-// after it executed.
+// after it executed. The hook must not keep the pointer: the IssueInfo is
+// reused for the next instruction.
 func (sm *SM) OnIssue(f func(*IssueInfo)) {
 	sm.issueHook = append(sm.issueHook, func(ii *IssueInfo) {
 		sm.fillIssue(ii)
@@ -212,3 +218,20 @@ func (sm *SM) Signals() rtl.Table {
 // Schedulers returns the warp scheduler units (for observers: read their
 // Q and D; do not drive them).
 func (sm *SM) Schedulers() []*warpsched.Sched { return sm.scheds }
+
+// trapQuiescent reports, for trapTick with an observer registered, that
+// stepping trap_unit this cycle would change nothing an observer sees, so
+// the step can be skipped as it is without one. trapTick asks only when
+// no event is driven, no launch lands on a slot with trap registers to
+// reset (dirty), and the unit is at rest with no host command (busy):
+// then, from trapunit.Unit.Eval, D = Q needs in addition that the SM is
+// not trapped and that no quiet_q bit belongs to a warp that is gone or
+// launched this cycle (whose bits Eval clears); and the outputs are those
+// TrapOutputs derives from Q (no pulse, no host_ack_o/host_err_o, no
+// return_to_user_o: nothing is paused; all_paused_o: not trapped).
+func (sm *SM) trapQuiescent() bool {
+	t := &sm.trap
+	q := &t.q
+	stale := q.Quiet.AndNot(t.live.AndNot(t.launched))
+	return !q.SMTrapped && !q.InHandler.Any() && !q.Paused.Any() && !stale.Any()
+}

@@ -308,7 +308,7 @@ func errCode(e *ErrorEntry) trapunit.ErrCode {
 // executed).
 func (sm *SM) trapTick() {
 	t := &sm.trap
-	if t.nev == 0 && !t.dirty && !t.busy() && len(sm.hooks) == 0 {
+	if t.nev == 0 && !t.dirty && !t.busy() && (len(sm.hooks) == 0 || sm.trapQuiescent()) {
 		t.launched = rtl.Bits{}
 		return
 	}

@@ -191,8 +191,26 @@ func appendBits(dst []byte, w []uint64, width int) []byte {
 	if top < 0 {
 		return append(dst, '0')
 	}
-	for i := min(top, width-1); i >= 0; i-- {
+	i := min(top, width-1)
+	// The bits above the highest whole byte, one at a time, then eight
+	// at a time from a table (wide vectors such as pm_o change every
+	// cycle).
+	for ; i >= 0 && i&7 != 7; i-- {
 		dst = append(dst, '0'+byte(w[i>>6]>>uint(i&63)&1))
+	}
+	for ; i >= 7; i -= 8 {
+		lo := i - 7
+		dst = append(dst, bitBytes[byte(w[lo>>6]>>uint(lo&63))][:]...)
 	}
 	return dst
 }
+
+// bitBytes[b] is b as eight '0'/'1' characters, most significant first.
+var bitBytes = func() (t [256][8]byte) {
+	for b := range t {
+		for k := 0; k < 8; k++ {
+			t[b][k] = '0' + byte(b>>uint(7-k)&1)
+		}
+	}
+	return t
+}()

@@ -665,8 +665,7 @@ func (t *Tracer) sampleUnits(ci *pipeline.CycleInfo, final bool) {
 		t.sIn[s].sample(t, in)
 		t.sOut[s].sample(t, out)
 		if t.sQ[s].any {
-			q := u.Q()
-			t.sQ[s].sample(t, &q)
+			t.sQ[s].sample(t, u.QRef())
 		}
 	}
 	if t.ctOut.any || t.ctQ.any {

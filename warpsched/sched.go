@@ -110,6 +110,11 @@ func (s *Sched) Reset() {
 // Q returns the registers.
 func (s *Sched) Q() State { return s.q }
 
+// QRef returns a pointer to the registers, for observers that read them
+// every cycle without copying State (Age alone is 4 KB). The pointee is
+// valid until the next Tick; do not write through it.
+func (s *Sched) QRef() *State { return &s.q }
+
 // D returns the next-state values of the last Eval.
 func (s *Sched) D() State { return s.d }
 
