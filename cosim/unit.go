@@ -224,7 +224,7 @@ type UnitInfo struct {
 // Units lists the units cosim knows, sorted by module name. Adding a unit
 // means adding its UnitInfo here (see doc.go).
 func Units() []*UnitInfo {
-	us := []*UnitInfo{warpSchedInfo()}
+	us := []*UnitInfo{warpSchedInfo(), clockTimerInfo(), perfMonInfo(), trapUnitInfo(), regPoolInfo()}
 	sort.Slice(us, func(i, j int) bool { return us[i].Module < us[j].Module })
 	return us
 }

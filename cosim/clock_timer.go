@@ -1,0 +1,214 @@
+package cosim
+
+import (
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/smsim/smsim/clocktimer"
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/rtl"
+)
+
+// split64 returns a 64-bit parameter as the Verilog parameters name+"Lo"
+// and name+"Hi" (32-bit halves: `int unsigned` parameters that -G and
+// chparam set from decimal numbers).
+func split64(name string, v uint64) []Param {
+	return []Param{{name + "Lo", int(uint32(v))}, {name + "Hi", int(v >> 32)}}
+}
+
+// rescope returns t with every signal's scope set to scope (the Go units
+// scope their tables by the SM instance path; cosim by the module).
+func rescope(t rtl.Table, scope string) rtl.Table {
+	t = append(rtl.Table(nil), t...)
+	for i := range t {
+		t[i].Scope = scope
+	}
+	return t
+}
+
+// ClockTimer returns clock_timer at the parameters p.
+func ClockTimer(p clocktimer.Params) (Unit, error) {
+	u, err := clocktimer.New(p)
+	if err != nil {
+		return nil, err
+	}
+	params := []Param{{"NumWarps", p.NumWarps}, {"NumPorts", p.NumPorts}, {"MHz", p.MHz}}
+	params = append(params, split64("ClockStart", p.ClockStart)...)
+	params = append(params, split64("ResolutionNs", p.ResolutionNs)...)
+	params = append(params, split64("TimerStartNs", p.TimerStartNs)...)
+	idx := clockTimerIdxBits(p.NumWarps)
+	return Bind(Spec[ClockTimerInputs, clocktimer.Outputs, clocktimer.State]{
+		Module: "clock_timer",
+		RTL:    []string{"clock_timer.sv"},
+		Params: params,
+		Table:  rescope(u.Signals(), "clock_timer"),
+		New: func() (GoUnit[ClockTimerInputs, clocktimer.Outputs, clocktimer.State], error) {
+			u, err := clocktimer.New(p)
+			if err != nil {
+				return nil, err
+			}
+			return clockTimerGo{u, idx}, nil
+		},
+		Random: func(seed uint64) func(uint64, *ClockTimerInputs) {
+			g := newClockTimerStim(p, seed)
+			var ci clocktimer.Inputs
+			return func(c uint64, in *ClockTimerInputs) {
+				g.next(c, &ci)
+				*in = PackClockTimerInputs(ci, p.NumWarps)
+			}
+		},
+	})
+}
+
+// ClockTimerInputs are clock_timer's inputs as they travel on the wire:
+// sleep_warp_i packs one warp index of clockTimerIdxBits bits per port
+// (the Verilog vector), which the record codec takes from an rtl.Bits, not
+// from clocktimer.Inputs' [MaxPorts]uint16. Encode clocktimer.Inputs with
+// PackClockTimerInputs before passing them to EncodeInput.
+type ClockTimerInputs struct {
+	SleepValid [clocktimer.MaxPorts]bool   `sv:"sleep_valid_i"`
+	SleepWarp  rtl.Bits                    `sv:"sleep_warp_i"` // port p's warp in bits idx*p ..
+	SleepNs    [clocktimer.MaxPorts]uint32 `sv:"sleep_ns_i"`
+}
+
+// clockTimerIdxBits is the width of one warp index (clocktimer's
+// SleepWarpWidth / NumPorts).
+func clockTimerIdxBits(numWarps int) int {
+	return max(bits.Len(uint(numWarps-1)), 1)
+}
+
+// PackClockTimerInputs packs in for a unit of numWarps warps (warp indices
+// keep their low index bits, as the Verilog port does).
+func PackClockTimerInputs(in clocktimer.Inputs, numWarps int) ClockTimerInputs {
+	idx := clockTimerIdxBits(numWarps)
+	w := ClockTimerInputs{SleepValid: in.SleepValid, SleepNs: in.SleepNs}
+	for p := range in.SleepWarp {
+		if idx*(p+1) > rtl.MaxBits {
+			break
+		}
+		for b := 0; b < idx; b++ {
+			w.SleepWarp.Put(idx*p+b, in.SleepWarp[p]>>uint(b)&1 != 0)
+		}
+	}
+	return w
+}
+
+// clockTimerGo is the Go unit seen through ClockTimerInputs.
+type clockTimerGo struct {
+	*clocktimer.ClockTimer
+	idx int
+}
+
+func (u clockTimerGo) Eval(w ClockTimerInputs) clocktimer.Outputs {
+	in := clocktimer.Inputs{SleepValid: w.SleepValid, SleepNs: w.SleepNs}
+	for p := range in.SleepWarp {
+		var v uint16
+		for b := 0; b < u.idx && u.idx*p+b < rtl.MaxBits; b++ {
+			if w.SleepWarp.Has(u.idx*p + b) {
+				v |= 1 << uint(b)
+			}
+		}
+		in.SleepWarp[p] = v
+	}
+	return u.ClockTimer.Eval(in)
+}
+
+// ClockTimerSets are clock_timer's standard parameter sets: a small SM at
+// the h100 clock and timer resolution with the counters started just
+// below 2^32 (the %clock and %globaltimer_lo wrap early in a run), and an
+// odd one (5 warps, 3 ports, 7 MHz: 142 6/7 ns a cycle, a resolution of
+// 3 ns that is not a power of two).
+func ClockTimerSets() []clocktimer.Params {
+	return []clocktimer.Params{
+		{NumWarps: 8, NumPorts: 2, MHz: 1755, ClockStart: 1<<32 - 4096, ResolutionNs: 32, TimerStartNs: 1<<32 - 100_000},
+		{NumWarps: 5, NumPorts: 3, MHz: 7, ClockStart: 3<<32 | 12345, ResolutionNs: 3, TimerStartNs: 1<<40 + 7},
+	}
+}
+
+func clockTimerInfo() *UnitInfo {
+	mk := func(ps []clocktimer.Params) ([]Unit, error) {
+		var us []Unit
+		for _, p := range ps {
+			u, err := ClockTimer(p)
+			if err != nil {
+				return nil, err
+			}
+			us = append(us, u)
+		}
+		return us, nil
+	}
+	return &UnitInfo{
+		Module:  "clock_timer",
+		Summary: "cycle counter, %globaltimer and nanosleep timers of one SM",
+		Sets:    func() ([]Unit, error) { return mk(ClockTimerSets()) },
+		// The h100 preset (64 warps, 4 schedulers) and a small SM.
+		AreaSets: func() ([]Unit, error) {
+			return mk([]clocktimer.Params{
+				clocktimer.ParamsFrom(config.Default()),
+				{NumWarps: 8, NumPorts: 2, MHz: 1000, ResolutionNs: 1},
+			})
+		},
+		FromConfig: func(cfg config.Config) (Unit, error) {
+			return ClockTimer(clocktimer.ParamsFrom(cfg))
+		},
+	}
+}
+
+// clockTimerStim is clock_timer's constrained-random stimulus. In phases
+// of 1..4096 cycles it issues nanosleeps at a phase density on each port,
+// for warps mostly in range (sometimes beyond NumWarps, where the index
+// width allows, and sometimes the same warp on two ports), with durations
+// drawn from short (a few cycles: warps wake and are put back to sleep
+// often), medium, up to and beyond the 1 ms clamp, and any 32-bit value.
+type clockTimerStim struct {
+	p    clocktimer.Params
+	r    *rand.Rand
+	left int
+	rate int // per port, in 64ths
+	long int // chance of a long duration, in 64ths
+	wild int // chance of an out-of-range warp, in 64ths
+}
+
+func newClockTimerStim(p clocktimer.Params, seed uint64) *clockTimerStim {
+	return &clockTimerStim{p: p, r: rand.New(rand.NewPCG(seed, 0xc10c_7173_0000_0001))}
+}
+
+func (g *clockTimerStim) next(_ uint64, in *clocktimer.Inputs) {
+	r := g.r
+	pick := func(levels ...int) int { return levels[r.IntN(len(levels))] }
+	if g.left == 0 {
+		g.left = 1 + r.IntN(4096)
+		g.rate = pick(0, 0, 1, 4, 16, 64)
+		g.long = pick(0, 1, 8)
+		g.wild = pick(0, 0, 2, 16)
+	}
+	g.left--
+	*in = clocktimer.Inputs{}
+	idxBits := 1
+	for (1 << idxBits) < g.p.NumWarps {
+		idxBits++
+	}
+	for p := 0; p < g.p.NumPorts; p++ {
+		if r.IntN(64) >= g.rate {
+			continue
+		}
+		in.SleepValid[p] = true
+		w := r.IntN(g.p.NumWarps)
+		if r.IntN(64) < g.wild {
+			w = r.IntN(1 << idxBits)
+		}
+		in.SleepWarp[p] = uint16(w)
+		var ns uint32
+		switch k := r.IntN(64); {
+		case k < g.long:
+			ns = uint32(r.IntN(2 * clocktimer.MaxSleepNs))
+		case k < g.long+2:
+			ns = r.Uint32()
+		case k < 48:
+			ns = uint32(r.IntN(4000)) // 0 to a few dozen cycles
+		default:
+			ns = uint32(r.IntN(100_000))
+		}
+		in.SleepNs[p] = ns
+	}
+}

@@ -1,0 +1,164 @@
+package cosim
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/perfmon"
+)
+
+// PerfMonCounterCode is the value of perf_mon's CounterN parameter for a
+// counter: the kind (config.PMKind) in bits 3:0, the event mask (events)
+// or the stall_count_i index (stall) in bits 19:4.
+func PerfMonCounterCode(c config.PMCounter) (int, error) {
+	switch c.Kind {
+	case config.PMOff, config.PMCycles, config.PMInstructions:
+		return int(c.Kind), nil
+	case config.PMEvents:
+		return int(c.Kind) | int(c.Mask)<<4, nil
+	case config.PMStall:
+		k, ok := perfmon.StallIndex(c.State)
+		if !ok {
+			return 0, fmt.Errorf("cosim: perf_mon: unknown stall state %q", c.State)
+		}
+		return int(c.Kind) | k<<4, nil
+	}
+	return 0, fmt.Errorf("cosim: perf_mon: no encoding for counter kind %d", c.Kind)
+}
+
+// PerfMon returns perf_mon at the parameters p.
+func PerfMon(p perfmon.Params) (Unit, error) {
+	u, err := perfmon.New(p)
+	if err != nil {
+		return nil, err
+	}
+	params := []Param{{"NumPorts", p.NumPorts}}
+	for i, c := range p.Counters {
+		code, err := PerfMonCounterCode(c)
+		if err != nil {
+			return nil, err
+		}
+		params = append(params, Param{fmt.Sprintf("Counter%d", i), code})
+	}
+	return Bind(Spec[perfmon.Inputs, perfmon.Outputs, perfmon.State]{
+		Module: "perf_mon",
+		RTL:    []string{"perf_mon.sv"},
+		Params: params,
+		Table:  rescope(u.Signals(), "perf_mon"),
+		New: func() (GoUnit[perfmon.Inputs, perfmon.Outputs, perfmon.State], error) {
+			return perfmon.New(p)
+		},
+		Random: func(seed uint64) func(uint64, *perfmon.Inputs) {
+			return newPerfMonStim(p.NumPorts, seed).next
+		},
+	})
+}
+
+func pmCounters(specs ...string) [perfmon.NumCounters]config.PMCounter {
+	var cs [perfmon.NumCounters]config.PMCounter
+	for i, s := range specs {
+		c, err := config.ParsePMCounter(s)
+		if err != nil {
+			panic(err)
+		}
+		cs[i] = c
+	}
+	return cs
+}
+
+// PerfMonSets are perf_mon's standard parameter sets: every counter kind
+// in use, on 4 ports (the h100 preset's schedulers) and on 1.
+func PerfMonSets() []perfmon.Params {
+	return []perfmon.Params{
+		{NumPorts: 4, Counters: pmCounters("cycles", "instructions", "event:3", "events:0x8001",
+			"stall:any", "stall:not_selected", "events:0xffff", "off")},
+		{NumPorts: 1, Counters: pmCounters("events:0x00f0", "stall:sleep", "cycles", "off",
+			"instructions", "stall:memory", "event:15", "stall:trapped")},
+	}
+}
+
+func perfMonInfo() *UnitInfo {
+	mk := func(ps []perfmon.Params) ([]Unit, error) {
+		var us []Unit
+		for _, p := range ps {
+			u, err := PerfMon(p)
+			if err != nil {
+				return nil, err
+			}
+			us = append(us, u)
+		}
+		return us, nil
+	}
+	return &UnitInfo{
+		Module:  "perf_mon",
+		Summary: "performance monitor of one SM (%pm0..%pm7, pmevent counts)",
+		Sets:    func() ([]Unit, error) { return mk(PerfMonSets()) },
+		AreaSets: func() ([]Unit, error) {
+			p, err := perfmon.ParamsFrom(config.Default())
+			if err != nil {
+				return nil, err
+			}
+			return mk(append([]perfmon.Params{p}, PerfMonSets()...))
+		},
+		FromConfig: func(cfg config.Config) (Unit, error) {
+			p, err := perfmon.ParamsFrom(cfg)
+			if err != nil {
+				return nil, err
+			}
+			return PerfMon(p)
+		},
+	}
+}
+
+// perfMonStim is perf_mon's constrained-random stimulus: in phases of
+// 1..2048 cycles, pmevents on each port at a phase density with masks of
+// one event (pmevent) or any (pmevent.mask), an issue count of up to
+// NumPorts, and stall counts from none through small to any 16-bit value.
+type perfMonStim struct {
+	n                  int
+	r                  *rand.Rand
+	left               int
+	rate, multi, stall int // in 64ths
+	big                bool
+}
+
+func newPerfMonStim(n int, seed uint64) *perfMonStim {
+	return &perfMonStim{n: n, r: rand.New(rand.NewPCG(seed, 0x9e7f_0000_0000_0001))}
+}
+
+func (g *perfMonStim) next(_ uint64, in *perfmon.Inputs) {
+	r := g.r
+	pick := func(levels ...int) int { return levels[r.IntN(len(levels))] }
+	if g.left == 0 {
+		g.left = 1 + r.IntN(2048)
+		g.rate = pick(0, 1, 8, 32, 64)
+		g.multi = pick(0, 8, 32, 64)
+		g.stall = pick(0, 16, 48, 64)
+		g.big = r.IntN(4) == 0
+	}
+	g.left--
+	*in = perfmon.Inputs{}
+	for p := 0; p < g.n; p++ {
+		if r.IntN(64) >= g.rate {
+			continue
+		}
+		in.EventValid[p] = true
+		if r.IntN(64) < g.multi {
+			in.EventMask[p] = uint16(r.Uint32())
+		} else {
+			in.EventMask[p] = 1 << uint(r.IntN(perfmon.NumEvents))
+		}
+	}
+	in.IssueCount = uint8(r.IntN(g.n + 1))
+	for i := range in.StallCount {
+		if r.IntN(64) >= g.stall {
+			continue
+		}
+		if g.big {
+			in.StallCount[i] = uint16(r.Uint32())
+		} else {
+			in.StallCount[i] = uint16(r.IntN(65))
+		}
+	}
+}

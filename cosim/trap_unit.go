@@ -1,0 +1,384 @@
+package cosim
+
+import (
+	"math/rand/v2"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/trapunit"
+)
+
+// TrapUnit returns trap_unit at the parameters p.
+func TrapUnit(p trapunit.Params) (Unit, error) {
+	u, err := trapunit.New(p)
+	if err != nil {
+		return nil, err
+	}
+	tab := u.Signals()
+	for i := range tab {
+		tab[i].Scope = "trap_unit"
+	}
+	has := 0
+	if p.HasHandler {
+		has = 1
+	}
+	return Bind(Spec[TrapInputs, trapunit.Outputs, trapunit.State]{
+		Module: "trap_unit",
+		RTL:    []string{"trap_unit.sv"},
+		Params: []Param{{"NumWarps", p.NumWarps}, {"NumPorts", p.NumPorts}, {"HasHandler", has}},
+		Table:  tab,
+		New: func() (GoUnit[TrapInputs, trapunit.Outputs, trapunit.State], error) {
+			u, err := trapunit.New(p)
+			if err != nil {
+				return nil, err
+			}
+			return &trapModel{u: u, p: p}, nil
+		},
+		Random: func(seed uint64) func(uint64, *TrapInputs) {
+			g := newTrapStim(p, seed)
+			var in trapunit.Inputs
+			return func(c uint64, out *TrapInputs) {
+				g.next(c, &in)
+				*out = PackTrapInputs(p, &in)
+			}
+		},
+	})
+}
+
+// TrapInputs are trap_unit's inputs as they travel on the wire: the
+// per-port fields narrower than their Go element type (ev_warp_i,
+// ev_kind_i, ev_arg_i) packed into flat vectors, port p at bits
+// [w*p +: w], as in the Verilog. The other fields are trapunit.Inputs'.
+// PackTrapInputs and UnpackTrapInputs convert.
+type TrapInputs struct {
+	WarpLive   rtl.Bits                  `sv:"warp_live_i"`
+	WarpLaunch rtl.Bits                  `sv:"warp_launch_i"`
+	WarpPC     [trapunit.MaxWarps]uint32 `sv:"warp_pc_i"`
+	EvValid    [trapunit.MaxPorts]bool   `sv:"ev_valid_i"`
+	EvWarp     rtl.Bits                  `sv:"ev_warp_i"`
+	EvKind     rtl.Bits                  `sv:"ev_kind_i"`
+	EvArg      rtl.Bits                  `sv:"ev_arg_i"`
+	EvPCNext   [trapunit.MaxPorts]uint32 `sv:"ev_pc_next_i"`
+	HostCmd    uint8                     `sv:"host_cmd_i"`
+	HostArg    uint16                    `sv:"host_arg_i"`
+}
+
+func trapIdxWidth(n int) int {
+	w := 1
+	for 1<<w < n {
+		w++
+	}
+	return w
+}
+
+func putField(b *rtl.Bits, lo, width int, v uint64) {
+	for i := 0; i < width; i++ {
+		b.Put(lo+i, v>>uint(i)&1 != 0)
+	}
+}
+
+func getField(b *rtl.Bits, lo, width int) uint64 {
+	var v uint64
+	for i := 0; i < width; i++ {
+		if b.Has(lo + i) {
+			v |= 1 << uint(i)
+		}
+	}
+	return v
+}
+
+// PackTrapInputs packs in for trap_unit at the parameters p (fields wider
+// than their ports are truncated, as on the wire).
+func PackTrapInputs(p trapunit.Params, in *trapunit.Inputs) TrapInputs {
+	idx := trapIdxWidth(p.NumWarps)
+	t := TrapInputs{WarpLive: in.WarpLive, WarpLaunch: in.WarpLaunch, WarpPC: in.WarpPC, EvValid: in.EvValid,
+		EvPCNext: in.EvPCNext, HostCmd: uint8(in.HostCmd), HostArg: in.HostArg}
+	for q := 0; q < p.NumPorts && q < trapunit.MaxPorts; q++ {
+		putField(&t.EvWarp, idx*q, idx, uint64(in.EvWarp[q]))
+		putField(&t.EvKind, 4*q, 4, uint64(in.EvKind[q]))
+		putField(&t.EvArg, 4*q, 4, uint64(in.EvArg[q]))
+	}
+	return t
+}
+
+// UnpackTrapInputs is the inverse of PackTrapInputs.
+func UnpackTrapInputs(p trapunit.Params, t *TrapInputs) trapunit.Inputs {
+	idx := trapIdxWidth(p.NumWarps)
+	in := trapunit.Inputs{WarpLive: t.WarpLive, WarpLaunch: t.WarpLaunch, WarpPC: t.WarpPC, EvValid: t.EvValid,
+		EvPCNext: t.EvPCNext, HostCmd: trapunit.HostCmd(t.HostCmd), HostArg: t.HostArg}
+	for q := 0; q < p.NumPorts && q < trapunit.MaxPorts; q++ {
+		in.EvWarp[q] = uint16(getField(&t.EvWarp, idx*q, idx))
+		in.EvKind[q] = trapunit.EvKind(getField(&t.EvKind, 4*q, 4))
+		in.EvArg[q] = uint8(getField(&t.EvArg, 4*q, 4))
+	}
+	return in
+}
+
+// trapModel is trapunit.Unit taking the wire's TrapInputs.
+type trapModel struct {
+	u *trapunit.Unit
+	p trapunit.Params
+}
+
+func (m *trapModel) Eval(in TrapInputs) trapunit.Outputs {
+	return m.u.Eval(UnpackTrapInputs(m.p, &in))
+}
+func (m *trapModel) Tick()             { m.u.Tick() }
+func (m *trapModel) Q() trapunit.State { return m.u.Q() }
+func (m *trapModel) D() trapunit.State { return m.u.D() }
+func (m *trapModel) Reset()            { m.u.Reset() }
+
+// TrapUnitParams are the parameters of the trap unit of an SM with the
+// configuration cfg.
+func TrapUnitParams(cfg config.Config) trapunit.Params {
+	return trapunit.Params{NumWarps: cfg.SM.MaxWarps, NumPorts: cfg.Sched.Count, HasHandler: cfg.Trap.Handler != ""}
+}
+
+func trapUnitInfo() *UnitInfo {
+	mk := func(ps ...trapunit.Params) ([]Unit, error) {
+		var us []Unit
+		for _, p := range ps {
+			u, err := TrapUnit(p)
+			if err != nil {
+				return nil, err
+			}
+			us = append(us, u)
+		}
+		return us, nil
+	}
+	return &UnitInfo{
+		Module:  "trap_unit",
+		Summary: "trap unit of one SM (BPT, IDE, RTT, warp errors, ESRs, host commands)",
+		// The standard sets: a small SM (8 warps, 2 schedulers) with and
+		// without a trap handler.
+		Sets: func() ([]Unit, error) {
+			return mk(trapunit.Params{NumWarps: 8, NumPorts: 2, HasHandler: true},
+				trapunit.Params{NumWarps: 8, NumPorts: 2, HasHandler: false})
+		},
+		// One area set: Yosys 0.23 takes about 40 s on it (18,725 cells)
+		// but 4.5 minutes on 16 warps and 4 ports (59,771 cells, mostly the
+		// multiplexers of the per-event warp indexing).
+		AreaSets: func() ([]Unit, error) {
+			return mk(trapunit.Params{NumWarps: 8, NumPorts: 2, HasHandler: true})
+		},
+		FromConfig: func(cfg config.Config) (Unit, error) {
+			return TrapUnit(TrapUnitParams(cfg))
+		},
+	}
+}
+
+// trapStim is trap_unit's constrained-random stimulus. It keeps the
+// resident warps the way the SM does (launch into a free slot, exit) and
+// steers events and host commands with a shadow Go model of the unit (its
+// registers as of the previous cycle, what the SM itself would see): warps
+// in the handler mostly RTT, pause or raise BPT.INT; warps in user mode
+// mostly trap, mask, unmask or hit warp errors; a host wakes or resumes
+// soon after every live warp paused and acknowledges interrupts. Every
+// 1..2048 cycles a new phase draws new densities, from quiet to saturated;
+// in some phases it also breaks the SM's conventions (events of exited or
+// paused warps, reserved kinds and commands, bad warp arguments, BPT.TRAP
+// 0), which Go and RTL must handle alike.
+type trapStim struct {
+	p      trapunit.Params
+	r      *rand.Rand
+	shadow *trapunit.Unit
+	idx    int // WarpIdxWidth
+	live   rtl.Bits
+	pc     [trapunit.MaxWarps]uint32
+
+	left                int
+	launch, exit        int // per-warp chance per cycle, in 1/1024
+	ev, host, wild, err int // per-port event chance, host command chance, rule breaking, error share (in 1/64)
+}
+
+func newTrapStim(p trapunit.Params, seed uint64) *trapStim {
+	s, _ := trapunit.New(p)
+	idx := 1
+	for 1<<idx < p.NumWarps {
+		idx++
+	}
+	g := &trapStim{p: p, r: rand.New(rand.NewPCG(seed, 0x7ea9_0000_5eed_0002)), shadow: s, idx: idx}
+	for w := range g.pc {
+		g.pc[w] = uint32(w) << 16
+	}
+	return g
+}
+
+func (g *trapStim) phase() {
+	r := g.r
+	pick := func(levels ...int) int { return levels[r.IntN(len(levels))] }
+	g.left = 1 + r.IntN(2048)
+	g.launch = pick(0, 2, 16, 128)
+	g.exit = pick(0, 0, 1, 8, 64)
+	g.ev = pick(0, 2, 8, 24, 48, 64)
+	g.host = pick(2, 8, 32, 64)
+	g.wild = pick(0, 0, 0, 1, 4)
+	g.err = pick(1, 4, 12)
+}
+
+func (g *trapStim) chance(k, of int) bool { return g.r.IntN(of) < k }
+
+func (g *trapStim) next(_ uint64, in *trapunit.Inputs) {
+	if g.left == 0 {
+		g.phase()
+	}
+	g.left--
+	r := g.r
+	n := g.p.NumWarps
+	q := g.shadow.Q()
+	*in = trapunit.Inputs{}
+
+	// Warps: exits and launches (no launch while the SM is trapped, as
+	// the SM holds CTA launches; in wild phases anyway, and relaunches of
+	// occupied slots).
+	for w := 0; w < n; w++ {
+		switch {
+		case g.live.Has(w) && g.chance(g.exit, 1024):
+			g.live.Clear(w)
+		case !g.live.Has(w) && (!q.SMTrapped || g.wild > 0) && g.chance(g.launch, 1024),
+			g.live.Has(w) && g.wild > 0 && g.chance(g.wild, 4096):
+			g.live.Set(w)
+			in.WarpLaunch.Set(w)
+			g.pc[w] = uint32(w)<<16 | uint32(r.IntN(64))
+		}
+		if g.live.Has(w) && !q.Paused.Has(w) && r.IntN(2) == 0 {
+			g.pc[w]++
+		}
+		in.WarpPC[w] = g.pc[w]
+	}
+	in.WarpLive = g.live
+	if g.wild > 0 && g.chance(g.wild, 64) {
+		in.WarpLive = g.live.Or(rtl.BitsOf(r.IntN(n))) // a live warp the stimulus never launched
+	}
+
+	// Events, one port at a time.
+	for p := 0; p < g.p.NumPorts; p++ {
+		if !g.chance(g.ev, 64) {
+			continue
+		}
+		w := r.IntN(n)
+		if g.wild > 0 && g.chance(g.wild, 16) {
+			w = r.IntN(1 << g.idx) // possibly out of range, not live or paused
+		} else if !g.live.Has(w) || q.Paused.Has(w) {
+			continue // the SM issues nothing for these
+		}
+		kind, arg := g.kind(q.InHandler.Has(w%64), q.IntMask.Has(w%64))
+		in.SetEvent(p, trapunit.Event{Warp: w, Kind: kind, Arg: arg, PCNext: g.pc[w%64] + 1})
+	}
+
+	// The host.
+	g.hostCmd(q, in)
+
+	g.shadow.Eval(*in)
+	g.shadow.Tick()
+}
+
+// kind draws an event for a warp in the handler or in user mode.
+func (g *trapStim) kind(inHandler, masked bool) (trapunit.EvKind, uint8) {
+	r := g.r
+	if g.wild > 0 && g.chance(g.wild, 32) {
+		return trapunit.EvKind(r.IntN(16)), uint8(r.IntN(16)) // anything, reserved kinds included
+	}
+	if g.chance(g.err, 64) {
+		switch r.IntN(4) {
+		case 0:
+			return trapunit.EvPTXTrap, 0
+		default:
+			return trapunit.EvWarpError, uint8(r.IntN(16)) // code 0 included: UNKNOWN
+		}
+	}
+	if inHandler {
+		switch x := r.IntN(32); {
+		case x < 10:
+			return trapunit.EvRTT, 0
+		case x < 15:
+			return trapunit.EvBPTPause, 0
+		case x < 21:
+			return trapunit.EvBPTPauseQuiet, 0
+		case x < 24:
+			return trapunit.EvBPTInt, 0
+		case x < 26:
+			return trapunit.EvBPTTrap, uint8(1 + r.IntN(7)) // nested
+		case x < 28:
+			return trapunit.EvIDEEnable, 0
+		case x < 30:
+			return trapunit.EvIDEDisable, 0
+		default:
+			return trapunit.EvBPTDrain, 0
+		}
+	}
+	switch x := r.IntN(32); {
+	case x < 9:
+		reason := 1 + r.IntN(7)
+		if g.chance(1, 16) {
+			reason = 0 // illegal
+		}
+		return trapunit.EvBPTTrap, uint8(reason) | uint8(r.IntN(2))<<3 // bit 3 is not part of the reason
+	case x < 11:
+		return trapunit.EvPTXBrkpt, 0
+	case x < 15:
+		return trapunit.EvIDEDisable, 0
+	case x < 19 || (x < 23 && masked):
+		return trapunit.EvIDEEnable, 0
+	case x < 24:
+		return trapunit.EvBPTInt, 0
+	case x < 26:
+		return trapunit.EvBPTDrain, 0
+	case x < 27:
+		return trapunit.EvRTT, 0 // illegal outside the handler
+	case x < 28:
+		return trapunit.EvBPTPause, 0 // illegal outside the handler
+	default:
+		return trapunit.EvNone, uint8(r.IntN(16))
+	}
+}
+
+// hostCmd draws the host's command from the registers the host sees.
+func (g *trapStim) hostCmd(q trapunit.State, in *trapunit.Inputs) {
+	r := g.r
+	n := g.p.NumWarps
+	warp := func() uint16 {
+		if g.wild > 0 && g.chance(g.wild, 8) {
+			return uint16(r.IntN(1 << 16))
+		}
+		if g.chance(1, 16) {
+			return uint16(r.IntN(n + 2)) // now and then just out of range
+		}
+		return uint16(r.IntN(n))
+	}
+	awake := g.live.AndNot(q.Paused)
+	stopped := q.SMTrapped && !awake.Any()
+	switch {
+	case stopped && g.chance(24, 64):
+		switch x := r.IntN(8); {
+		case x < 3:
+			in.HostCmd = trapunit.HostResume
+		case x < 5:
+			in.HostCmd = trapunit.HostWakeAll
+		default:
+			in.HostCmd, in.HostArg = trapunit.HostWakeWarp, warp()
+		}
+	case q.IRQPending != 0 && g.chance(g.host, 128):
+		in.HostCmd, in.HostArg = trapunit.HostAckIRQ, uint16(r.IntN(1<<16))
+		if r.IntN(2) == 0 {
+			in.HostArg = uint16(q.IRQPending)
+		}
+	case g.chance(g.host, 256):
+		switch x := r.IntN(16); {
+		case x < 4:
+			in.HostCmd, in.HostArg = trapunit.HostClearGlobalESR, uint16(r.IntN(1<<16))
+		case x < 7:
+			in.HostCmd, in.HostArg = trapunit.HostClearWarpESR, warp()
+		case x < 9:
+			in.HostCmd = trapunit.HostWakeAll
+		case x < 11:
+			in.HostCmd, in.HostArg = trapunit.HostWakeWarp, warp()
+		case x < 13:
+			in.HostCmd = trapunit.HostResume
+		case x < 14:
+			in.HostCmd, in.HostArg = trapunit.HostCmd(7), uint16(r.IntN(1<<16)) // reserved
+		default:
+			in.HostCmd, in.HostArg = trapunit.HostAckIRQ, uint16(r.IntN(16))
+		}
+	}
+}

@@ -1,0 +1,711 @@
+// reg_pool: the per-CTA register pool behind setmaxnreg.
+//
+// RTL twin of the Go unit regpool.Pool (package regpool, docs/reg-pool.md);
+// the two are cosimulated cycle by cycle (package cosim), every output and
+// every *_q register compared every cycle. Ports and registers carry the
+// names of the Go struct tags. Within a cycle the events are applied in the
+// Go model's order, as one priority chain: CTA exits, CTA launches, warp
+// exits (port 0 first), barrier releases, arrivals (each seeing the earlier
+// ports' effect), one grant (round-robin over CTAs after grant_rr_q, lowest
+// fitting warpgroup within a CTA; registers a .dec releases this cycle are
+// not yet grantable), then blocked-cycle counters, high-water marks and the
+// deadlock outputs. The statistics outputs show the registers (Q).
+//
+// Per-CTA registers are flat vectors (CTA c's free count is
+// cta_free_q[32*c +: 32]); per-warpgroup registers hold 8 warpgroups per
+// CTA (warpgroup g of CTA c's count is wg_nreg_q[9*(8*c+g) +: 9]).
+// Written in the Verilator 5.006 / Yosys 0.23 subset (see verilog/README.md).
+module reg_pool #(
+  parameter int unsigned NumCTAs          = 2,
+  parameter int unsigned NumPorts         = 2,
+  parameter int unsigned AllocGranularity = 8,
+  parameter int unsigned MaxThreadsPerCTA = 256,
+  parameter int unsigned MaxRegsPerThread = 256,
+  parameter int unsigned Regfile          = 65536,
+  parameter int unsigned RegAllocUnit     = 256,
+  // Derived widths (the Go model's width names); do not override.
+  parameter int unsigned CtaIdxW          = (NumCTAs > 1) ? $clog2(NumCTAs) : 1,
+  parameter int unsigned NumRel           = 2 * NumPorts + 1,
+  parameter int unsigned NumUB            = 2 * NumPorts
+) (
+  input  logic                        clk_i,
+  input  logic                        rst_ni,
+
+  input  logic [10:0]                 kern_threads_i,
+  input  logic [8:0]                  kern_nreg_i,
+  input  logic                        kern_nreg_valid_i,
+  input  logic [NumCTAs-1:0]          cta_launch_i,
+  input  logic [NumCTAs-1:0]          cta_exit_i,
+
+  input  logic [NumPorts-1:0]         exit_valid_i,
+  input  logic [NumPorts*CtaIdxW-1:0] exit_cta_i,
+  input  logic [NumPorts*5-1:0]       exit_warp_i,
+
+  input  logic [NumPorts-1:0]         sync_valid_i,
+  input  logic [NumPorts*CtaIdxW-1:0] sync_cta_i,
+  input  logic [NumPorts*32-1:0]      sync_warps_i,
+
+  input  logic [NumPorts-1:0]         arrive_valid_i,
+  input  logic [NumPorts*CtaIdxW-1:0] arrive_cta_i,
+  input  logic [NumPorts*5-1:0]       arrive_warp_i,
+  input  logic [NumPorts*32-1:0]      arrive_pc_i,
+  input  logic [NumPorts-1:0]         arrive_inc_i,
+  input  logic [NumPorts*9-1:0]       arrive_count_i,
+  input  logic [NumPorts-1:0]         arrive_full_warp_i,
+
+  input  logic [CtaIdxW-1:0]          stat_cta_i,
+  input  logic [4:0]                  stat_warp_i,
+
+  output logic [NumRel-1:0]           rel_valid_o,
+  output logic [NumRel*CtaIdxW-1:0]   rel_cta_o,
+  output logic [NumRel*32-1:0]        rel_warps_o,
+  output logic [NumRel*9-1:0]         rel_old_o,
+  output logic [NumRel*9-1:0]         rel_new_o,
+  output logic [NumRel-1:0]           rel_noeffect_o,
+
+  output logic [NumUB-1:0]            ub_valid_o,
+  output logic [NumUB*CtaIdxW-1:0]    ub_cta_o,
+  output logic [NumUB*5-1:0]          ub_warp_o,
+  output logic [NumUB*5-1:0]          ub_kind_o,
+
+  output logic                        err_valid_o,
+  output logic [3:0]                  err_code_o,
+  output logic [CtaIdxW-1:0]          err_cta_o,
+  output logic [4:0]                  err_warp_o,
+
+  output logic                        inc_blocked_o,
+  output logic                        inc_unsatisfiable_o,
+  output logic [CtaIdxW-1:0]          inc_unsat_cta_o,
+  output logic [31:0]                 inc_unsat_warps_o,
+  output logic [31:0]                 inc_unsat_need_o,
+  output logic [31:0]                 inc_unsat_free_o,
+  output logic [31:0]                 inc_unsat_max_o,
+
+  output logic [31:0]                 rf_used_o,
+  output logic                        stat_valid_o,
+  output logic [31:0]                 stat_alloc_o,
+  output logic [31:0]                 stat_free_o,
+  output logic [31:0]                 stat_used_o,
+  output logic [31:0]                 stat_high_water_o,
+  output logic [8:0]                  stat_nreg_o,
+  output logic [63:0]                 stat_blocked_cycles_o
+);
+
+  localparam int unsigned NG       = 8;   // warpgroups per CTA (regpool.MaxGroups)
+  localparam int unsigned MinCount = 24;
+  localparam int unsigned MaxCount = 256;
+
+  // regpool.ErrCode and regpool.UBKind encodings.
+  localparam logic [3:0] ErrLaunchBusy    = 4'd1;
+  localparam logic [3:0] ErrLaunchShape   = 4'd2;
+  localparam logic [3:0] ErrLaunchRegfile = 4'd3;
+  localparam logic [3:0] ErrCTAExitIdle   = 4'd4;
+  localparam logic [3:0] ErrCTAExitLive   = 4'd5;
+  localparam logic [3:0] ErrNoCTA         = 4'd6;
+  localparam logic [3:0] ErrBadWarp       = 4'd7;
+  localparam logic [3:0] ErrExited        = 4'd8;
+  localparam logic [3:0] ErrBusy          = 4'd9;
+  localparam logic [3:0] ErrBadCount      = 4'd10;
+  localparam logic [4:0] UBNotAllWarps    = 5'd1;
+
+  // Registers.
+  logic [NumCTAs-1:0]       cta_valid_q,       cta_valid_d;
+  logic [NumCTAs-1:0]       cta_effect_q,      cta_effect_d;
+  logic [NumCTAs-1:0]       cta_blk_any_q,     cta_blk_any_d;
+  logic [31:0]              rf_used_q,         rf_used_d;
+  logic [CtaIdxW-1:0]       grant_rr_q,        grant_rr_d;
+  logic [NumCTAs*6-1:0]     cta_nwarps_q,      cta_nwarps_d;
+  logic [NumCTAs*9-1:0]     cta_launch_nreg_q, cta_launch_nreg_d;
+  logic [NumCTAs*32-1:0]    cta_free_q,        cta_free_d;
+  logic [NumCTAs*32-1:0]    cta_high_water_q,  cta_high_water_d;
+  logic [NumCTAs*32-1:0]    cta_exited_q,      cta_exited_d;
+  logic [NumCTAs*32-1:0]    cta_wait_q,        cta_wait_d;
+  logic [NumCTAs*8-1:0]     cta_blk_q,         cta_blk_d;
+  logic [NumCTAs*8-1:0]     cta_unsync_q,      cta_unsync_d;
+  logic [NumCTAs*8-1:0]     wg_inc_q,          wg_inc_d;
+  logic [NumCTAs*NG*9-1:0]  wg_nreg_q,         wg_nreg_d;
+  logic [NumCTAs*NG*32-1:0] wg_pc_q,           wg_pc_d;
+  logic [NumCTAs*NG*9-1:0]  wg_count_q,        wg_count_d;
+  logic [NumCTAs*NG*64-1:0] wg_blk_cycles_q,   wg_blk_cycles_d;
+
+  // Warps of warpgroup g of a CTA with nw warps (bit i: warp i).
+  function automatic logic [31:0] members(logic [5:0] nw, logic [2:0] g);
+    logic [31:0] m;
+    for (int i = 0; i < 32; i++) begin
+      m[i] = (i / 4 == 32'(g)) && (i < 32'(nw));
+    end
+    members = m;
+  endfunction
+
+  // The first nw warps.
+  function automatic logic [31:0] all_warps(logic [5:0] nw);
+    logic [31:0] m;
+    for (int i = 0; i < 32; i++) begin
+      m[i] = i < 32'(nw);
+    end
+    all_warps = m;
+  endfunction
+
+  // Warpgroups of a CTA with nw warps.
+  function automatic logic [3:0] groups(logic [5:0] nw);
+    groups = 4'((32'(nw) + 32'd3) / 32'd4);
+  endfunction
+
+  function automatic logic [5:0] popcount(logic [31:0] m);
+    logic [5:0] n;
+    n = '0;
+    for (int i = 0; i < 32; i++) begin
+      n = n + {5'd0, m[i]};
+    end
+    popcount = n;
+  endfunction
+
+  // Index of the lowest set bit of x, modulo 32 (0 when x is zero, as Go's
+  // TrailingZeros32 truncated to 5 bits).
+  function automatic logic [4:0] lowest(logic [31:0] x);
+    logic [4:0] r;
+    r = '0;
+    for (int i = 31; i >= 0; i--) begin
+      if (x[i]) begin
+        r = 5'(i);
+      end
+    end
+    lowest = r;
+  endfunction
+
+  // Index of the highest set bit of x (x non-zero).
+  function automatic logic [4:0] highest(logic [31:0] x);
+    logic [4:0] r;
+    r = '0;
+    for (int i = 0; i < 32; i++) begin
+      if (x[i]) begin
+        r = 5'(i);
+      end
+    end
+    highest = r;
+  endfunction
+
+  // A CTA's register-file footprint: warps x roundup(nreg x 32, RegAllocUnit).
+  function automatic logic [31:0] footprint(logic [5:0] nw, logic [9:0] nreg);
+    logic [31:0] per;
+    per = ((32'(nreg) * 32'd32 + RegAllocUnit - 32'd1) / RegAllocUnit) * RegAllocUnit;
+    footprint = 32'(nw) * per;
+  endfunction
+
+  // Registers a CTA's warps own above the launch count.
+  function automatic logic [31:0] used(logic [5:0] nw, logic [8:0] l, logic [NG*9-1:0] nregs);
+    logic [31:0] n;
+    logic [8:0]  r;
+    n = '0;
+    for (int g = 0; g < NG; g++) begin
+      r = nregs[9*g +: 9];
+      if (g < 32'(groups(nw)) && r > l) begin
+        n = n + (32'(r) - 32'(l)) * 32'd32 * 32'(popcount(members(nw, 3'(g))));
+      end
+    end
+    used = n;
+  endfunction
+
+  // Registers blocked warpgroup g (count cnt, current r) waits for.
+  function automatic logic [31:0] need(logic [5:0] nw, logic [2:0] g, logic [8:0] cnt, logic [8:0] r);
+    logic [15:0] diff;
+    diff = 16'(cnt) - 16'(r);
+    need = 32'(diff) * 32'd32 * 32'(popcount(members(nw, g)));
+  endfunction
+
+  logic err_taken;
+
+  task automatic fail(input logic [3:0] code, input logic [CtaIdxW-1:0] c, input logic [4:0] w);
+    if (!err_taken) begin
+      err_taken   = 1'b1;
+      err_valid_o = 1'b1;
+      err_code_o  = code;
+      err_cta_o   = c;
+      err_warp_o  = w;
+    end
+  endtask
+
+  task automatic release_rec(input int unsigned i, input logic [CtaIdxW-1:0] c, input logic [31:0] warps,
+                             input logic [8:0] old, input logic [8:0] nw, input logic noeff);
+    rel_valid_o[i]                  = 1'b1;
+    rel_cta_o[CtaIdxW*i +: CtaIdxW] = c;
+    rel_warps_o[32*i +: 32]         = warps;
+    rel_old_o[9*i +: 9]             = old;
+    rel_new_o[9*i +: 9]             = nw;
+    rel_noeffect_o[i]               = noeff;
+  endtask
+
+  task automatic ub_rec(input int unsigned i, input logic [CtaIdxW-1:0] c, input logic [4:0] w,
+                        input logic [4:0] kind);
+    ub_valid_o[i]                  = 1'b1;
+    ub_cta_o[CtaIdxW*i +: CtaIdxW] = c;
+    ub_warp_o[5*i +: 5]            = w;
+    ub_kind_o[5*i +: 5]            = kind;
+  endtask
+
+  // Clears CTA c's per-CTA and per-warpgroup registers.
+  task automatic zero_cta(input int unsigned c);
+    cta_nwarps_d[6*c +: 6]           = '0;
+    cta_launch_nreg_d[9*c +: 9]      = '0;
+    cta_free_d[32*c +: 32]           = '0;
+    cta_high_water_d[32*c +: 32]     = '0;
+    cta_exited_d[32*c +: 32]         = '0;
+    cta_wait_d[32*c +: 32]           = '0;
+    cta_blk_d[8*c +: 8]              = '0;
+    cta_unsync_d[8*c +: 8]           = '0;
+    wg_inc_d[8*c +: 8]               = '0;
+    wg_nreg_d[NG*9*c +: NG*9]        = '0;
+    wg_pc_d[NG*32*c +: NG*32]        = '0;
+    wg_count_d[NG*9*c +: NG*9]       = '0;
+    wg_blk_cycles_d[NG*64*c +: NG*64] = '0;
+  endtask
+
+  // Per-port scratch: registers a .dec released this cycle, by CTA.
+  logic [NumPorts-1:0]         dec_valid;
+  logic [NumPorts*CtaIdxW-1:0] dec_cta;
+  logic [NumPorts*32-1:0]      dec_regs;
+
+  always_comb begin : p_next
+    logic [5:0]          nw;
+    logic [31:0]         fp;
+    logic [31:0]         threads;
+    logic [31:0]         l;
+    logic [CtaIdxW-1:0]  c;
+    logic [4:0]          w;
+    logic [2:0]          g;
+    logic [31:0]         bit_w;
+    logic [31:0]         m;
+    logic [31:0]         others;
+    logic [31:0]         waiting;
+    logic [31:0]         warps;
+    logic [7:0]          clr;
+    logic [31:0]         live;
+    logic                held;
+    logic                inc;
+    logic [8:0]          cnt;
+    logic [8:0]          cur;
+    logic [31:0]         pc;
+    logic [4:0]          kind;
+    logic                mismatch;
+    logic [31:0]         r;
+    logic [31:0]         avail;
+    logic                granted;
+    int unsigned         cc;
+    int unsigned         start;
+    logic [63:0]         most;
+    logic [31:0]         first;
+    logic [31:0]         uwarps;
+    int unsigned         ci;
+    int unsigned         wi;
+
+    nw = '0; fp = '0; threads = '0; l = '0; c = '0; w = '0; g = '0; bit_w = '0; m = '0;
+    others = '0; waiting = '0; warps = '0; clr = '0; live = '0; held = 1'b0; inc = 1'b0;
+    cnt = '0; cur = '0; pc = '0; kind = '0; mismatch = 1'b0; r = '0; avail = '0;
+    granted = 1'b0; cc = 0; start = 0; most = '0; first = '0; uwarps = '0; ci = 0; wi = 0;
+
+    cta_valid_d       = cta_valid_q;
+    cta_effect_d      = cta_effect_q;
+    cta_blk_any_d     = cta_blk_any_q;
+    rf_used_d         = rf_used_q;
+    grant_rr_d        = grant_rr_q;
+    cta_nwarps_d      = cta_nwarps_q;
+    cta_launch_nreg_d = cta_launch_nreg_q;
+    cta_free_d        = cta_free_q;
+    cta_high_water_d  = cta_high_water_q;
+    cta_exited_d      = cta_exited_q;
+    cta_wait_d        = cta_wait_q;
+    cta_blk_d         = cta_blk_q;
+    cta_unsync_d      = cta_unsync_q;
+    wg_inc_d          = wg_inc_q;
+    wg_nreg_d         = wg_nreg_q;
+    wg_pc_d           = wg_pc_q;
+    wg_count_d        = wg_count_q;
+    wg_blk_cycles_d   = wg_blk_cycles_q;
+
+    rel_valid_o         = '0;
+    rel_cta_o           = '0;
+    rel_warps_o         = '0;
+    rel_old_o           = '0;
+    rel_new_o           = '0;
+    rel_noeffect_o      = '0;
+    ub_valid_o          = '0;
+    ub_cta_o            = '0;
+    ub_warp_o           = '0;
+    ub_kind_o           = '0;
+    err_valid_o         = 1'b0;
+    err_code_o          = '0;
+    err_cta_o           = '0;
+    err_warp_o          = '0;
+    err_taken           = 1'b0;
+    inc_blocked_o       = 1'b0;
+    inc_unsatisfiable_o = 1'b0;
+    inc_unsat_cta_o     = '0;
+    inc_unsat_warps_o   = '0;
+    inc_unsat_need_o    = '0;
+    inc_unsat_free_o    = '0;
+    inc_unsat_max_o     = '0;
+    dec_valid           = '0;
+    dec_cta             = '0;
+    dec_regs            = '0;
+
+    // 1. CTA exits.
+    for (int unsigned k = 0; k < NumCTAs; k++) begin
+      if (cta_exit_i[k]) begin
+        if (!cta_valid_d[k]) begin
+          fail(ErrCTAExitIdle, CtaIdxW'(k), 5'd0);
+        end else begin
+          nw = cta_nwarps_d[6*k +: 6];
+          if (cta_exited_d[32*k +: 32] != all_warps(nw) || cta_wait_d[32*k +: 32] != '0 ||
+              cta_blk_d[8*k +: 8] != '0) begin
+            fail(ErrCTAExitLive, CtaIdxW'(k), lowest(~cta_exited_d[32*k +: 32]));
+          end
+          fp = footprint(nw, {1'b0, cta_launch_nreg_d[9*k +: 9]});
+          rf_used_d = rf_used_d - ((rf_used_d < fp) ? rf_used_d : fp);
+          zero_cta(k);
+          cta_valid_d[k]   = 1'b0;
+          cta_effect_d[k]  = 1'b0;
+          cta_blk_any_d[k] = 1'b0;
+        end
+      end
+    end
+
+    // 2. CTA launches.
+    for (int unsigned k = 0; k < NumCTAs; k++) begin
+      if (cta_launch_i[k]) begin
+        threads = 32'(kern_threads_i);
+        l = ((32'(kern_nreg_i) + AllocGranularity - 1) / AllocGranularity) * AllocGranularity;
+        nw = 6'((threads + 32'd31) / 32'd32);
+        fp = footprint(nw, l[9:0]);
+        if (cta_valid_d[k]) begin
+          fail(ErrLaunchBusy, CtaIdxW'(k), 5'd0);
+        end else if (threads < 32'd1 || threads > MaxThreadsPerCTA || l > MaxRegsPerThread) begin
+          fail(ErrLaunchShape, CtaIdxW'(k), 5'd0);
+        end else if (64'(rf_used_d) + 64'(fp) > 64'(Regfile)) begin
+          fail(ErrLaunchRegfile, CtaIdxW'(k), 5'd0);
+        end else begin
+          zero_cta(k);
+          cta_valid_d[k]   = 1'b1;
+          cta_effect_d[k]  = kern_nreg_valid_i;
+          cta_blk_any_d[k] = 1'b0;
+          cta_nwarps_d[6*k +: 6]      = nw;
+          cta_launch_nreg_d[9*k +: 9] = l[8:0];
+          for (int unsigned j = 0; j < NG; j++) begin
+            if (j < 32'(groups(nw))) begin
+              wg_nreg_d[9*(NG*k + j) +: 9] = l[8:0];
+            end
+          end
+          rf_used_d = rf_used_d + fp;
+        end
+      end
+    end
+
+    // 3. Warp exits, port 0 first.
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      if (exit_valid_i[p]) begin
+        c  = exit_cta_i[CtaIdxW*p +: CtaIdxW];
+        w  = exit_warp_i[5*p +: 5];
+        ci = 32'(c);
+        wi = 32'(w);
+        if (ci >= NumCTAs || !cta_valid_d[ci]) begin
+          fail(ErrNoCTA, c, w);
+        end else begin
+          nw = cta_nwarps_d[6*ci +: 6];
+          bit_w = 32'd1 << wi;
+          g  = w[4:2];
+          if (wi >= 32'(nw)) begin
+            fail(ErrBadWarp, c, w);
+          end else if ((cta_exited_d[32*ci +: 32] & bit_w) != '0) begin
+            fail(ErrExited, c, w);
+          end else begin
+            m = members(nw, g);
+            held = (cta_wait_d[32*ci +: 32] & bit_w) != '0 || cta_blk_d[8*ci + 32'(g)];
+            if (held) begin
+              fail(ErrBusy, c, w);
+            end
+            cta_exited_d[32*ci +: 32] = cta_exited_d[32*ci +: 32] | bit_w;
+            others = m & ~cta_exited_d[32*ci +: 32];
+            cur = wg_nreg_d[9*(NG*ci + 32'(g)) +: 9];
+            if (cta_blk_d[8*ci + 32'(g)]) begin
+              cta_blk_d[8*ci + 32'(g)] = 1'b0;
+              if (cta_blk_d[8*ci +: 8] == '0) begin
+                cta_blk_any_d[ci] = 1'b0;
+              end
+              if (others != '0) begin
+                release_rec(NumPorts + p, c, others, cur, cur, 1'b0);
+              end
+            end else if ((cta_wait_d[32*ci +: 32] & m) != '0) begin
+              waiting = cta_wait_d[32*ci +: 32] & m & ~bit_w;
+              cta_wait_d[32*ci +: 32] = cta_wait_d[32*ci +: 32] & ~m;
+              if (!held) begin
+                ub_rec(NumPorts + p, c, w, UBNotAllWarps);
+              end
+              if (waiting != '0) begin
+                release_rec(NumPorts + p, c, waiting, cur, cur, 1'b0);
+              end
+            end
+          end
+        end
+      end
+    end
+
+    // 4. Barrier releases, port 0 first.
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      if (sync_valid_i[p]) begin
+        c     = sync_cta_i[CtaIdxW*p +: CtaIdxW];
+        ci    = 32'(c);
+        warps = sync_warps_i[32*p +: 32];
+        if (ci >= NumCTAs || !cta_valid_d[ci]) begin
+          fail(ErrNoCTA, c, 5'd0);
+        end else begin
+          nw = cta_nwarps_d[6*ci +: 6];
+          if ((warps & ~all_warps(nw)) != '0) begin
+            fail(ErrBadWarp, c, highest(warps));
+          end
+          clr = '0;
+          for (int unsigned j = 0; j < NG; j++) begin
+            live = members(nw, 3'(j)) & ~cta_exited_d[32*ci +: 32];
+            if (j < 32'(groups(nw)) && live != '0 && (warps & live) == live) begin
+              clr[j] = 1'b1;
+            end
+          end
+          cta_unsync_d[8*ci +: 8] = cta_unsync_d[8*ci +: 8] & ~clr;
+        end
+      end
+    end
+
+    // 5. Arrivals, port 0 first.
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      if (arrive_valid_i[p]) begin
+        c   = arrive_cta_i[CtaIdxW*p +: CtaIdxW];
+        w   = arrive_warp_i[5*p +: 5];
+        ci  = 32'(c);
+        wi  = 32'(w);
+        cnt = arrive_count_i[9*p +: 9];
+        pc  = arrive_pc_i[32*p +: 32];
+        inc = arrive_inc_i[p];
+        if (ci >= NumCTAs || !cta_valid_d[ci]) begin
+          fail(ErrNoCTA, c, w);
+        end else begin
+          nw = cta_nwarps_d[6*ci +: 6];
+          bit_w = 32'd1 << wi;
+          g  = w[4:2];
+          if (wi >= 32'(nw)) begin
+            fail(ErrBadWarp, c, w);
+          end else if ((cta_exited_d[32*ci +: 32] & bit_w) != '0) begin
+            fail(ErrExited, c, w);
+          end else if ((cta_wait_d[32*ci +: 32] & bit_w) != '0 || cta_blk_d[8*ci + 32'(g)]) begin
+            fail(ErrBusy, c, w);
+          end else if (32'(cnt) < MinCount || 32'(cnt) > MaxCount || cnt[2:0] != 3'd0) begin
+            fail(ErrBadCount, c, w);
+          end else begin
+            m    = members(nw, g);
+            cur  = wg_nreg_d[9*(NG*ci + 32'(g)) +: 9];
+            kind = {!arrive_full_warp_i[p], inc && cnt < cur, !inc && cnt > cur,
+                    cta_unsync_d[8*ci + 32'(g)], 1'b0};
+            waiting  = cta_wait_d[32*ci +: 32] & m;
+            mismatch = waiting != '0 && (wg_pc_d[32*(NG*ci + 32'(g)) +: 32] != pc ||
+                       wg_count_d[9*(NG*ci + 32'(g)) +: 9] != cnt || wg_inc_d[8*ci + 32'(g)] != inc);
+            if ((cta_exited_d[32*ci +: 32] & m) != '0 || mismatch) begin
+              ub_rec(p, c, w, kind | UBNotAllWarps);
+              cta_wait_d[32*ci +: 32] = cta_wait_d[32*ci +: 32] & ~m;
+              release_rec(p, c, waiting | bit_w, cur, cur, 1'b0);
+            end else begin
+              if (kind != '0) begin
+                ub_rec(p, c, w, kind);
+              end
+              if (waiting == '0) begin
+                wg_pc_d[32*(NG*ci + 32'(g)) +: 32] = pc;
+                wg_count_d[9*(NG*ci + 32'(g)) +: 9] = cnt;
+                wg_inc_d[8*ci + 32'(g)]             = inc;
+              end
+              cta_wait_d[32*ci +: 32] = cta_wait_d[32*ci +: 32] | bit_w;
+              if ((cta_wait_d[32*ci +: 32] & m) == m) begin
+                // The last warp of the warpgroup: the setmaxnreg completes.
+                cta_wait_d[32*ci +: 32] = cta_wait_d[32*ci +: 32] & ~m;
+                cnt = wg_count_d[9*(NG*ci + 32'(g)) +: 9];
+                inc = wg_inc_d[8*ci + 32'(g)];
+                if (!cta_effect_d[ci]) begin
+                  cta_unsync_d[8*ci + 32'(g)] = 1'b1;
+                  release_rec(p, c, m, cur, cur, 1'b1);
+                end else if (inc && cnt > cur) begin
+                  cta_blk_d[8*ci + 32'(g)] = 1'b1;
+                  cta_blk_any_d[ci]        = 1'b1;
+                end else begin
+                  if (!inc && cnt < cur) begin
+                    r = (32'(cur) - 32'(cnt)) * 32'd32 * 32'(popcount(m));
+                    cta_free_d[32*ci +: 32] = cta_free_d[32*ci +: 32] + r;
+                    wg_nreg_d[9*(NG*ci + 32'(g)) +: 9] = cnt;
+                    dec_valid[p]                    = 1'b1;
+                    dec_cta[CtaIdxW*p +: CtaIdxW]   = c;
+                    dec_regs[32*p +: 32]            = r;
+                  end
+                  cta_unsync_d[8*ci + 32'(g)] = 1'b1;
+                  release_rec(p, c, m, cur, wg_nreg_d[9*(NG*ci + 32'(g)) +: 9], 1'b0);
+                end
+              end
+            end
+          end
+        end
+      end
+    end
+
+    // 6. One grant: CTAs round-robin after grant_rr_q, the lowest fitting
+    //    warpgroup within a CTA.
+    granted = 1'b0;
+    start = 32'(grant_rr_q) + 1;
+    if (start >= NumCTAs) begin
+      start = 0;
+    end
+    for (int unsigned k = 0; k < NumCTAs; k++) begin
+      cc = start + k;
+      if (cc >= NumCTAs) begin
+        cc = cc - NumCTAs;
+      end
+      if (!granted && cta_blk_any_d[cc]) begin
+        avail = cta_free_d[32*cc +: 32];
+        for (int unsigned p = 0; p < NumPorts; p++) begin
+          if (dec_valid[p] && 32'(dec_cta[CtaIdxW*p +: CtaIdxW]) == cc) begin
+            avail = avail - dec_regs[32*p +: 32];
+          end
+        end
+        nw = cta_nwarps_d[6*cc +: 6];
+        for (int unsigned j = 0; j < NG; j++) begin
+          if (!granted && cta_blk_d[8*cc + j]) begin
+            cur = wg_nreg_d[9*(NG*cc + j) +: 9];
+            cnt = wg_count_d[9*(NG*cc + j) +: 9];
+            r   = need(nw, 3'(j), cnt, cur);
+            if (r <= avail) begin
+              granted = 1'b1;
+              m = members(nw, 3'(j));
+              cta_free_d[32*cc +: 32] = cta_free_d[32*cc +: 32] - r;
+              wg_nreg_d[9*(NG*cc + j) +: 9] = cnt;
+              cta_blk_d[8*cc + j] = 1'b0;
+              if (cta_blk_d[8*cc +: 8] == '0) begin
+                cta_blk_any_d[cc] = 1'b0;
+              end
+              cta_unsync_d[8*cc + j] = 1'b1;
+              grant_rr_d = CtaIdxW'(cc);
+              r = used(nw, cta_launch_nreg_d[9*cc +: 9], wg_nreg_d[NG*9*cc +: NG*9]);
+              if (r > cta_high_water_d[32*cc +: 32]) begin
+                cta_high_water_d[32*cc +: 32] = r;
+              end
+              release_rec(2 * NumPorts, CtaIdxW'(cc), m, cur, cnt, 1'b0);
+            end
+          end
+        end
+      end
+    end
+
+    // 7. Blocked-cycle counters and the deadlock outputs.
+    for (int unsigned k = 0; k < NumCTAs; k++) begin
+      if (cta_blk_any_d[k]) begin
+        inc_blocked_o = 1'b1;
+        nw   = cta_nwarps_d[6*k +: 6];
+        most = 64'(cta_free_d[32*k +: 32]);
+        for (int unsigned j = 0; j < NG; j++) begin
+          m   = members(nw, 3'(j));
+          cur = wg_nreg_d[9*(NG*k + j) +: 9];
+          if (j < 32'(groups(nw)) && !cta_blk_d[8*k + j] && (cta_exited_d[32*k +: 32] & m) == '0 &&
+              32'(cur) > MinCount) begin
+            most = most + (64'(cur) - 64'(MinCount)) * 64'd32 * 64'(popcount(m));
+          end
+        end
+        uwarps = '0;
+        first  = '0;
+        for (int unsigned j = 0; j < NG; j++) begin
+          if (cta_blk_d[8*k + j]) begin
+            wg_blk_cycles_d[64*(NG*k + j) +: 64] = wg_blk_cycles_d[64*(NG*k + j) +: 64] + 64'd1;
+            r = need(nw, 3'(j), wg_count_d[9*(NG*k + j) +: 9], wg_nreg_d[9*(NG*k + j) +: 9]);
+            if (64'(r) > most) begin
+              if (uwarps == '0) begin
+                first = r;
+              end
+              uwarps = uwarps | members(nw, 3'(j));
+            end
+          end
+        end
+        if (uwarps != '0 && !inc_unsatisfiable_o) begin
+          inc_unsatisfiable_o = 1'b1;
+          inc_unsat_cta_o     = CtaIdxW'(k);
+          inc_unsat_warps_o   = uwarps;
+          inc_unsat_need_o    = first;
+          inc_unsat_free_o    = cta_free_d[32*k +: 32];
+          inc_unsat_max_o     = (most > 64'hffff_ffff) ? 32'hffff_ffff : most[31:0];
+        end
+      end
+    end
+  end
+
+  // Statistics, from the registers.
+  always_comb begin : p_stats
+    int unsigned sc;
+    logic [5:0]  snw;
+    logic [2:0]  sg;
+    sc  = 32'(stat_cta_i);
+    snw = '0;
+    sg  = stat_warp_i[4:2];
+    rf_used_o             = rf_used_q;
+    stat_valid_o          = 1'b0;
+    stat_alloc_o          = '0;
+    stat_free_o           = '0;
+    stat_used_o           = '0;
+    stat_high_water_o     = '0;
+    stat_nreg_o           = '0;
+    stat_blocked_cycles_o = '0;
+    if (sc < NumCTAs && cta_valid_q[sc]) begin
+      snw               = cta_nwarps_q[6*sc +: 6];
+      stat_valid_o      = 1'b1;
+      stat_alloc_o      = 32'(snw) * 32'd32 * 32'(cta_launch_nreg_q[9*sc +: 9]);
+      stat_free_o       = cta_free_q[32*sc +: 32];
+      stat_used_o       = used(snw, cta_launch_nreg_q[9*sc +: 9], wg_nreg_q[NG*9*sc +: NG*9]);
+      stat_high_water_o = cta_high_water_q[32*sc +: 32];
+      if (32'(stat_warp_i) < 32'(snw)) begin
+        stat_nreg_o           = wg_nreg_q[9*(NG*sc + 32'(sg)) +: 9];
+        stat_blocked_cycles_o = wg_blk_cycles_q[64*(NG*sc + 32'(sg)) +: 64];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cta_valid_q       <= '0;
+      cta_effect_q      <= '0;
+      cta_blk_any_q     <= '0;
+      rf_used_q         <= '0;
+      grant_rr_q        <= CtaIdxW'(NumCTAs - 1);
+      cta_nwarps_q      <= '0;
+      cta_launch_nreg_q <= '0;
+      cta_free_q        <= '0;
+      cta_high_water_q  <= '0;
+      cta_exited_q      <= '0;
+      cta_wait_q        <= '0;
+      cta_blk_q         <= '0;
+      cta_unsync_q      <= '0;
+      wg_inc_q          <= '0;
+      wg_nreg_q         <= '0;
+      wg_pc_q           <= '0;
+      wg_count_q        <= '0;
+      wg_blk_cycles_q   <= '0;
+    end else begin
+      cta_valid_q       <= cta_valid_d;
+      cta_effect_q      <= cta_effect_d;
+      cta_blk_any_q     <= cta_blk_any_d;
+      rf_used_q         <= rf_used_d;
+      grant_rr_q        <= grant_rr_d;
+      cta_nwarps_q      <= cta_nwarps_d;
+      cta_launch_nreg_q <= cta_launch_nreg_d;
+      cta_free_q        <= cta_free_d;
+      cta_high_water_q  <= cta_high_water_d;
+      cta_exited_q      <= cta_exited_d;
+      cta_wait_q        <= cta_wait_d;
+      cta_blk_q         <= cta_blk_d;
+      cta_unsync_q      <= cta_unsync_d;
+      wg_inc_q          <= wg_inc_d;
+      wg_nreg_q         <= wg_nreg_d;
+      wg_pc_q           <= wg_pc_d;
+      wg_count_q        <= wg_count_d;
+      wg_blk_cycles_q   <= wg_blk_cycles_d;
+    end
+  end
+
+endmodule
