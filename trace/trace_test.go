@@ -358,7 +358,7 @@ func TestFST(t *testing.T) {
 	require.NoError(t, os.WriteFile(vcdPath, raw, 0o644))
 	fst, err := trace.ConvertFST(vcdPath)
 	if err == trace.ErrNoVcd2fst {
-		t.Skip(err)
+		t.Fatalf("%v: run scripts/deps.sh (make test installs GTKWave's tools)", err)
 	}
 	require.NoError(t, err)
 	st, err := os.Stat(fst)
@@ -381,7 +381,7 @@ func TestGTKWaveLoadsView(t *testing.T) {
 	xvfb, err1 := exec.LookPath("xvfb-run")
 	gtkwave, err2 := exec.LookPath("gtkwave")
 	if err1 != nil || err2 != nil {
-		t.Skip("xvfb-run or gtkwave not installed (scripts/deps.sh)")
+		t.Fatalf("xvfb-run or gtkwave not installed: run scripts/deps.sh (make test installs them)")
 	}
 	dir := t.TempDir()
 	raw, _, _ := traced(t, "trap_divergent", "small", trace.Options{Start: 30, End: 62})

@@ -141,7 +141,7 @@ func TestGTKWaveLoadsSaveFile(t *testing.T) {
 	xvfb, err1 := exec.LookPath("xvfb-run")
 	gtkwave, err2 := exec.LookPath("gtkwave")
 	if err1 != nil || err2 != nil {
-		t.Skip("xvfb-run or gtkwave not installed (scripts/deps.sh)")
+		t.Fatalf("xvfb-run or gtkwave not installed: run scripts/deps.sh (make test installs them)")
 	}
 	dir := t.TempDir()
 	dump, err := filepath.Abs(filepath.Join("testdata", "basic.vcd"))
