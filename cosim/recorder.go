@@ -65,3 +65,41 @@ func (k *SchedRecording) Stimulus(sched int) Stimulus {
 }
 
 var _ Recorder = (*SchedRecording)(nil)
+
+// UnitRecording is one recorded input stream of a unit: input records of
+// Unit back to back, one per cycle (package kernelrec records the SM's
+// trap_unit, clock_timer, perf_mon and reg_pool into them).
+type UnitRecording struct {
+	Unit   Unit
+	Stream []byte
+	Cycles uint64 // records in Stream
+
+	rec []byte
+}
+
+// NewUnitRecording returns an empty recording for u.
+func NewUnitRecording(u Unit) *UnitRecording {
+	return &UnitRecording{Unit: u, rec: make([]byte, u.Layout().InBytes)}
+}
+
+// Record appends one cycle's inputs: in is a value of the unit's wire
+// Inputs type, or a pointer to one (TrapInputs from PackTrapInputs,
+// ClockTimerInputs from PackClockTimerInputs, perfmon.Inputs, the value
+// of PackRegPoolInputs).
+func (r *UnitRecording) Record(in any) error {
+	if err := r.Unit.EncodeInput(in, r.rec); err != nil {
+		return err
+	}
+	r.Stream = append(r.Stream, r.rec...)
+	r.Cycles++
+	return nil
+}
+
+// Stimulus returns a fresh stimulus replaying the stream.
+func (r *UnitRecording) Stimulus() Stimulus {
+	s, err := NewRecords(r.Stream, r.Unit.Layout().InBytes)
+	if err != nil {
+		s, _ = NewRecords(nil, r.Unit.Layout().InBytes)
+	}
+	return s
+}

@@ -569,3 +569,13 @@ func (g *regPoolStim) next(_ uint64, out *rpIn) {
 	}
 	g.ad.packIn(&in, out)
 }
+
+// PackRegPoolInputs packs in for reg_pool at the parameters p: the value
+// (of the unit's unexported wire type) to pass to the Unit's EncodeInput
+// or UnitRecording.Record.
+func PackRegPoolInputs(p regpool.Params, in *regpool.Inputs) any {
+	r := &rpUnit{p: p, cw: max(bits.Len(uint(p.NumCTAs-1)), 1)}
+	var w rpIn
+	r.packIn(in, &w)
+	return w
+}

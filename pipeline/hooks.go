@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/perfmon"
+	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/warpsched"
 )
 
@@ -32,11 +36,39 @@ type CycleInfo struct {
 	SchedOut []warpsched.Outputs
 	// CTAs lists the resident CTAs in launch order.
 	CTAs []CTAInfo
+	// Units holds the inputs the SM drove into trap_unit, clock_timer,
+	// perf_mon and reg_pool in the previous cycle (Cycle-1; their inputs
+	// of the current cycle are driven only after the hooks ran). Nil in
+	// the first cycle. After the run, Observe's Units are the last
+	// cycle's. With a hook registered every unit is stepped every cycle
+	// (but trap_unit on quiescent cycles, see UnitInputs.TrapStepped, and
+	// reg_pool in a cycle in which the run stopped).
+	Units *UnitInputs
 
 	// issue is the IssueInfo handed to OnIssue hooks, reused for every
 	// issued instruction (kept here, in the SM's CycleInfo, so issuing
 	// allocates nothing).
 	issue IssueInfo
+}
+
+// UnitInputs are the inputs of the SM's clocked units other than the
+// warp schedulers in one cycle, as the SM drove them (for cosimulation
+// from a kernel run: package cosim/kernelrec).
+type UnitInputs struct {
+	Cycle uint64
+	// Trap is what trap_unit was evaluated with. When TrapStepped is
+	// false the SM skipped the unit this cycle (trapQuiescent: its Eval
+	// would have changed no register); Trap then holds the inputs it
+	// would have driven (no event, no host command), under which Eval
+	// leaves the registers as they are.
+	Trap        trapunit.Inputs
+	TrapStepped bool
+	Clock       clocktimer.Inputs
+	Perf        perfmon.Inputs
+	// RegPool is what reg_pool was evaluated with (RegPoolStepped; false
+	// only in a cycle in which the run stopped at an instruction).
+	RegPool        regpool.Inputs
+	RegPoolStepped bool
 }
 
 // NumBarriers is the number of named barriers per CTA (bar ids 0..15).
@@ -159,6 +191,10 @@ func (sm *SM) fillInfo() {
 		in.NRegs[w.slot] = uint16(w.nreg)
 	}
 	in.SchedIn = sm.schedIn
+	in.Units = nil
+	if sm.unitInOK {
+		in.Units = &sm.unitIn
+	}
 	for s, w := range sm.chosen {
 		in.Issued[s] = -1
 		in.SchedOut[s] = warpsched.Outputs{}

@@ -238,6 +238,9 @@ func (sm *SM) rpStep(strict bool) {
 		in.SyncValid[i], in.SyncCTA[i], in.SyncWarps[i] = true, uint16(e.c.rps), e.warps
 	}
 	r.syncQ = r.syncQ[:copy(r.syncQ, r.syncQ[n:])]
+	if strict {
+		sm.unitIn.RegPool = *in
+	}
 	out := r.u.Eval(*in)
 	sm.rpReact(&out)
 	r.u.Tick()

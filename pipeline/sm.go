@@ -93,6 +93,8 @@ type SM struct {
 	hooks     []func(*CycleInfo)
 	issueHook []func(*IssueInfo)
 	info      CycleInfo
+	unitIn    UnitInputs // the last cycle's unit inputs, with a hook (CycleInfo.Units)
+	unitInOK  bool
 	trapUnit  TrapUnit
 	trap      trapState      // trap_unit and the trap handler (trap.go)
 	u         units          // clock_timer and perf_mon (units.go)
@@ -463,8 +465,12 @@ func (sm *SM) Step() bool {
 		u.Tick()
 		sm.schedIn[s].WarpLaunch = rtl.Bits{}
 	}
+	if len(sm.hooks) > 0 {
+		sm.unitIn.Cycle, sm.unitIn.RegPoolStepped = c, !sm.stopped
+		sm.unitInOK = true
+	}
 	sm.trapTick()
-	sm.u.tick(sm.warpInsts-insts, &sm.stalls, len(sm.hooks) > 0)
+	sm.u.tick(sm.warpInsts-insts, &sm.stalls, len(sm.hooks) > 0, &sm.unitIn)
 	if issued {
 		sm.lastIssue = c
 	}

@@ -304,15 +304,9 @@ func errCode(e *ErrorEntry) trapunit.ErrCode {
 	return trapunit.ErrorFromFault(e.Kind)
 }
 
-// trapTick is the trap unit's end of cycle (after the issued instructions
-// executed).
-func (sm *SM) trapTick() {
+// trapInputs sets trap_unit's warp and host inputs of the cycle in in.
+func (sm *SM) trapInputs(in *trapunit.Inputs) {
 	t := &sm.trap
-	if t.nev == 0 && !t.dirty && !t.busy() && (len(sm.hooks) == 0 || sm.trapQuiescent()) {
-		t.launched = rtl.Bits{}
-		return
-	}
-	in := &t.in
 	in.WarpLive, in.WarpLaunch = t.live, t.launched
 	for _, w := range sm.resident {
 		if w.slot < trapunit.MaxWarps {
@@ -320,6 +314,27 @@ func (sm *SM) trapTick() {
 		}
 	}
 	in.HostCmd, in.HostArg = t.cmd, t.arg
+}
+
+// trapTick is the trap unit's end of cycle (after the issued instructions
+// executed).
+func (sm *SM) trapTick() {
+	t := &sm.trap
+	hooked := len(sm.hooks) > 0
+	if t.nev == 0 && !t.dirty && !t.busy() && (!hooked || sm.trapQuiescent()) {
+		if hooked {
+			// The inputs the SM would have driven (CycleInfo.Units).
+			sm.unitIn.Trap, sm.unitIn.TrapStepped = t.in, false
+			sm.trapInputs(&sm.unitIn.Trap)
+		}
+		t.launched = rtl.Bits{}
+		return
+	}
+	in := &t.in
+	sm.trapInputs(in)
+	if hooked {
+		sm.unitIn.Trap, sm.unitIn.TrapStepped = *in, true
+	}
 	before := t.q
 	t.o = t.unit.Eval(*in)
 	t.unit.Tick()

@@ -136,9 +136,13 @@ func (u *units) stallCounts(stalls *[numStates]uint64, n uint64, strict bool) {
 // warp-cycle counts), both units Eval with this cycle's inputs and Tick
 // (clock_timer lags instead while nothing sleeps, unless strict). The
 // inputs are cleared.
-func (u *units) tick(issued uint64, stalls *[numStates]uint64, strict bool) {
+// With strict the inputs are copied into rec (CycleInfo.Units).
+func (u *units) tick(issued uint64, stalls *[numStates]uint64, strict bool, rec *UnitInputs) {
 	u.pmIn.IssueCount = uint8(issued)
 	u.stallCounts(stalls, 1, strict)
+	if strict {
+		rec.Perf, rec.Clock = u.pmIn, u.ctIn
+	}
 	u.pm.Eval(u.pmIn)
 	u.pm.Tick()
 	u.pmIn = perfmon.Inputs{}

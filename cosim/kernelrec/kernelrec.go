@@ -14,11 +14,16 @@ package kernelrec
 
 import (
 	"fmt"
+	"reflect"
 
+	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/cosim"
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/perfmon"
 	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/regpool"
+	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/warpsched"
 )
 
@@ -30,6 +35,94 @@ type Result struct {
 	// agreed, as they must).
 	Divergence string
 	Report     *pipeline.Report
+	// Units holds the recorded input streams of trap_unit, clock_timer,
+	// perf_mon and reg_pool (by module name), one record per cycle of
+	// the run, from CycleInfo.Units. A unit whose parameters the cosim
+	// adapter cannot take is in Skipped instead, with the reason.
+	Units   map[string]*cosim.UnitRecording
+	Skipped map[string]string
+}
+
+// unitRecs builds the recordings of the SM's other units at cfg.
+func unitRecs(cfg config.Config) (*unitRec, error) {
+	r := &unitRec{units: map[string]*cosim.UnitRecording{}, skipped: map[string]string{}}
+	r.trapP = trapunit.Params{NumWarps: cfg.SM.MaxWarps, NumPorts: trapunit.MaxPorts, HasHandler: cfg.Trap.Handler != ""}
+	tu, err := cosim.TrapUnit(r.trapP)
+	if err != nil {
+		return nil, err
+	}
+	if r.trapShadow, err = trapunit.New(r.trapP); err != nil {
+		return nil, err
+	}
+	r.ctP = clocktimer.ParamsFrom(cfg)
+	cu, err := cosim.ClockTimer(r.ctP)
+	if err != nil {
+		return nil, err
+	}
+	pp, err := perfmon.ParamsFrom(cfg)
+	if err != nil {
+		return nil, err
+	}
+	pu, err := cosim.PerfMon(pp)
+	if err != nil {
+		return nil, err
+	}
+	r.units["trap_unit"], r.units["clock_timer"], r.units["perf_mon"] = cosim.NewUnitRecording(tu), cosim.NewUnitRecording(cu), cosim.NewUnitRecording(pu)
+	r.rpP = regpool.FromConfig(cfg)
+	if ru, err := cosim.RegPool(r.rpP); err != nil {
+		r.skipped["reg_pool"] = err.Error()
+	} else {
+		r.units["reg_pool"] = cosim.NewUnitRecording(ru)
+	}
+	return r, nil
+}
+
+// unitRec records CycleInfo.Units. A Go trap_unit fed the recorded inputs
+// must keep the SM's trap_unit registers, every cycle (the SM skips its
+// unit in quiescent cycles; the recording holds the inputs it would have
+// driven, which must change nothing).
+type unitRec struct {
+	units   map[string]*cosim.UnitRecording
+	skipped map[string]string
+	trapP   trapunit.Params
+	ctP     clocktimer.Params
+	rpP     regpool.Params
+	next    uint64 // the next cycle to record
+
+	trapShadow *trapunit.Unit
+	divergence string
+	err        string
+}
+
+func (r *unitRec) record(u *pipeline.UnitInputs, smTrap trapunit.State) {
+	if u == nil || u.Cycle < r.next {
+		return
+	}
+	if u.Cycle != r.next {
+		if r.err == "" {
+			r.err = fmt.Sprintf("unit inputs of cycle %d missing (got %d)", r.next, u.Cycle)
+		}
+		return
+	}
+	r.next++
+	rec := func(name string, in any) {
+		if x := r.units[name]; x != nil {
+			if err := x.Record(in); err != nil && r.err == "" {
+				r.err = fmt.Sprintf("cycle %d: %s: %v", u.Cycle, name, err)
+			}
+		}
+	}
+	rec("trap_unit", cosim.PackTrapInputs(r.trapP, &u.Trap))
+	rec("clock_timer", cosim.PackClockTimerInputs(u.Clock, r.ctP.NumWarps))
+	rec("perf_mon", &u.Perf)
+	if u.RegPoolStepped {
+		rec("reg_pool", cosim.PackRegPoolInputs(r.rpP, &u.RegPool))
+	}
+	r.trapShadow.Eval(u.Trap)
+	r.trapShadow.Tick()
+	if r.divergence == "" && !reflect.DeepEqual(r.trapShadow.Q(), smTrap) {
+		r.divergence = fmt.Sprintf("cycle %d: a Go trap_unit fed the recorded inputs left registers other than the SM's (stepped %v)", u.Cycle, u.TrapStepped)
+	}
 }
 
 // Record runs the kernel of launch l in image im on the SM model and
@@ -48,15 +141,30 @@ func Record(cfg config.Config, im *isa.Image, l pipeline.Launch) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	sm.OnCycle(o.observe)
+	ur, err := unitRecs(cfg)
+	if err != nil {
+		return nil, err
+	}
+	sm.OnCycle(func(ci *pipeline.CycleInfo) {
+		o.observe(ci)
+		ur.record(ci.Units, sm.TrapState())
+	})
 	rep, err := sm.Run()
 	if err != nil {
 		return nil, err
 	}
+	ur.record(sm.Observe().Units, sm.TrapState())
 	if o.err != "" {
 		return nil, fmt.Errorf("kernelrec: %s", o.err)
 	}
-	return &Result{SchedRecording: rec, Divergence: o.divergence, Report: rep}, nil
+	if ur.err != "" {
+		return nil, fmt.Errorf("kernelrec: %s", ur.err)
+	}
+	div := o.divergence
+	if div == "" {
+		div = ur.divergence
+	}
+	return &Result{SchedRecording: rec, Divergence: div, Report: rep, Units: ur.units, Skipped: ur.skipped}, nil
 }
 
 // observer records CycleInfo.SchedIn and checks it with shadow Go

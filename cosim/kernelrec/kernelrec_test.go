@@ -3,6 +3,7 @@ package kernelrec
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"testing"
 
 	"github.com/smsim/smsim/config"
@@ -96,5 +97,85 @@ func TestRecordLaunchError(t *testing.T) {
 	l.Buffers = nil
 	if _, err := Record(config.Default(), im, l); err == nil {
 		t.Fatal("a launch without its buffers was recorded")
+	}
+}
+
+// unitTestConfig is the small preset with 2 CTA slots and reg_pool's
+// standard cosim parameters (RegPoolStdParams: the adapter holds at most
+// 2 CTA slots), so that every unit of the SM can be recorded.
+func unitTestConfig() config.Config {
+	cfg, err := config.Preset("small")
+	if err != nil {
+		panic(err)
+	}
+	rp := cosim.RegPoolStdParams()
+	cfg.SM.MaxCTAs = rp.NumCTAs
+	cfg.SM.MaxThreadsPerCTA = rp.MaxThreadsPerCTA
+	cfg.SM.MaxRegsPerThread = rp.MaxRegsPerThread
+	cfg.SM.Regfile = rp.Regfile
+	cfg.SM.RegAllocUnit = rp.RegAllocUnit
+	cfg.RegPool.AllocGranularity = rp.AllocGranularity
+	return cfg
+}
+
+// TestUnitsReplayEveryExample records trap_unit, clock_timer, perf_mon and
+// reg_pool from a full-SM run of every example kernel and replays each
+// stream into the Go unit and its RTL in lockstep: zero mismatches, one
+// record per cycle of the run.
+func TestUnitsReplayEveryExample(t *testing.T) {
+	sessions := map[string]*cosim.Session{}
+	defer func() {
+		for _, s := range sessions {
+			s.Close()
+		}
+	}()
+	for _, e := range examples.All() {
+		t.Run(e.Name, func(t *testing.T) {
+			im, err := isa.AssembleSource(e.Name+".ptx", e.PTX)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := unitTestConfig()
+			cfg.Trap.Handler = e.TrapHandler
+			l := launchOf(e)
+			if l.Block[0]*l.Block[1]*l.Block[2] > uint32(cfg.SM.MaxThreadsPerCTA) {
+				t.Skipf("block of %v threads exceeds the reg_pool cosim set's %d", l.Block, cfg.SM.MaxThreadsPerCTA)
+			}
+			res, err := Record(cfg, im, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Divergence != "" {
+				t.Fatalf("recording: %s", res.Divergence)
+			}
+			if len(res.Skipped) != 0 {
+				t.Fatalf("skipped: %v", res.Skipped)
+			}
+			t.Logf("%s: %d cycles", res.Report.Status, res.Report.Cycles)
+			for _, name := range []string{"trap_unit", "clock_timer", "perf_mon", "reg_pool"} {
+				ur := res.Units[name]
+				if ur == nil {
+					t.Fatalf("no %s recording", name)
+				}
+				if ur.Cycles != res.Report.Cycles && !(name == "reg_pool" && ur.Cycles+1 == res.Report.Cycles) {
+					t.Fatalf("%s: %d cycles recorded, the run took %d", name, ur.Cycles, res.Report.Cycles)
+				}
+				key := ur.Unit.Module() + fmt.Sprint(ur.Unit.Params())
+				sess := sessions[key]
+				if sess == nil {
+					if sess, err = cosim.Start(context.Background(), ur.Unit, cosim.HarnessOptions{}); err != nil {
+						t.Fatal(err)
+					}
+					sessions[key] = sess
+				}
+				r, err := cosim.RunSession(context.Background(), sess, ur.Stimulus, cosim.Options{})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if r.Cycles != ur.Cycles {
+					t.Fatalf("%s: %d cycles compared, %d recorded", name, r.Cycles, ur.Cycles)
+				}
+			}
+		})
 	}
 }
