@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -125,10 +126,7 @@ func action(c *cli.Context) error {
 	var jobs []job
 	switch {
 	case kernel != "":
-		if unit != "" && unit != "warp_sched" {
-			return badInput("--from-kernel records warp_sched only (no recorder for %s yet)", unit)
-		}
-		jobs, err = kernelJobs(c, cfg, kernel, seed)
+		jobs, err = kernelJobs(c, cfg, kernel, seed, unit)
 		if err != nil {
 			return err
 		}
@@ -219,7 +217,7 @@ func randomJob(u cosim.Unit, seed, cycles uint64) job {
 	}
 }
 
-func kernelJobs(c *cli.Context, cfg config.Config, file string, seed uint64) ([]job, error) {
+func kernelJobs(c *cli.Context, cfg config.Config, file string, seed uint64, unit string) ([]job, error) {
 	im, err := loadImage(file)
 	if err != nil {
 		return nil, err
@@ -253,13 +251,43 @@ func kernelJobs(c *cli.Context, cfg config.Config, file string, seed uint64) ([]
 		fmt.Fprintf(c.App.Writer, "%s: %s after %d cycles; %d warp_sched input streams recorded\n", file, rec.Report.Status, rec.Cycles, len(rec.Streams))
 	}
 	var jobs []job
-	for s := range rec.Streams {
-		s := s
+	if unit == "" || unit == "warp_sched" {
+		for s := range rec.Streams {
+			s := s
+			jobs = append(jobs, job{
+				name: fmt.Sprintf("warp_sched[%d] %s", s, cosim.ParamString(rec.Unit.Params())),
+				unit: rec.Unit,
+				src:  func() cosim.Stimulus { return rec.Stimulus(s) },
+			})
+		}
+	}
+	// The SM's other units, recorded in the same run.
+	names := make([]string, 0, len(rec.Units))
+	for n := range rec.Units {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if unit != "" && unit != n {
+			continue
+		}
+		ur := rec.Units[n]
 		jobs = append(jobs, job{
-			name: fmt.Sprintf("warp_sched[%d] %s", s, cosim.ParamString(rec.Unit.Params())),
-			unit: rec.Unit,
-			src:  func() cosim.Stimulus { return rec.Stimulus(s) },
+			name: fmt.Sprintf("%s %s", n, cosim.ParamString(ur.Unit.Params())),
+			unit: ur.Unit,
+			src:  ur.Stimulus,
 		})
+	}
+	if why, ok := rec.Skipped[unit]; ok && unit != "" {
+		return nil, badInput("--from-kernel: %s cannot be replayed at this configuration: %s", unit, why)
+	}
+	for n, why := range rec.Skipped {
+		if unit == "" && !c.Bool("quiet") {
+			fmt.Fprintf(c.App.Writer, "%s: not replayed: %s\n", n, why)
+		}
+	}
+	if len(jobs) == 0 {
+		return nil, badInput("--from-kernel: nothing recorded for unit %q", unit)
 	}
 	return jobs, nil
 }
