@@ -51,9 +51,6 @@ func TestTrapUnitMillion(t *testing.T) {
 // TestTrapUnitOddSizes: one warp and one port; a non-power-of-two warp
 // count (event warp indices beyond NumWarps); 64 warps and 8 ports.
 func TestTrapUnitOddSizes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds extra harnesses")
-	}
 	for _, c := range []struct {
 		p      trapunit.Params
 		cycles uint64

@@ -132,12 +132,9 @@ $enddefinitions $end
 // TestGTKWaveLoadsSaveFile opens basic.vcd with the golden save file in
 // GTKWave (under a virtual X server) and checks, through GTKWave's Tcl
 // interface, that every trace was found with the flags written. It needs
-// xvfb-run and gtkwave (scripts/deps.sh); it is skipped without them and
-// in -short mode.
+// xvfb-run and gtkwave (scripts/deps.sh, run by make test); it fails
+// without them.
 func TestGTKWaveLoadsSaveFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts GTKWave")
-	}
 	xvfb, err1 := exec.LookPath("xvfb-run")
 	gtkwave, err2 := exec.LookPath("gtkwave")
 	if err1 != nil || err2 != nil {
