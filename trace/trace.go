@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -32,52 +33,53 @@ const TailCycles = 3
 // Tracer dumps one SM's run as VCD through the SM's observation hooks
 // (OnCycle, OnIssue). Attach makes one; Close completes the file. A
 // Tracer is not safe for concurrent use (nor is the SM).
+//
+// The work is split in two (see frames.go). In the hooks, on the SM's
+// goroutine, the Tracer only captures a frame per cycle: a copy of the
+// values it dumps. Worker goroutines turn runs of frames into VCD text
+// (comparing each signal with its value in the frame before and
+// formatting the changes into a vcd.Chunk), and a writer goroutine
+// appends the chunks to the file in order. The first cycle (the $dumpvars
+// section) and the last (at Close) are dumped on the caller's goroutine.
+// The output is the same byte for byte whatever the number of workers.
 type Tracer struct {
 	sm    *pipeline.SM
-	w     *vcd.Writer // for the declarations; then the encoder's
-	enc   *encoder
+	w     *vcd.Writer
 	opt   Options
 	enums map[string][]string
-	stall []uint8   // stall_reason_q by warp state
-	table rtl.Table // every signal declared, in order (string companions excluded)
+	stall []uint8     // stall_reason_q by warp state
+	table rtl.Table   // every signal declared, in order (string companions excluded)
+	comp  []companion // by variable: the string companion of an enum (id -1: none)
+
+	// s holds the signals' variables and layouts; it dumps the first and
+	// the final cycles, and the workers' samplers are its clones.
+	s *sampler
 
 	started bool // the $dumpvars section is written
 	live    bool // the current cycle is inside the window
 	closed  bool
-	last    uint64 // the last cycle sampled
+	last    uint64 // the last cycle captured
 	rstLow  bool   // rst_ni is still 0
 	err     error
 
-	top   tinst[topObs]
-	topV  topObs
-	warps []tinst[warpObs]
-	issue []tinst[issueObs]
-	wb    []tinst[wbObs]
-	sIn   []tinst[warpsched.Inputs]
-	sOut  []tinst[warpsched.Outputs]
-	sQ    []tinst[warpsched.State]
-	ctOut tinst[clocktimer.Outputs]
-	ctQ   tinst[clocktimer.State]
-	pmOut tinst[perfmon.Outputs]
-	trOut tinst[trapunit.Outputs]
-	trQ   tinst[trapunit.State]
-	trQv  trapunit.State // this cycle's trap_unit registers
-	pool  tinst[regPoolObs]
-	poolV regPoolObs
-	ctas  []tinst[ctaObs]
-	bars  [][pipeline.NumBarriers]tinst[barObs]
-
-	// Per-slot memory of what was sampled, to skip unchanged slots.
-	warpSeen []warpKey
-	ctaOf    []int64 // CTA slot -> linear CTA id, -1 when free
-	ctaSeen  []pipeline.CTAInfo
-	ctaMark  []bool
-	issueObs []issueObs
-	ops      []uint8 // opcode of each PC
+	// What the capture keeps from cycle to cycle.
+	issueObs []issueObs // the issue stage (outputs hold when idle)
+	ops      []uint8    // opcode of each PC
 	wbq      wbHeap
 	wbSeq    uint64
-	wbAny    bool // some writeback signal is dumped
 	wbObs    []wbObs
+	ctaOf    []int64 // CTA slot -> linear CTA id, -1 when free
+	ctaMark  []bool
+	poolV    regPoolObs
+
+	par *frames
+	lay layout // of frame.data
+}
+
+// companion is an enum variable's string companion and its value names.
+type companion struct {
+	id    vcd.ID
+	names []string
 }
 
 type warpKey struct {
@@ -97,18 +99,115 @@ type inst struct {
 	raw  []byte   // their memory
 	any  bool     // some field is dumped
 	fast bool     // warpObs fields in the order of the w* constants
+	wd   []wdiff  // the struct's memory under the dumped fields, by word
+	runs []span   // the same, as runs of contiguous words
+	prev []uint64 // its contents at the last sample
 }
+
+// wdiff is one 8-byte word of a sampled struct's memory (the last word of
+// a struct whose size is not a multiple of 8 is shorter: n bytes) and the
+// fields [f0, f1] that overlap it. Comparing words first makes a sample
+// of a struct that did not change cost one load and compare per word,
+// whatever its fields.
+type wdiff struct {
+	off    uintptr
+	n      uintptr
+	f0, f1 int
+}
+
+// span is a byte range of a struct.
+type span struct{ off, n uintptr }
 
 type tinst[T any] struct {
 	inst
 	bt bound[T]
 }
 
+// words lays out wd, runs and prev over the dumped fields of a struct of
+// size bytes.
+func (x *inst) words(size uintptr) {
+	byWord := map[uintptr]int{}
+	for i, f := range x.b.fields {
+		if x.ids[i] < 0 || f.size == 0 {
+			continue
+		}
+		for o := f.off &^ 7; o < f.off+f.size; o += 8 {
+			k, ok := byWord[o]
+			if !ok {
+				k = len(x.wd)
+				byWord[o] = k
+				x.wd = append(x.wd, wdiff{off: o, n: min(8, size-o), f0: i})
+			}
+			x.wd[k].f1 = i
+		}
+	}
+	slices.SortFunc(x.wd, func(a, b wdiff) int { return int(a.off) - int(b.off) })
+	for _, d := range x.wd {
+		if n := len(x.runs); n > 0 && x.runs[n-1].off+x.runs[n-1].n == d.off {
+			x.runs[n-1].n += d.n
+		} else {
+			x.runs = append(x.runs, span{d.off, d.n})
+		}
+	}
+	x.prev = make([]uint64, len(x.wd))
+}
+
+// clone returns a copy of x with its own memory of the values written.
+func (x inst) clone() inst {
+	x.cur = make([]uint64, len(x.cur))
+	x.raw = make([]byte, len(x.raw))
+	x.prev = make([]uint64, len(x.prev))
+	return x
+}
+
+func (x tinst[T]) clone() tinst[T] {
+	x.inst = x.inst.clone()
+	return x
+}
+
+func cloneAll[T any](xs []tinst[T]) []tinst[T] {
+	out := make([]tinst[T], len(xs))
+	for i := range xs {
+		out[i] = xs[i].clone()
+	}
+	return out
+}
+
+// capture copies the dumped fields of src into data (the runs one after
+// the other).
+func (x *tinst[T]) capture(data []byte, src *T) {
+	p := x.bt.ptr(src)
+	for _, r := range x.runs {
+		data = data[copy(data, unsafe.Slice((*byte)(unsafe.Add(p, r.off)), r.n)):]
+	}
+}
+
+// restore copies data, written by capture, back into dst's dumped fields
+// (the rest of dst is left as it is: the samplers never read it).
+func (x *tinst[T]) restore(dst *T, data []byte) {
+	p := x.bt.ptr(dst)
+	for _, r := range x.runs {
+		data = data[copy(unsafe.Slice((*byte)(unsafe.Add(p, r.off)), r.n), data):]
+	}
+}
+
+// loadWord reads the n (1..8) bytes at p as a little-endian word.
+func loadWord(p unsafe.Pointer, n uintptr) uint64 {
+	if n == 8 {
+		return *(*uint64)(p)
+	}
+	var v uint64
+	for i := uintptr(0); i < n; i++ {
+		v |= uint64(*(*byte)(unsafe.Add(p, i))) << (8 * i)
+	}
+	return v
+}
+
 // Attach declares the SM's signals on a new VCD Writer writing to w and
 // registers the tracer's hooks on sm: every cycle in opt's window is
 // dumped as the run proceeds. Call it after pipeline.New and before the
 // first Step or Run, and call Close when the run is over: Close also stops
-// the goroutine that formats the VCD. It returns an error for bad
+// the goroutines that format the VCD. It returns an error for bad
 // options. Tracing costs nothing until Attach: the SM has no hooks
 // otherwise.
 func Attach(sm *pipeline.SM, w io.Writer, opt Options) (*Tracer, error) {
@@ -116,7 +215,7 @@ func Attach(sm *pipeline.SM, w io.Writer, opt Options) (*Tracer, error) {
 		return nil, err
 	}
 	t := &Tracer{sm: sm, w: vcd.NewWriter(w), opt: opt, enums: enumValues(), rstLow: opt.Start == 0}
-	t.enc = newEncoder(t.w)
+	t.s = &sampler{t: t, w: t.w}
 	t.stall = stallCodes(t.enums["stall"])
 	t.w.Timescale = TimeScale
 	t.w.Version = "smsim trace (github.com/smsim/smsim/trace)"
@@ -129,9 +228,11 @@ func Attach(sm *pipeline.SM, w io.Writer, opt Options) (*Tracer, error) {
 	for pc, in := range im.Code {
 		t.ops[pc] = uint8(in.Op)
 	}
+	t.s.v = *newUnitValues(len(t.s.sIn))
+	t.lay = t.layout()
+	t.par = newFrames(t, 0)
 	sm.OnCycle(t.onCycle)
 	sm.OnIssue(t.onIssue)
-	t.enc.start()
 	return t, nil
 }
 
@@ -223,20 +324,21 @@ func newInst[T any](t *Tracer, ss *scopeStack, table rtl.Table, enums map[string
 			if id, err = t.w.Register(vcd.Wire, f.sig.Width, name); err != nil {
 				return x, err
 			}
-			if f.nw > 1 {
-				t.enc.wide(id, f.sig.Width)
-			}
 			if f.enum != nil {
 				if sid, err = t.w.Register(vcd.String, 1, f.sig.Name+StrSuffix); err != nil {
 					return x, err
 				}
-				t.enc.enum(id, sid, f.enum)
+				for len(t.comp) <= int(id) {
+					t.comp = append(t.comp, companion{id: -1})
+				}
+				t.comp[id] = companion{sid, f.enum}
 			}
 			t.table = append(t.table, f.sig)
 			x.any = true
 		}
 		x.ids = append(x.ids, id)
 	}
+	x.words(bt.b.typ.Size())
 	return x, nil
 }
 
@@ -247,57 +349,57 @@ func (t *Tracer) declare() error {
 	cfg := sm.Config()
 	p := params(sm)
 	ss := &scopeStack{w: t.w}
+	s := t.s
 	var err error
 	vals := t.enums
-	if t.top, err = newInst[topObs](t, ss, obsTable[topObs](ScopeTop, p), enumsOf[topObs](vals)); err != nil {
+	if s.top, err = newInst[topObs](t, ss, obsTable[topObs](ScopeTop, p), enumsOf[topObs](vals)); err != nil {
 		return err
 	}
 	nw := cfg.SM.MaxWarps
-	t.warps = make([]tinst[warpObs], nw)
-	t.warpSeen = make([]warpKey, nw)
-	for i := range t.warps {
-		if t.warps[i], err = newInst[warpObs](t, ss, obsTable[warpObs](scopef(ScopeWarp, i), p), enumsOf[warpObs](vals)); err != nil {
+	s.warps = make([]tinst[warpObs], nw)
+	s.warpSeen = make([]warpKey, nw)
+	for i := range s.warps {
+		if s.warps[i], err = newInst[warpObs](t, ss, obsTable[warpObs](scopef(ScopeWarp, i), p), enumsOf[warpObs](vals)); err != nil {
 			return err
 		}
-		t.warps[i].fast = warpLayoutOK(t.warps[i].b)
-		t.warpSeen[i] = warpKey{state: 255}
+		s.warps[i].fast = warpLayoutOK(s.warps[i].b)
+		s.warpSeen[i] = warpKey{state: 255}
 	}
 	scheds := sm.Schedulers()
 	ns := len(scheds)
-	t.issue = make([]tinst[issueObs], ns)
+	s.issue = make([]tinst[issueObs], ns)
 	t.issueObs = make([]issueObs, ns)
-	t.wb = make([]tinst[wbObs], ns)
+	s.wb = make([]tinst[wbObs], ns)
 	t.wbObs = make([]wbObs, ns)
-	t.sIn = make([]tinst[warpsched.Inputs], ns)
-	t.sOut = make([]tinst[warpsched.Outputs], ns)
-	t.sQ = make([]tinst[warpsched.State], ns)
+	s.sIn = make([]tinst[warpsched.Inputs], ns)
+	s.sOut = make([]tinst[warpsched.Outputs], ns)
+	s.sQ = make([]tinst[warpsched.State], ns)
 	all := sm.Signals()
-	for s := 0; s < ns; s++ {
-		if t.issue[s], err = newInst[issueObs](t, ss, obsTable[issueObs](scopef(ScopeIssue, s), p), enumsOf[issueObs](vals)); err != nil {
+	for k := 0; k < ns; k++ {
+		if s.issue[k], err = newInst[issueObs](t, ss, obsTable[issueObs](scopef(ScopeIssue, k), p), enumsOf[issueObs](vals)); err != nil {
 			return err
 		}
 	}
-	for s := 0; s < ns; s++ {
-		if t.wb[s], err = newInst[wbObs](t, ss, obsTable[wbObs](scopef(ScopeWriteback, s), p), nil); err != nil {
+	for k := 0; k < ns; k++ {
+		if s.wb[k], err = newInst[wbObs](t, ss, obsTable[wbObs](scopef(ScopeWriteback, k), p), nil); err != nil {
 			return err
 		}
-		t.wbAny = t.wbAny || t.wb[s].any
 	}
-	for s := 0; s < ns; s++ {
-		scope := scopef(ScopeSched, s)
+	for k := 0; k < ns; k++ {
+		scope := scopef(ScopeSched, k)
 		var tab rtl.Table
 		for _, sig := range all {
 			if sig.Scope == scope {
 				tab = append(tab, sig)
 			}
 		}
-		if t.sIn[s], err = newInst[warpsched.Inputs](t, ss, tab, nil); err != nil {
+		if s.sIn[k], err = newInst[warpsched.Inputs](t, ss, tab, nil); err != nil {
 			return err
 		}
-		if t.sOut[s], err = newInst[warpsched.Outputs](t, ss, tab, nil); err != nil {
+		if s.sOut[k], err = newInst[warpsched.Outputs](t, ss, tab, nil); err != nil {
 			return err
 		}
-		if t.sQ[s], err = newInst[warpsched.State](t, ss, tab, nil); err != nil {
+		if s.sQ[k], err = newInst[warpsched.State](t, ss, tab, nil); err != nil {
 			return err
 		}
 	}
@@ -307,45 +409,46 @@ func (t *Tracer) declare() error {
 	// instructions execute, after the observation point, and are not
 	// visible to hooks.
 	ct := sm.ClockTimer().Signals()
-	if t.ctOut, err = newInst[clocktimer.Outputs](t, ss, ct, nil); err != nil {
+	if s.ctOut, err = newInst[clocktimer.Outputs](t, ss, ct, nil); err != nil {
 		return err
 	}
-	if t.ctQ, err = newInst[clocktimer.State](t, ss, ct, nil); err != nil {
+	if s.ctQ, err = newInst[clocktimer.State](t, ss, ct, nil); err != nil {
 		return err
 	}
 	pm := sm.PerfMon().Signals()
-	if t.pmOut, err = newInst[perfmon.Outputs](t, ss, pm, nil); err != nil {
+	if s.pmOut, err = newInst[perfmon.Outputs](t, ss, pm, nil); err != nil {
 		return err
 	}
 	// trap_unit: its outputs and registers (its inputs are driven while
 	// the instructions execute). Its outputs are those of the unit's Eval
 	// at the end of each cycle, sampled when the next cycle starts.
 	tt := sm.TrapUnitModel().Signals()
-	if t.trOut, err = newInst[trapunit.Outputs](t, ss, tt, nil); err != nil {
+	if s.trOut, err = newInst[trapunit.Outputs](t, ss, tt, nil); err != nil {
 		return err
 	}
-	if t.trQ, err = newInst[trapunit.State](t, ss, tt, nil); err != nil {
+	if s.trQ, err = newInst[trapunit.State](t, ss, tt, nil); err != nil {
 		return err
 	}
 	if cfg.SM.MaxCTAs > maxCTASlots {
 		return fmt.Errorf("trace: sm.max_ctas %d exceeds %d", cfg.SM.MaxCTAs, maxCTASlots)
 	}
-	if t.pool, err = newInst[regPoolObs](t, ss, obsTable[regPoolObs](ScopeRegPool, p), nil); err != nil {
+	if s.pool, err = newInst[regPoolObs](t, ss, obsTable[regPoolObs](ScopeRegPool, p), nil); err != nil {
 		return err
 	}
 	nc := sm.MaxResidentCTAs()
-	t.ctas = make([]tinst[ctaObs], nc)
-	t.bars = make([][pipeline.NumBarriers]tinst[barObs], nc)
+	s.ctas = make([]tinst[ctaObs], nc)
+	s.bars = make([][pipeline.NumBarriers]tinst[barObs], nc)
 	t.ctaOf = make([]int64, nc)
-	t.ctaSeen = make([]pipeline.CTAInfo, nc)
+	s.ctaSeen = make([]pipeline.CTAInfo, nc)
+	s.ctaLin = make([]int64, nc)
 	t.ctaMark = make([]bool, nc)
 	for k := 0; k < nc; k++ {
-		t.ctaOf[k] = -1
-		if t.ctas[k], err = newInst[ctaObs](t, ss, obsTable[ctaObs](scopef(ScopeBarrier, k), p), nil); err != nil {
+		t.ctaOf[k], s.ctaLin[k] = -1, -1
+		if s.ctas[k], err = newInst[ctaObs](t, ss, obsTable[ctaObs](scopef(ScopeBarrier, k), p), nil); err != nil {
 			return err
 		}
-		for b := range t.bars[k] {
-			if t.bars[k][b], err = newInst[barObs](t, ss, obsTable[barObs](scopef(ScopeBar, k, b), p), nil); err != nil {
+		for b := range s.bars[k] {
+			if s.bars[k][b], err = newInst[barObs](t, ss, obsTable[barObs](scopef(ScopeBar, k, b), p), nil); err != nil {
 				return err
 			}
 		}
@@ -359,47 +462,249 @@ func (t *Tracer) declare() error {
 	return t.w.Error()
 }
 
+// sampler turns frames into value changes: it compares each signal with
+// the value it last wrote and writes the changes, to the Writer (the
+// first and final cycles, on the caller's goroutine) or to a Chunk (a
+// worker's run of frames).
+type sampler struct {
+	t       *Tracer     // read only: stall codes, companions
+	w       *vcd.Writer // the output, when ch is nil
+	ch      *vcd.Chunk
+	mute    bool // update the values last written, write nothing
+	started bool // the $dumpvars section is written: write changes only
+
+	top   tinst[topObs]
+	topV  topObs // sm_top's ports as last set (the falling edge keeps done_o, status_o)
+	warps []tinst[warpObs]
+	issue []tinst[issueObs]
+	wb    []tinst[wbObs]
+	sIn   []tinst[warpsched.Inputs]
+	sOut  []tinst[warpsched.Outputs]
+	sQ    []tinst[warpsched.State]
+	ctOut tinst[clocktimer.Outputs]
+	ctQ   tinst[clocktimer.State]
+	pmOut tinst[perfmon.Outputs]
+	trOut tinst[trapunit.Outputs]
+	trQ   tinst[trapunit.State]
+	pool  tinst[regPoolObs]
+	ctas  []tinst[ctaObs]
+	bars  [][pipeline.NumBarriers]tinst[barObs]
+
+	warpSeen []warpKey
+	ctaLin   []int64 // CTA slot -> linear CTA id last dumped, -1 when free
+	ctaSeen  []pipeline.CTAInfo
+
+	// The units' values of the frame being dumped (restored from its
+	// data).
+	v       unitValues
+	changed []int // scratch of sampleData
+}
+
+// unitValues holds the units' signals of one cycle.
+type unitValues struct {
+	sIn   []warpsched.Inputs
+	sOut  []warpsched.Outputs
+	sQ    []warpsched.State
+	ctOut clocktimer.Outputs
+	ctQ   clocktimer.State
+	pmOut perfmon.Outputs
+	trOut trapunit.Outputs
+	trQ   trapunit.State
+	pool  regPoolObs
+}
+
+func newUnitValues(ns int) *unitValues {
+	return &unitValues{sIn: make([]warpsched.Inputs, ns), sOut: make([]warpsched.Outputs, ns), sQ: make([]warpsched.State, ns)}
+}
+
+// clone returns a sampler for a worker: the same variables, its own
+// memory of the values written (set by priming it with a frame).
+func (s *sampler) clone() *sampler {
+	c := *s
+	c.w, c.ch, c.mute, c.started = nil, nil, false, true
+	c.top = s.top.clone()
+	c.warps = cloneAll(s.warps)
+	c.issue = cloneAll(s.issue)
+	c.wb = cloneAll(s.wb)
+	c.sIn, c.sOut, c.sQ = cloneAll(s.sIn), cloneAll(s.sOut), cloneAll(s.sQ)
+	c.ctOut, c.ctQ, c.pmOut = s.ctOut.clone(), s.ctQ.clone(), s.pmOut.clone()
+	c.trOut, c.trQ, c.pool = s.trOut.clone(), s.trQ.clone(), s.pool.clone()
+	c.ctas = cloneAll(s.ctas)
+	c.bars = make([][pipeline.NumBarriers]tinst[barObs], len(s.bars))
+	for k := range s.bars {
+		for b := range s.bars[k] {
+			c.bars[k][b] = s.bars[k][b].clone()
+		}
+	}
+	c.warpSeen = make([]warpKey, len(s.warpSeen))
+	c.ctaLin = make([]int64, len(s.ctaLin))
+	for k := range c.ctaLin {
+		c.ctaLin[k] = -1
+	}
+	c.ctaSeen = make([]pipeline.CTAInfo, len(s.ctaSeen))
+	c.v = *newUnitValues(len(s.sIn))
+	return &c
+}
+
+func (s *sampler) setTime(ts uint64) {
+	switch {
+	case s.mute:
+	case s.ch != nil:
+		s.ch.SetTime(ts)
+	default:
+		s.w.SetTime(ts)
+	}
+}
+
+// uint writes a value change (and the name of an enum's value to its
+// string companion).
+func (s *sampler) uint(id vcd.ID, v uint64) {
+	if s.mute {
+		return
+	}
+	var c *companion
+	if int(id) < len(s.t.comp) && s.t.comp[id].names != nil {
+		c = &s.t.comp[id]
+	}
+	if s.ch != nil {
+		s.ch.SetUint(id, v)
+		if c != nil {
+			s.ch.SetString(c.id, enumName(c.names, v))
+		}
+		return
+	}
+	s.w.SetUint(id, v)
+	if c != nil {
+		s.w.SetString(c.id, enumName(c.names, v))
+	}
+}
+
+// words writes the change of a variable wider than 64 bits.
+func (s *sampler) words(id vcd.ID, w []uint64) {
+	switch {
+	case s.mute:
+	case s.ch != nil:
+		s.ch.SetWords(id, w)
+	default:
+		s.w.SetWords(id, w)
+	}
+}
+
 // sample writes the fields of v that changed since the last sample (all
 // of them before the $dumpvars section: the writer keeps the last value
-// set). A field's memory is compared first, so an unchanged field costs a
-// memory comparison, whatever its width.
-func (x *tinst[T]) sample(t *Tracer, v *T) {
+// set). The struct's memory is compared word by word first, so an
+// unchanged struct costs a load and compare per word.
+func (x *tinst[T]) sample(s *sampler, v *T) {
 	if !x.any {
 		return
 	}
 	p := x.bt.ptr(v)
-	all := !t.started
-	for i := range x.b.fields {
-		id := x.ids[i]
-		if id < 0 {
+	if !s.started {
+		for k := range x.wd {
+			x.prev[k] = loadWord(unsafe.Add(p, x.wd[k].off), x.wd[k].n)
+		}
+		for i := range x.b.fields {
+			x.field(s, p, i, true)
+		}
+		return
+	}
+	done := -1 // the last field sampled
+	for k := range x.wd {
+		d := &x.wd[k]
+		w := loadWord(unsafe.Add(p, d.off), d.n)
+		if w == x.prev[k] {
 			continue
 		}
-		f := &x.b.fields[i]
-		fp := unsafe.Add(p, f.off)
-		w := x.cur[f.word : f.word+f.nw]
-		if f.stride == 0 && !f.bits {
-			// A scalar: compare its value.
-			v := load(fp, f.leaf) & mask(f.ew)
-			if !all && v == w[0] {
-				continue
-			}
-			w[0] = v
-			t.enc.uint(id, v)
-		} else {
-			// A vector: compare its memory first, whatever its width.
-			raw := x.raw[f.raw : f.raw+int(f.size)]
-			mem := f.bytesAt(fp)
-			if !all && string(mem) == string(raw) {
-				continue
-			}
-			copy(raw, mem)
-			f.pack(fp, w)
-			if f.nw == 1 {
-				t.enc.uint(id, w[0])
-			} else {
-				t.enc.bits(id, w)
-			}
+		x.prev[k] = w
+		for i := max(d.f0, done+1); i <= d.f1; i++ {
+			x.field(s, p, i, false)
 		}
+		done = max(done, d.f1)
+	}
+}
+
+// sampleData is restore and sample in one: the frame's words (data, as
+// capture wrote them) are compared with the words last seen, and only the
+// changed ones are copied into v (which holds the last values of the
+// others) before the fields under them are sampled.
+func (x *tinst[T]) sampleData(s *sampler, v *T, data []byte) {
+	if !x.any {
+		return
+	}
+	if !s.started {
+		x.restore(v, data)
+		x.sample(s, v)
+		return
+	}
+	p := x.bt.ptr(v)
+	changed := s.changed[:0]
+	pos := uintptr(0)
+	for k := range x.wd {
+		d := &x.wd[k]
+		var w uint64
+		if d.n == 8 {
+			w = *(*uint64)(unsafe.Pointer(&data[pos]))
+		} else {
+			w = loadWord(unsafe.Pointer(&data[pos]), d.n)
+		}
+		pos += d.n
+		if w == x.prev[k] {
+			continue
+		}
+		x.prev[k] = w
+		copy(unsafe.Slice((*byte)(unsafe.Add(p, d.off)), d.n), data[pos-d.n:pos])
+		changed = append(changed, k)
+	}
+	done := -1 // the last field sampled
+	for _, k := range changed {
+		d := &x.wd[k]
+		for i := max(d.f0, done+1); i <= d.f1; i++ {
+			x.field(s, p, i, false)
+		}
+		done = max(done, d.f1)
+	}
+	s.changed = changed
+}
+
+// field writes field i of the struct at p if it changed (or if all).
+func (x *inst) field(s *sampler, p unsafe.Pointer, i int, all bool) {
+	id := x.ids[i]
+	if id < 0 {
+		return
+	}
+	f := &x.b.fields[i]
+	fp := unsafe.Add(p, f.off)
+	w := x.cur[f.word : f.word+f.nw]
+	if f.stride == 0 && !f.bits {
+		// A scalar: compare its value.
+		v := load(fp, f.leaf) & mask(f.ew)
+		if !all && v == w[0] {
+			return
+		}
+		w[0] = v
+		s.uint(id, v)
+		return
+	}
+	// A vector: compare its memory first, whatever its width.
+	raw := x.raw[f.raw : f.raw+int(f.size)]
+	mem := f.bytesAt(fp)
+	if !all && string(mem) == string(raw) {
+		return
+	}
+	copy(raw, mem)
+	f.pack(fp, w)
+	if f.nw == 1 {
+		s.uint(id, w[0])
+	} else {
+		s.words(id, w)
+	}
+}
+
+// put writes field i of a scalar-only instance whose value changed.
+func (x *inst) put(s *sampler, i int, v uint64) {
+	if id := x.ids[i]; id >= 0 {
+		x.cur[x.b.fields[i].word] = v
+		s.uint(id, v)
 	}
 }
 
@@ -410,106 +715,122 @@ func enumName(names []string, v uint64) string {
 	return "?" + strconv.FormatUint(v, 10)
 }
 
-// inWindow reports whether cycle c is dumped.
-func (t *Tracer) inWindow(c uint64) bool {
-	return c >= t.opt.Start && (t.opt.End == 0 || c < t.opt.End)
+// first dumps the first cycle of the window: every value, then the
+// $dumpvars section at its time.
+func (s *sampler) first(f *frame) {
+	s.topV = f.top
+	s.top.sample(s, &s.topV)
+	s.warpSlots(f, false)
+	s.writeback(f)
+	s.units(f)
+	s.ctaSlots(f)
+	s.endCycle(f)
+	s.setTime(f.cycle * TicksPerCycle)
+	s.started = true
 }
 
-// setTime starts time step ts; the first call writes the $dumpvars
-// section with the values set so far.
-func (t *Tracer) setTime(ts uint64) {
-	t.enc.time(ts)
-	t.started = true
+// process dumps frame f: the end of the cycle before (the issue stage's
+// guard masks, trap_unit's outputs), its falling clock edge, and cycle
+// f.cycle. With force, every warp slot is compared field by field (a
+// sampler primed with a frame does not know the slots' last values).
+func (s *sampler) process(f *frame, force bool) {
+	s.endCycle(f)
+	s.fallingEdge(f.prev)
+	s.setTime(f.cycle * TicksPerCycle)
+	s.topV = f.top
+	s.top.sample(s, &s.topV)
+	s.warpSlots(f, force)
+	s.writeback(f)
+	s.units(f)
+	s.ctaSlots(f)
 }
 
-// fallingEdge writes the falling clock edge of the last cycle sampled
-// (where reset, low in cycle 0, is released).
-func (t *Tracer) fallingEdge() {
-	t.setTime(t.last*TicksPerCycle + TicksPerCycle/2)
-	t.topV.Clk, t.topV.RstN = false, true
-	t.rstLow = false
-	t.top.sample(t, &t.topV)
+// prime makes the sampler's memory of the values written that of the
+// end of frame f, writing nothing.
+func (s *sampler) prime(f *frame) {
+	s.mute = true
+	s.process(f, true)
+	s.mute = false
 }
 
-func (t *Tracer) onCycle(ci *pipeline.CycleInfo) {
-	c := ci.Cycle
-	if !t.inWindow(c) || t.closed {
-		t.live = false
-		return
-	}
-	if t.started {
-		t.endCycle()
-		t.fallingEdge()
-		t.setTime(c * TicksPerCycle)
-	}
-	t.live = true
-	t.last = c
-	t.topV = topObs{Clk: true, RstN: !t.rstLow}
-	t.top.sample(t, &t.topV)
-	t.trQv = t.sm.TrapState()
-	t.sampleWarps(ci, false)
-	t.sampleIssue(ci, false)
-	t.sampleWriteback(c)
-	t.sampleUnits(ci, false)
-	t.sampleCTAs(ci)
-	if !t.started {
-		t.endCycle() // initial values
-		t.setTime(c * TicksPerCycle)
-	}
-}
-
-// endCycle writes what is known only once the cycle's instructions have
+// endCycle writes what is known only once a cycle's instructions have
 // executed: the issue stage's guard masks, trap_unit's outputs.
-func (t *Tracer) endCycle() {
-	t.flushIssue()
-	if t.trOut.any {
-		o := t.sm.TrapOutputs()
-		t.trOut.sample(t, &o)
+func (s *sampler) endCycle(f *frame) {
+	for k := range s.issue {
+		s.issue[k].sample(s, &f.issue[k])
+	}
+	l := &s.t.lay
+	s.trOut.sampleData(s, &s.v.trOut, f.data[l.trOut:])
+}
+
+// fallingEdge writes the falling clock edge of cycle c (where reset, low
+// in the first cycle, is released).
+func (s *sampler) fallingEdge(c uint64) {
+	s.setTime(c*TicksPerCycle + TicksPerCycle/2)
+	s.topV.Clk, s.topV.RstN = false, true
+	s.top.sample(s, &s.topV)
+}
+
+func (s *sampler) writeback(f *frame) {
+	for k := range s.wb {
+		s.wb[k].sample(s, &f.wb[k])
 	}
 }
 
-func (t *Tracer) sampleWarps(ci *pipeline.CycleInfo, force bool) {
-	states, pcs, masks, nregs := ci.States, ci.PCs, ci.Masks, ci.NRegs
-	esr := &t.trQv.WarpESR
-	seen := t.warpSeen
-	for i := range t.warps {
-		e := uint16(0)
-		if i < len(esr) {
-			e = uint16(esr[i])
-		}
-		if states[i] == seen[i].state && pcs[i] == seen[i].pc && masks[i] == seen[i].mask && nregs[i] == seen[i].nreg && e == seen[i].esr && t.started && !force {
+func (s *sampler) units(f *frame) {
+	l, v := &s.t.lay, &s.v
+	for k := range s.sIn {
+		s.sIn[k].sampleData(s, &v.sIn[k], f.data[l.sIn[k]:])
+		s.sOut[k].sampleData(s, &v.sOut[k], f.data[l.sOut[k]:])
+		s.sQ[k].sampleData(s, &v.sQ[k], f.data[l.sQ[k]:])
+	}
+	s.ctOut.sampleData(s, &v.ctOut, f.data[l.ctOut:])
+	s.ctQ.sampleData(s, &v.ctQ, f.data[l.ctQ:])
+	s.pmOut.sampleData(s, &v.pmOut, f.data[l.pmOut:])
+	s.trQ.sampleData(s, &v.trQ, f.data[l.trQ:])
+	s.pool.sampleData(s, &v.pool, f.data[l.pool:])
+}
+
+func (s *sampler) warpSlots(f *frame, force bool) {
+	states, pcs, masks, nregs := f.states, f.pcs, f.masks, f.nregs
+	esr := f.esr
+	seen := s.warpSeen
+	stall := s.t.stall
+	for i := range s.warps {
+		e := esr[i]
+		if states[i] == seen[i].state && pcs[i] == seen[i].pc && masks[i] == seen[i].mask && nregs[i] == seen[i].nreg && e == seen[i].esr && s.started && !force {
 			continue
 		}
-		x := &t.warps[i]
+		x := &s.warps[i]
 		if !x.any {
 			continue
 		}
 		k := warpKey{state: states[i], pc: pcs[i], mask: masks[i], nreg: nregs[i], esr: e}
-		if t.started && !force && x.fast {
+		if s.started && !force && x.fast {
 			// The common case, without the generic loop: write the
 			// fields that changed.
 			old := seen[i]
 			seen[i] = k
 			if k.state != old.state {
 				if (k.state == pipeline.StateIdle) != (old.state == pipeline.StateIdle) {
-					x.put(t, wValid, b2u(k.state != pipeline.StateIdle))
+					x.put(s, wValid, b2u(k.state != pipeline.StateIdle))
 				}
-				x.put(t, wState, uint64(k.state))
-				if sc, so := t.stallCode(k.state), t.stallCode(old.state); sc != so {
-					x.put(t, wStall, uint64(sc))
+				x.put(s, wState, uint64(k.state))
+				if sc, so := stallCode(stall, k.state), stallCode(stall, old.state); sc != so {
+					x.put(s, wStall, uint64(sc))
 				}
 			}
 			if k.pc != old.pc {
-				x.put(t, wPC, uint64(k.pc))
+				x.put(s, wPC, uint64(k.pc))
 			}
 			if k.mask != old.mask {
-				x.put(t, wMask, uint64(k.mask))
+				x.put(s, wMask, uint64(k.mask))
 			}
 			if k.esr != old.esr {
-				x.put(t, wESR, uint64(k.esr))
+				x.put(s, wESR, uint64(k.esr))
 			}
 			if k.nreg != old.nreg {
-				x.put(t, wNReg, uint64(k.nreg))
+				x.put(s, wNReg, uint64(k.nreg))
 			}
 			continue
 		}
@@ -519,11 +840,57 @@ func (t *Tracer) sampleWarps(ci *pipeline.CycleInfo, force bool) {
 			PC:          k.pc,
 			ActiveMask:  k.mask,
 			State:       uint8(k.state),
-			StallReason: t.stallCode(k.state),
+			StallReason: stallCode(stall, k.state),
 			ESR:         k.esr,
 			NReg:        k.nreg,
 		}
-		x.sample(t, &o)
+		x.sample(s, &o)
+	}
+}
+
+// ctaSlots dumps the CTA slots (the barrier state): slots whose CTA left
+// in slot order, then the resident CTAs, new or changed, in the SM's
+// order.
+func (s *sampler) ctaSlots(f *frame) {
+	if len(s.ctas) == 0 {
+		return
+	}
+	for k, l := range s.ctaLin {
+		if l >= 0 && l != f.ctaLin[k] {
+			s.ctaLin[k] = -1
+			s.dumpCTA(k, nil)
+		}
+	}
+	for _, k := range f.ctaOrder {
+		if s.ctaLin[k] != f.ctaLin[k] {
+			s.ctaLin[k] = f.ctaLin[k]
+		} else if s.started && s.ctaSeen[k] == f.ctaInfo[k] {
+			continue
+		}
+		s.dumpCTA(k, &f.ctaInfo[k])
+	}
+	if !s.started {
+		for k, l := range s.ctaLin {
+			if l < 0 {
+				s.dumpCTA(k, nil)
+			}
+		}
+	}
+}
+
+func (s *sampler) dumpCTA(k int, c *pipeline.CTAInfo) {
+	var o ctaObs
+	var info pipeline.CTAInfo
+	if c != nil {
+		info = *c
+		o = ctaObs{Valid: true, Linear: uint32(c.Linear)}
+	}
+	s.ctaSeen[k] = info
+	s.ctas[k].sample(s, &o)
+	for b := range s.bars[k] {
+		x := &info.Bars[b]
+		bo := barObs{Arrived: uint16(x.Arrived), Expected: uint16(x.Expected), Waiting: uint32(x.Waiting)}
+		s.bars[k][b].sample(s, &bo)
 	}
 }
 
@@ -554,14 +921,6 @@ const (
 	wFields
 )
 
-// put writes field i of a scalar-only instance whose value changed.
-func (x *inst) put(t *Tracer, i int, v uint64) {
-	if id := x.ids[i]; id >= 0 {
-		x.cur[x.b.fields[i].word] = v
-		t.enc.uint(id, v)
-	}
-}
-
 func b2u(b bool) uint64 {
 	if b {
 		return 1
@@ -571,9 +930,9 @@ func b2u(b bool) uint64 {
 
 // stallCode is the stall_reason_q value of a warp state: the index of its
 // stall class in config.StallStates (0, "any" there, is "none" here).
-func (t *Tracer) stallCode(s pipeline.WarpState) uint8 {
-	if int(s) < len(t.stall) {
-		return t.stall[s]
+func stallCode(codes []uint8, s pipeline.WarpState) uint8 {
+	if int(s) < len(codes) {
+		return codes[s]
 	}
 	return 0
 }
@@ -592,13 +951,115 @@ func stallCodes(names []string) []uint8 {
 	return out
 }
 
-// sampleIssue samples the issue stage into t.issueObs; flushIssue writes
-// it once the cycle's instructions have executed (their guard masks come
-// from OnIssue). A port that issues nothing drops issue_valid_o and shows
+// inWindow reports whether cycle c is dumped.
+func (t *Tracer) inWindow(c uint64) bool {
+	return c >= t.opt.Start && (t.opt.End == 0 || c < t.opt.End)
+}
+
+// onCycle captures the cycle into a frame; the first cycle of the window
+// is dumped at once (the $dumpvars section), the others by the workers.
+func (t *Tracer) onCycle(ci *pipeline.CycleInfo) {
+	c := ci.Cycle
+	if !t.inWindow(c) || t.closed {
+		t.live = false
+		return
+	}
+	f := t.par.next()
+	f.cycle, f.prev = c, t.last
+	if t.started {
+		// The end of the cycle before.
+		copy(f.issue, t.issueObs)
+		t.captureTrOut(f)
+	}
+	t.live = true
+	t.last = c
+	f.top = topObs{Clk: true, RstN: !t.rstLow}
+	t.capture(ci, f, false)
+	if t.started {
+		t.par.commit()
+		return
+	}
+	copy(f.issue, t.issueObs)
+	t.captureTrOut(f)
+	t.s.first(f)
+	t.started, t.rstLow = true, false
+	if err := t.par.start(); err != nil {
+		t.err = err
+	}
+}
+
+// capture fills f with cycle ci's values (final: the state after the run
+// ended, nothing issuing).
+func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
+	s := t.s
+	copy(f.states, ci.States)
+	copy(f.pcs, ci.PCs)
+	copy(f.masks, ci.Masks)
+	copy(f.nregs, ci.NRegs)
+	l := &t.lay
+	tq := t.sm.TrapState()
+	s.trQ.capture(f.data[l.trQ:], &tq)
+	for i := range f.esr {
+		f.esr[i] = 0
+		if i < len(tq.WarpESR) {
+			f.esr[i] = uint16(tq.WarpESR[i])
+		}
+	}
+	t.sampleIssue(ci, final)
+	t.sampleWriteback(ci.Cycle)
+	copy(f.wb, t.wbObs)
+	for k, u := range t.sm.Schedulers() {
+		in, out := &ci.SchedIn[k], &ci.SchedOut[k]
+		if final {
+			in, out = &warpsched.Inputs{}, &warpsched.Outputs{}
+		}
+		s.sIn[k].capture(f.data[l.sIn[k]:], in)
+		s.sOut[k].capture(f.data[l.sOut[k]:], out)
+		if s.sQ[k].any {
+			s.sQ[k].capture(f.data[l.sQ[k]:], u.QRef())
+		}
+	}
+	if s.ctOut.any || s.ctQ.any {
+		ct := t.sm.ClockTimer()
+		o, q := ct.Out(), ct.Q()
+		s.ctOut.capture(f.data[l.ctOut:], &o)
+		s.ctQ.capture(f.data[l.ctQ:], &q)
+	}
+	if s.pmOut.any {
+		o := t.sm.PerfMon().Out()
+		s.pmOut.capture(f.data[l.pmOut:], &o)
+	}
+	if s.pool.any {
+		// CTA slots are given lowest-free-first and at most
+		// MaxResidentCTAs CTAs are resident, so the slots above stay
+		// empty (one more is read for a CTA leaving as another arrives).
+		rp := t.sm.RegPool()
+		n := min(len(t.poolV.Free), rp.Params().NumCTAs, t.sm.MaxResidentCTAs()+1)
+		for c := 0; c < n; c++ {
+			st := rp.CTAStats(c)
+			t.poolV.Free[c], t.poolV.HighWater[c] = st.Free, st.HighWater
+		}
+		s.pool.capture(f.data[l.pool:], &t.poolV)
+	}
+	t.captureCTAs(ci, f)
+}
+
+// captureTrOut captures trap_unit's outputs (those of its Eval at the end
+// of the cycle before) into f.
+func (t *Tracer) captureTrOut(f *frame) {
+	if t.s.trOut.any {
+		o := t.sm.TrapOutputs()
+		t.s.trOut.capture(f.data[t.lay.trOut:], &o)
+	}
+}
+
+// sampleIssue samples the issue stage into t.issueObs; it is dumped once
+// the cycle's instructions have executed (their guard masks come from
+// OnIssue). A port that issues nothing drops issue_valid_o and shows
 // issue_op_o idle; its other outputs hold (as a pipeline register's data
 // would), which keeps the dump small.
 func (t *Tracer) sampleIssue(ci *pipeline.CycleInfo, idle bool) {
-	for s := range t.issue {
+	for s := range t.issueObs {
 		o := &t.issueObs[s]
 		o.Valid, o.Op = false, opIdle
 		if w := ci.Issued[s]; w >= 0 && !idle {
@@ -611,12 +1072,6 @@ func (t *Tracer) sampleIssue(ci *pipeline.CycleInfo, idle bool) {
 	}
 }
 
-func (t *Tracer) flushIssue() {
-	for s := range t.issue {
-		t.issue[s].sample(t, &t.issueObs[s])
-	}
-}
-
 func (t *Tracer) onIssue(ii *pipeline.IssueInfo) {
 	if !t.live || ii.Cycle != t.last || t.closed {
 		return
@@ -625,16 +1080,14 @@ func (t *Tracer) onIssue(ii *pipeline.IssueInfo) {
 	if s < len(t.issueObs) {
 		t.issueObs[s].Exec = ii.Exec
 	}
-	if ii.Done > ii.Cycle && s < len(t.wb) && t.wb[s].any && t.inWindow(ii.Done) {
+	if ii.Done > ii.Cycle && s < len(t.s.wb) && t.s.wb[s].any && t.inWindow(ii.Done) {
 		t.wbSeq++
 		t.wbq.push(wbEvent{at: ii.Done, seq: t.wbSeq, sched: s, warp: ii.Warp, pc: ii.PC})
 	}
 }
 
+// sampleWriteback sets t.wbObs to cycle c's writebacks.
 func (t *Tracer) sampleWriteback(c uint64) {
-	if !t.wbAny {
-		return
-	}
 	for s := range t.wbObs {
 		o := &t.wbObs[s]
 		o.Valid, o.Count = false, 0 // wb_warp_o and wb_pc_o hold
@@ -650,54 +1103,13 @@ func (t *Tracer) sampleWriteback(c uint64) {
 			o.Count++
 		}
 	}
-	for s := range t.wb {
-		t.wb[s].sample(t, &t.wbObs[s])
-	}
 }
 
-func (t *Tracer) sampleUnits(ci *pipeline.CycleInfo, final bool) {
-	scheds := t.sm.Schedulers()
-	for s, u := range scheds {
-		in, out := &ci.SchedIn[s], &ci.SchedOut[s]
-		if final {
-			in, out = &warpsched.Inputs{}, &warpsched.Outputs{}
-		}
-		t.sIn[s].sample(t, in)
-		t.sOut[s].sample(t, out)
-		if t.sQ[s].any {
-			t.sQ[s].sample(t, u.QRef())
-		}
-	}
-	if t.ctOut.any || t.ctQ.any {
-		ct := t.sm.ClockTimer()
-		o, q := ct.Out(), ct.Q()
-		t.ctOut.sample(t, &o)
-		t.ctQ.sample(t, &q)
-	}
-	if t.pmOut.any {
-		o := t.sm.PerfMon().Out()
-		t.pmOut.sample(t, &o)
-	}
-	t.trQ.sample(t, &t.trQv)
-	if t.pool.any {
-		// CTA slots are given lowest-free-first and at most
-		// MaxResidentCTAs CTAs are resident, so the slots above stay
-		// empty (one more is read for a CTA leaving as another arrives).
-		rp := t.sm.RegPool()
-		n := min(len(t.poolV.Free), rp.Params().NumCTAs, t.sm.MaxResidentCTAs()+1)
-		for c := 0; c < n; c++ {
-			st := rp.CTAStats(c)
-			t.poolV.Free[c], t.poolV.HighWater[c] = st.Free, st.HighWater
-		}
-		t.pool.sample(t, &t.poolV)
-	}
-}
-
-// sampleCTAs assigns the resident CTAs to CTA slots (a CTA keeps its slot
-// while resident; a new one takes the lowest free slot, in launch order)
-// and dumps their barriers.
-func (t *Tracer) sampleCTAs(ci *pipeline.CycleInfo) {
-	if len(t.ctas) == 0 {
+// captureCTAs assigns the resident CTAs to CTA slots (a CTA keeps its
+// slot while resident; a new one takes the lowest free slot, in launch
+// order) and copies their barriers into f.
+func (t *Tracer) captureCTAs(ci *pipeline.CycleInfo, f *frame) {
+	if len(t.s.ctas) == 0 {
 		return
 	}
 	for k := range t.ctaMark {
@@ -713,11 +1125,11 @@ func (t *Tracer) sampleCTAs(ci *pipeline.CycleInfo) {
 		}
 	}
 	for k := range t.ctaOf {
-		if !t.ctaMark[k] && t.ctaOf[k] >= 0 {
+		if !t.ctaMark[k] {
 			t.ctaOf[k] = -1
-			t.dumpCTA(k, nil)
 		}
 	}
+	f.ctaOrder = f.ctaOrder[:0]
 	for i := range ci.CTAs {
 		c := &ci.CTAs[i]
 		slot := -1
@@ -738,75 +1150,67 @@ func (t *Tracer) sampleCTAs(ci *pipeline.CycleInfo) {
 			if slot < 0 {
 				continue // more resident CTAs than MaxResidentCTAs: cannot happen
 			}
-		} else if t.started && t.ctaSeen[slot] == *c {
-			continue
 		}
-		t.dumpCTA(slot, c)
+		f.ctaOrder = append(f.ctaOrder, slot)
+		f.ctaInfo[slot] = *c
 	}
-	if !t.started {
-		for k, l := range t.ctaOf {
-			if l < 0 {
-				t.dumpCTA(k, nil)
-			}
-		}
-	}
-}
-
-func (t *Tracer) dumpCTA(k int, c *pipeline.CTAInfo) {
-	var o ctaObs
-	var info pipeline.CTAInfo
-	if c != nil {
-		info = *c
-		o = ctaObs{Valid: true, Linear: uint32(c.Linear)}
-	}
-	t.ctaSeen[k] = info
-	t.ctas[k].sample(t, &o)
-	for b := range t.bars[k] {
-		x := &info.Bars[b]
-		bo := barObs{Arrived: uint16(x.Arrived), Expected: uint16(x.Expected), Waiting: uint32(x.Waiting)}
-		t.bars[k][b].sample(t, &bo)
-	}
+	copy(f.ctaLin, t.ctaOf)
 }
 
 // Close completes the dump: the falling clock edge of the last cycle and,
 // when the run has ended inside the window, one more step at the cycle it
 // ended with the final state (done_o and status_o set, nothing issued).
-// It flushes the VCD Writer (it does not close the io.Writer given to
-// Attach) and returns its first error. Later cycles are not traced.
+// It stops the goroutines formatting the dump, flushes the VCD Writer (it
+// does not close the io.Writer given to Attach) and returns its first
+// error. Later cycles are not traced.
 func (t *Tracer) Close() error {
 	if t.closed {
 		return t.err
 	}
 	t.closed, t.live = true, false
 	if t.started {
-		t.endCycle()
-		t.fallingEdge()
+		last, err := t.par.stop()
+		if t.err == nil {
+			t.err = err
+		}
+		s := t.s
+		s.prime(last)
+		// The end of the last cycle captured.
+		f := t.par.scratch()
+		copy(f.issue, t.issueObs)
+		t.captureTrOut(f)
+		s.endCycle(f)
+		s.fallingEdge(t.last)
 		if c := t.sm.Cycle(); t.sm.Done() && c > t.last && t.inWindow(c) {
+			f.cycle, f.prev = c, t.last
 			t.last = c
-			t.setTime(c * TicksPerCycle)
+			s.setTime(c * TicksPerCycle)
 			ci := t.sm.Observe()
-			t.topV = topObs{Clk: true, RstN: true, Done: true, Status: statusCode(t.sm.Status(), t.enums["status"])}
-			t.top.sample(t, &t.topV)
-			t.trQv = t.sm.TrapState()
-			t.sampleWarps(ci, false)
-			t.sampleIssue(ci, true)
-			t.sampleWriteback(c)
-			t.sampleUnits(ci, true)
-			t.sampleCTAs(ci)
-			t.endCycle()
+			t.capture(ci, f, true)
+			s.topV = topObs{Clk: true, RstN: true, Done: true, Status: statusCode(t.sm.Status(), t.enums["status"])}
+			s.top.sample(s, &s.topV)
+			s.warpSlots(f, false)
+			s.writeback(f)
+			s.units(f)
+			s.ctaSlots(f)
+			copy(f.issue, t.issueObs)
+			t.captureTrOut(f)
+			s.endCycle(f)
 			// The clock runs on a few cycles after the end, so that the
 			// final state shows in a viewer.
 			for k := uint64(0); k < TailCycles && t.inWindow(c+k+1); k++ {
-				t.fallingEdge()
+				s.fallingEdge(t.last)
 				t.last = c + k + 1
-				t.setTime(t.last * TicksPerCycle)
-				t.topV.Clk = true
-				t.top.sample(t, &t.topV)
+				s.setTime(t.last * TicksPerCycle)
+				s.topV.Clk = true
+				s.top.sample(s, &s.topV)
 			}
-			t.fallingEdge()
+			s.fallingEdge(t.last)
 		}
 	}
-	t.err = t.enc.close()
+	if err := t.w.Close(); t.err == nil {
+		t.err = err
+	}
 	return t.err
 }
 

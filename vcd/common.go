@@ -24,6 +24,7 @@ var (
 	ErrClosed           = errors.New("vcd: writer closed")
 	ErrSyntax           = errors.New("vcd: syntax error")
 	ErrDuplicate        = errors.New("vcd: duplicate declaration")
+	ErrState            = errors.New("vcd: call out of order")
 )
 
 // MaxWidth is the widest variable the Reader accepts (in strict and

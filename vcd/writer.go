@@ -84,19 +84,23 @@ const (
 )
 
 const (
-	modeBits = iota // value in wvar.cur (full width, canonical 01xz)
-	modeU           // two-state value in wvar.u (width <= 64)
+	modeBits    = iota // value in wvar.cur (full width, canonical 01xz)
+	modeU              // two-state value in wvar.u (width <= 64)
+	modeW              // two-state value in wvar.words (width > 64)
+	modeUnknown        // not known (a Chunk was written since it was set)
 )
 
 type wvar struct {
-	code  []byte
-	width int
-	class valueClass
-	mode  int
-	u     uint64
-	cur   []byte // modeBits value, len == width
-	r     float64
-	s     string
+	code    []byte
+	width   int
+	class   valueClass
+	mode    int
+	u       uint64
+	cur     []byte   // modeBits value, len == width
+	words   []uint64 // modeW value, (width+63)/64 words
+	unknown bool     // a real's or string's value is not known (WriteChunk)
+	r       float64
+	s       string
 }
 
 // NewWriter returns a Writer that writes to w.
@@ -446,6 +450,8 @@ func (w *Writer) dumpvars(t uint64) {
 			w.appendString(v)
 		case v.mode == modeU:
 			w.appendU(v, v.u)
+		case v.mode == modeW:
+			w.appendW(v)
 		default:
 			w.appendCur(v, v.cur)
 		}
@@ -647,6 +653,92 @@ func (w *Writer) SetBits(id ID, bits string) error { return setBits(w, id, bits)
 // SetBitsBytes is SetBits for a byte slice.
 func (w *Writer) SetBitsBytes(id ID, bits []byte) error { return setBits(w, id, bits) }
 
+// SetWords sets a bit variable to the two-state value v, least
+// significant word first: bit i of the variable is bit i%64 of v[i/64].
+// Missing words are zero; a set bit at or above the variable's width is
+// an error wrapping ErrTooWide. It is the fast way to write vectors wider
+// than 64 bits.
+func (w *Writer) SetWords(id ID, v []uint64) error {
+	x, err := w.lookup(id)
+	if err != nil {
+		return err
+	}
+	if x.class != classBits {
+		return w.classErr(x, id, "SetWords")
+	}
+	nw := (x.width + 63) / 64
+	for i := len(v) - 1; i >= 0; i-- {
+		if i >= nw && v[i] != 0 || i == nw-1 && x.width%64 != 0 && v[i]>>uint(x.width%64) != 0 {
+			return w.failf(ErrTooWide, "SetWords value with bit %d set for variable %d (code %s) of width %d", i*64+bits.Len64(v[i])-1, id, x.code, x.width)
+		}
+	}
+	v = v[:min(len(v), nw)]
+	if x.width <= 64 {
+		var u uint64
+		if len(v) > 0 {
+			u = v[0]
+		}
+		return w.setU(x, u)
+	}
+	if x.mode == modeW && slices.Equal(x.words[:len(v)], v) && allZero(x.words[len(v):]) {
+		return nil
+	}
+	if x.words == nil {
+		x.words = make([]uint64, nw)
+	}
+	copy(x.words, v)
+	clear(x.words[len(v):])
+	x.mode = modeW
+	if w.state == stTimed {
+		if w.pending {
+			w.writeTime()
+		}
+		w.appendW(x)
+		return w.maybeFlush()
+	}
+	return nil
+}
+
+func allZero(v []uint64) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// appendW appends the change line of a modeW value.
+func (w *Writer) appendW(x *wvar) { w.buf = appendW(w.buf, x.code, x.words) }
+
+// appendW appends the change line of the two-state value v (least
+// significant word first): its bits from the highest set one ("0" for
+// zero; VCD left-extends with 0).
+func appendW(b, code []byte, v []uint64) []byte {
+	top := -1
+	for i := len(v) - 1; i >= 0; i-- {
+		if v[i] != 0 {
+			top = i*64 + 63 - bits.LeadingZeros64(v[i])
+			break
+		}
+	}
+	b = append(b, 'b')
+	if top < 0 {
+		b = append(b, '0')
+	}
+	i := top
+	for ; i >= 0 && i&7 != 7; i-- {
+		b = append(b, '0'+byte(v[i>>6]>>uint(i&63)&1))
+	}
+	for ; i >= 7; i -= 8 {
+		lo := i - 7
+		b = append(b, bitTab[byte(v[lo>>6]>>uint(lo&63))][:]...)
+	}
+	b = append(b, ' ')
+	b = append(b, code...)
+	return append(b, '\n')
+}
+
 func setBits[S string | []byte](w *Writer, id ID, b S) error {
 	x, err := w.lookup(id)
 	if err != nil {
@@ -742,10 +834,10 @@ func (w *Writer) SetReal(id ID, f float64) error {
 	if x.class != classReal {
 		return w.classErr(x, id, "SetReal")
 	}
-	if math.Float64bits(x.r) == math.Float64bits(f) {
+	if !x.unknown && math.Float64bits(x.r) == math.Float64bits(f) {
 		return nil
 	}
-	x.r = f
+	x.r, x.unknown = f, false
 	if w.state == stTimed {
 		if w.pending {
 			w.writeTime()
@@ -770,10 +862,10 @@ func (w *Writer) SetString(id ID, s string) error {
 	if x.class != classString {
 		return w.classErr(x, id, "SetString")
 	}
-	if x.s == s {
+	if !x.unknown && x.s == s {
 		return nil
 	}
-	x.s = s
+	x.s, x.unknown = s, false
 	if w.state == stTimed {
 		if w.pending {
 			w.writeTime()
@@ -785,19 +877,21 @@ func (w *Writer) SetString(id ID, s string) error {
 }
 
 // appendU appends the change line of a two-state value.
-func (w *Writer) appendU(x *wvar, v uint64) {
-	b := w.buf
-	if x.width == 1 {
+func (w *Writer) appendU(x *wvar, v uint64) { w.buf = appendU(w.buf, x.code, x.width, v) }
+
+// appendU appends the change line of a two-state value v of a variable
+// of the given width and identifier code.
+func appendU(b, code []byte, width int, v uint64) []byte {
+	if width == 1 {
 		b = append(b, '0'+byte(v&1))
-		b = append(b, x.code...)
-		w.buf = append(b, '\n')
-		return
+		b = append(b, code...)
+		return append(b, '\n')
 	}
 	n := bits.Len64(v)
 	if n == 0 {
 		n = 1
 	}
-	b = slices.Grow(b, n+len(x.code)+3)
+	b = slices.Grow(b, n+len(code)+3)
 	l := len(b)
 	b = b[:l+1+n]
 	b[l] = 'b'
@@ -813,8 +907,8 @@ func (w *Writer) appendU(x *wvar, v uint64) {
 		v >>= 1
 	}
 	b = append(b, ' ')
-	b = append(b, x.code...)
-	w.buf = append(b, '\n')
+	b = append(b, code...)
+	return append(b, '\n')
 }
 
 var bitTab = func() (t [256][8]byte) {
@@ -869,15 +963,27 @@ func (w *Writer) appendReal(x *wvar) {
 
 const hexDigits = "0123456789abcdef"
 
-func (w *Writer) appendString(x *wvar) {
-	w.buf = append(w.buf, 's')
-	w.buf = appendEscaped(w.buf, x.s)
-	w.buf = append(w.buf, ' ')
-	w.buf = append(w.buf, x.code...)
-	w.buf = append(w.buf, '\n')
+func (w *Writer) appendString(x *wvar) { w.buf = appendString(w.buf, x.code, x.s) }
+
+func appendString(b, code []byte, s string) []byte {
+	b = append(b, 's')
+	b = appendEscaped(b, s)
+	b = append(b, ' ')
+	b = append(b, code...)
+	return append(b, '\n')
 }
 
 func appendEscaped(b []byte, s string) []byte {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\\' || c <= ' ' || c > '~' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return append(b, s...)
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
