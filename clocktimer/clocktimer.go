@@ -159,6 +159,11 @@ func (u *ClockTimer) Reset() {
 // Q returns the registers.
 func (u *ClockTimer) Q() State { return u.q }
 
+// QRef returns a pointer to the registers (Q) for observers that must not
+// copy them every cycle; it is valid until the next Tick and must not be
+// written.
+func (u *ClockTimer) QRef() *State { return &u.q }
+
 // D returns the next-state values computed by the last Eval.
 func (u *ClockTimer) D() State { return u.d }
 

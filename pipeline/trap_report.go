@@ -320,6 +320,10 @@ func (sm *SM) HasTrapHandler() bool { return sm.trap.hasHandler }
 // TrapState returns trap_unit's registers (Q).
 func (sm *SM) TrapState() trapunit.State { return sm.trap.q }
 
+// TrapStateRef is TrapState without the copy, for observers that read it
+// every cycle: valid until the next Step; do not write it.
+func (sm *SM) TrapStateRef() *trapunit.State { return &sm.trap.q }
+
 // TrapUnitModel returns the SM's trap_unit (for observers and tracers:
 // read its Q, D and Signals; do not drive it).
 func (sm *SM) TrapUnitModel() *trapunit.Unit { return sm.trap.unit }

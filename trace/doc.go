@@ -58,8 +58,10 @@
 //
 // # Cost
 //
-// The sampler runs on the SM's goroutine and records changes in batches;
-// a second goroutine formats them with the vcd package's Writer. The SM
+// The hooks, on the SM's goroutine, only copy each cycle's signals into a
+// compact frame; worker goroutines turn runs of frames into VCD text
+// (vcd.Chunk) and a writer goroutine appends it to the file in order, so
+// the output does not depend on the number of workers. The SM
 // itself runs slower as soon as any OnCycle hook is registered (it no
 // longer skips idle cycles and steps every unit every cycle);
 // bench/trace/run.sh measures both costs.

@@ -152,23 +152,49 @@ func (x *inst) words(size uintptr) {
 	x.prev = make([]uint64, len(x.wd))
 }
 
+// arena hands out the memory of a sampler's instances from a few large
+// blocks, in the order they are sampled, so that a cycle's sampling walks
+// through memory instead of jumping between small allocations.
+type arena struct {
+	u []uint64
+	b []byte
+}
+
+func (a *arena) words(n int) []uint64 {
+	if len(a.u) < n {
+		a.u = make([]uint64, max(n, 1<<13))
+	}
+	w := a.u[:n:n]
+	a.u = a.u[n:]
+	return w
+}
+
+func (a *arena) bytes(n int) []byte {
+	if len(a.b) < n {
+		a.b = make([]byte, max(n, 1<<15))
+	}
+	w := a.b[:n:n]
+	a.b = a.b[n:]
+	return w
+}
+
 // clone returns a copy of x with its own memory of the values written.
-func (x inst) clone() inst {
-	x.cur = make([]uint64, len(x.cur))
-	x.raw = make([]byte, len(x.raw))
-	x.prev = make([]uint64, len(x.prev))
+func (x inst) clone(a *arena) inst {
+	x.cur = a.words(len(x.cur))
+	x.prev = a.words(len(x.prev))
+	x.raw = a.bytes(len(x.raw))
 	return x
 }
 
-func (x tinst[T]) clone() tinst[T] {
-	x.inst = x.inst.clone()
+func (x tinst[T]) clone(a *arena) tinst[T] {
+	x.inst = x.inst.clone(a)
 	return x
 }
 
-func cloneAll[T any](xs []tinst[T]) []tinst[T] {
+func cloneAll[T any](xs []tinst[T], a *arena) []tinst[T] {
 	out := make([]tinst[T], len(xs))
 	for i := range xs {
-		out[i] = xs[i].clone()
+		out[i] = xs[i].clone(a)
 	}
 	return out
 }
@@ -522,18 +548,23 @@ func newUnitValues(ns int) *unitValues {
 func (s *sampler) clone() *sampler {
 	c := *s
 	c.w, c.ch, c.mute, c.started = nil, nil, false, true
-	c.top = s.top.clone()
-	c.warps = cloneAll(s.warps)
-	c.issue = cloneAll(s.issue)
-	c.wb = cloneAll(s.wb)
-	c.sIn, c.sOut, c.sQ = cloneAll(s.sIn), cloneAll(s.sOut), cloneAll(s.sQ)
-	c.ctOut, c.ctQ, c.pmOut = s.ctOut.clone(), s.ctQ.clone(), s.pmOut.clone()
-	c.trOut, c.trQ, c.pool = s.trOut.clone(), s.trQ.clone(), s.pool.clone()
-	c.ctas = cloneAll(s.ctas)
+	a := &arena{}
+	c.top = s.top.clone(a)
+	c.warps = cloneAll(s.warps, a)
+	c.issue = cloneAll(s.issue, a)
+	c.wb = cloneAll(s.wb, a)
+	c.sIn, c.sOut, c.sQ = make([]tinst[warpsched.Inputs], len(s.sIn)), make([]tinst[warpsched.Outputs], len(s.sOut)), make([]tinst[warpsched.State], len(s.sQ))
+	for k := range s.sIn { // in the order units samples them
+		c.sIn[k], c.sOut[k], c.sQ[k] = s.sIn[k].clone(a), s.sOut[k].clone(a), s.sQ[k].clone(a)
+	}
+	c.ctOut, c.ctQ, c.pmOut = s.ctOut.clone(a), s.ctQ.clone(a), s.pmOut.clone(a)
+	c.trQ, c.pool, c.trOut = s.trQ.clone(a), s.pool.clone(a), s.trOut.clone(a)
+	c.ctas = make([]tinst[ctaObs], len(s.ctas))
 	c.bars = make([][pipeline.NumBarriers]tinst[barObs], len(s.bars))
 	for k := range s.bars {
+		c.ctas[k] = s.ctas[k].clone(a)
 		for b := range s.bars[k] {
-			c.bars[k][b] = s.bars[k][b].clone()
+			c.bars[k][b] = s.bars[k][b].clone(a)
 		}
 	}
 	c.warpSeen = make([]warpKey, len(s.warpSeen))
@@ -997,8 +1028,8 @@ func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
 	copy(f.masks, ci.Masks)
 	copy(f.nregs, ci.NRegs)
 	l := &t.lay
-	tq := t.sm.TrapState()
-	s.trQ.capture(f.data[l.trQ:], &tq)
+	tq := t.sm.TrapStateRef()
+	s.trQ.capture(f.data[l.trQ:], tq)
 	for i := range f.esr {
 		f.esr[i] = 0
 		if i < len(tq.WarpESR) {
@@ -1021,9 +1052,9 @@ func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
 	}
 	if s.ctOut.any || s.ctQ.any {
 		ct := t.sm.ClockTimer()
-		o, q := ct.Out(), ct.Q()
+		o := ct.Out()
 		s.ctOut.capture(f.data[l.ctOut:], &o)
-		s.ctQ.capture(f.data[l.ctQ:], &q)
+		s.ctQ.capture(f.data[l.ctQ:], ct.QRef())
 	}
 	if s.pmOut.any {
 		o := t.sm.PerfMon().Out()

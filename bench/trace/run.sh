@@ -5,9 +5,10 @@
 #     benchmark kernel (examples.Benchmark(), H100 preset) run untraced and
 #     traced (trace.Attach, every signal of every cycle, to a VCD file) in
 #     turn in one process; prints the median of each and the ratio, in
-#     wall-clock time and in process CPU time. The tracer formats the VCD
-#     on a goroutine of its own, so with a spare core the wall-clock ratio
-#     is the one that counts; the CPU ratio is the total work.
+#     wall-clock time and in process CPU time. The tracer diffs and formats
+#     the VCD on worker goroutines beside the SM, so with spare cores the
+#     wall-clock ratio is the one that counts; the CPU ratio is the total
+#     work.
 #  2. bench/vcd/writer.sh: the VCD Writer alone, in MB/s.
 #  3. Verilator's VCD writer on a comparable design
 #     (bench/trace/verilator/trace_bench.sv: 788 signals, about 82 value
