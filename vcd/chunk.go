@@ -104,31 +104,25 @@ func (c *Chunk) lookup(id ID, class valueClass, setter string) (*chunkVar, error
 	if x.class != class {
 		return nil, c.failf(ErrKind, "%s of variable %d (code %s), a %s variable", setter, id, x.code, className[x.class])
 	}
-	if c.pending {
-		c.pending = false
-		c.buf = append(c.buf, '#')
-		c.buf = appendUint(c.buf, c.time)
-		c.buf = append(c.buf, '\n')
-	} else if !c.timed {
-		c.lead = true
-	}
+	c.stamp()
 	return x, nil
 }
 
 // SetUint writes the two-state value v of a bit variable of width <= 64.
 func (c *Chunk) SetUint(id ID, v uint64) error {
 	if uint(id) < uint(len(c.vars)) && c.err == nil {
-		// Check before lookup writes a pending time stamp.
-		if x := &c.vars[id]; x.class == classBits && (x.width > 64 || x.width < 64 && v>>uint(x.width) != 0) {
+		// The common case in one piece.
+		if x := &c.vars[id]; x.class == classBits && x.width <= 64 && (x.width == 64 || v>>uint(x.width) == 0) {
+			c.stamp()
+			c.buf = appendU(c.buf, x.code, x.width, v)
+			return nil
+		}
+		if x := &c.vars[id]; x.class == classBits {
 			return c.failf(ErrTooWide, "value %#x (%d bits) for variable %d (code %s) of width %d", v, bits.Len64(v), id, x.code, x.width)
 		}
 	}
-	x, err := c.lookup(id, classBits, "SetUint")
-	if err != nil {
-		return err
-	}
-	c.buf = appendU(c.buf, x.code, x.width, v)
-	return nil
+	_, err := c.lookup(id, classBits, "SetUint")
+	return err // lookup fails: an unknown variable, or not a bit variable
 }
 
 // SetWords writes the two-state value v (least significant word first) of
@@ -225,6 +219,19 @@ func (w *Writer) WriteChunk(c *Chunk) error {
 		}
 	}
 	return w.maybeFlush()
+}
+
+// stamp writes the pending time stamp before a change, or notes a change
+// before the chunk's first time step.
+func (c *Chunk) stamp() {
+	if c.pending {
+		c.pending = false
+		c.buf = append(c.buf, '#')
+		c.buf = appendUint(c.buf, c.time)
+		c.buf = append(c.buf, '\n')
+	} else if !c.timed {
+		c.lead = true
+	}
 }
 
 var className = map[valueClass]string{classBits: "bit", classReal: "real", classString: "string"}
