@@ -237,6 +237,11 @@ func loadWord(p unsafe.Pointer, n uintptr) uint64 {
 // options. Tracing costs nothing until Attach: the SM has no hooks
 // otherwise.
 func Attach(sm *pipeline.SM, w io.Writer, opt Options) (*Tracer, error) {
+	return attach(sm, w, opt, 0)
+}
+
+// attach is Attach with a number of worker goroutines (0: the default).
+func attach(sm *pipeline.SM, w io.Writer, opt Options, workers int) (*Tracer, error) {
 	if err := opt.Check(); err != nil {
 		return nil, err
 	}
@@ -256,7 +261,7 @@ func Attach(sm *pipeline.SM, w io.Writer, opt Options) (*Tracer, error) {
 	}
 	t.s.v = *newUnitValues(len(t.s.sIn))
 	t.lay = t.layout()
-	t.par = newFrames(t, 0)
+	t.par = newFrames(t, workers)
 	sm.OnCycle(t.onCycle)
 	sm.OnIssue(t.onIssue)
 	return t, nil
