@@ -36,81 +36,26 @@ func ClockTimer(p clocktimer.Params) (Unit, error) {
 	params = append(params, split64("ClockStart", p.ClockStart)...)
 	params = append(params, split64("ResolutionNs", p.ResolutionNs)...)
 	params = append(params, split64("TimerStartNs", p.TimerStartNs)...)
-	idx := clockTimerIdxBits(p.NumWarps)
-	return Bind(Spec[ClockTimerInputs, clocktimer.Outputs, clocktimer.State]{
+	return Bind(Spec[clocktimer.Inputs, clocktimer.Outputs, clocktimer.State]{
 		Module: "clock_timer",
 		RTL:    []string{"clock_timer.sv"},
 		Params: params,
 		Table:  rescope(u.Signals(), "clock_timer"),
-		New: func() (GoUnit[ClockTimerInputs, clocktimer.Outputs, clocktimer.State], error) {
-			u, err := clocktimer.New(p)
-			if err != nil {
-				return nil, err
-			}
-			return clockTimerGo{u, idx}, nil
+		// sleep_warp_i: one warp index per port.
+		ElemWidths: map[string]int{"sleep_warp_i": clockTimerIdxBits(p.NumWarps)},
+		New: func() (GoUnit[clocktimer.Inputs, clocktimer.Outputs, clocktimer.State], error) {
+			return clocktimer.New(p)
 		},
-		Random: func(seed uint64) func(uint64, *ClockTimerInputs) {
-			g := newClockTimerStim(p, seed)
-			var ci clocktimer.Inputs
-			return func(c uint64, in *ClockTimerInputs) {
-				g.next(c, &ci)
-				*in = PackClockTimerInputs(ci, p.NumWarps)
-			}
+		Random: func(seed uint64) func(uint64, *clocktimer.Inputs) {
+			return newClockTimerStim(p, seed).next
 		},
 	})
-}
-
-// ClockTimerInputs are clock_timer's inputs as they travel on the wire:
-// sleep_warp_i packs one warp index of clockTimerIdxBits bits per port
-// (the Verilog vector), which the record codec takes from an rtl.Bits, not
-// from clocktimer.Inputs' [MaxPorts]uint16. Encode clocktimer.Inputs with
-// PackClockTimerInputs before passing them to EncodeInput.
-type ClockTimerInputs struct {
-	SleepValid [clocktimer.MaxPorts]bool   `sv:"sleep_valid_i"`
-	SleepWarp  rtl.Bits                    `sv:"sleep_warp_i"` // port p's warp in bits idx*p ..
-	SleepNs    [clocktimer.MaxPorts]uint32 `sv:"sleep_ns_i"`
 }
 
 // clockTimerIdxBits is the width of one warp index (clocktimer's
 // SleepWarpWidth / NumPorts).
 func clockTimerIdxBits(numWarps int) int {
 	return max(bits.Len(uint(numWarps-1)), 1)
-}
-
-// PackClockTimerInputs packs in for a unit of numWarps warps (warp indices
-// keep their low index bits, as the Verilog port does).
-func PackClockTimerInputs(in clocktimer.Inputs, numWarps int) ClockTimerInputs {
-	idx := clockTimerIdxBits(numWarps)
-	w := ClockTimerInputs{SleepValid: in.SleepValid, SleepNs: in.SleepNs}
-	for p := range in.SleepWarp {
-		if idx*(p+1) > rtl.MaxBits {
-			break
-		}
-		for b := 0; b < idx; b++ {
-			w.SleepWarp.Put(idx*p+b, in.SleepWarp[p]>>uint(b)&1 != 0)
-		}
-	}
-	return w
-}
-
-// clockTimerGo is the Go unit seen through ClockTimerInputs.
-type clockTimerGo struct {
-	*clocktimer.ClockTimer
-	idx int
-}
-
-func (u clockTimerGo) Eval(w ClockTimerInputs) clocktimer.Outputs {
-	in := clocktimer.Inputs{SleepValid: w.SleepValid, SleepNs: w.SleepNs}
-	for p := range in.SleepWarp {
-		var v uint16
-		for b := 0; b < u.idx && u.idx*p+b < rtl.MaxBits; b++ {
-			if w.SleepWarp.Has(u.idx*p + b) {
-				v |= 1 << uint(b)
-			}
-		}
-		in.SleepWarp[p] = v
-	}
-	return u.ClockTimer.Eval(in)
 }
 
 // ClockTimerSets are clock_timer's standard parameter sets: a small SM at

@@ -79,17 +79,13 @@ func TestClockTimerMutations(t *testing.T) {
 		// The 1 ms clamp one ns short: a 2 ms sleep at 7 MHz (set 1)
 		// requested at cycle 5 loads 7000 cycles in Go, 6999 in the
 		// mutant, seen in sleep_cnt_q at cycle 6.
-		p, u := clockTimerSet(t, 1)
+		_, u := clockTimerSet(t, 1)
 		ins := make([]clocktimer.Inputs, 20)
 		ins[5].SleepValid[0] = true
 		ins[5].SleepWarp[0] = 2
 		ins[5].SleepNs[0] = 2_000_000
-		w := make([]ClockTimerInputs, len(ins))
-		for i := range ins {
-			w[i] = PackClockTimerInputs(ins[i], p.NumWarps)
-		}
 		ho := mutantRTL(t, "ct-sleep-clamp", "clock_timer.sv", "MaxSleepNs   = 32'd1000000;", "MaxSleepNs   = 32'd999999;")
-		_, err := Run(context.Background(), u, records(t, u, w), Options{Harness: ho, Window: 8})
+		_, err := Run(context.Background(), u, records(t, u, ins), Options{Harness: ho, Window: 8})
 		var m *Mismatch
 		if !errors.As(err, &m) {
 			t.Fatalf("mutant not caught: %v", err)
@@ -118,7 +114,7 @@ func TestClockTimerMutations(t *testing.T) {
 			}
 		}
 		want++
-		ins := make([]ClockTimerInputs, want+10)
+		ins := make([]clocktimer.Inputs, want+10)
 		ho := mutantRTL(t, "ct-carry-compare", "clock_timer.sv", "if (acc >= MHzW) begin", "if (acc > MHzW) begin")
 		_, err = Run(context.Background(), u, records(t, u, ins), Options{Harness: ho, Window: 8})
 		var m *Mismatch

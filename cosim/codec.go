@@ -17,6 +17,14 @@ import (
 // found by reflection and typed loads and stores (package unsafe), which
 // keeps it to a few nanoseconds per signal; newStructCodec only admits
 // the field types listed in fieldKind, whose sizes it checks.
+//
+// An array (nested arrays row-major) is the flat vector the Verilog
+// declares: element i at bits [ew*i, ew*i+ew) of the signal, ew its
+// element width, which is the Go element's own width (1 for bool) unless
+// the unit gives a narrower one (Spec.ElemWidths: 5-bit warp indices in
+// uint8s, 9-bit register counts in uint16s, ...). The signal's width says
+// how many elements travel; the Go array may hold more (sized for the
+// largest parameters), and those stay out of the record.
 type structCodec struct {
 	typ    reflect.Type
 	fields []fieldCodec
@@ -25,28 +33,35 @@ type structCodec struct {
 type fieldKind uint8
 
 const (
-	kBool      fieldKind = iota // bool
-	kUint                       // unsigned integer
-	kInt                        // signed integer (two's complement, truncated to the width)
-	kBits                       // rtl.Bits
-	kUintArray                  // array of unsigned integers, packed at their own size
-	kBoolArray                  // array of bool, one bit each
+	kBool  fieldKind = iota // bool
+	kUint                   // unsigned integer
+	kInt                    // signed integer (two's complement, truncated to the width)
+	kBits                   // rtl.Bits
+	kArray                  // array of bool or integer elements, packed at ew bits each
 )
 
 type fieldCodec struct {
-	goOff    uintptr // the field's offset in the Go struct
-	goSize   int     // bytes of the Go field (integers)
-	kind     fieldKind
-	off      int // byte offset in the record
-	size     int // bytes on the wire
-	width    int
-	elemSize int // kUintArray: bytes per element
-	count    int // kUintArray, kBoolArray: elements on the wire
+	name   string
+	goOff  uintptr // the field's offset in the Go struct
+	goSize int     // bytes of the Go field (kUint, kInt) or of one element (kArray)
+	kind   fieldKind
+	off    int // byte offset in the record
+	size   int // bytes on the wire
+	width  int
+	signed bool // kArray: signed integer elements (sign-extended when decoded)
+	ew     int  // kArray: bits per element on the wire
+	count  int  // kArray: elements on the wire (width / ew)
+	// kArray: the wire holds the elements exactly as Go does (integer
+	// elements at their full width on a little-endian host): one copy.
+	same bool
 }
 
 // newStructCodec binds the `sv`-tagged fields of t to the fields of
 // layout with the same names. Every tagged field must have a place.
-func newStructCodec(t reflect.Type, fields []Field) (*structCodec, error) {
+// elemWidths gives the element width of array signals whose elements are
+// narrower than their Go type, by Verilog name (names of other structs'
+// signals are ignored).
+func newStructCodec(t reflect.Type, fields []Field, elemWidths map[string]int) (*structCodec, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -68,8 +83,11 @@ func newStructCodec(t reflect.Type, fields []Field) (*structCodec, error) {
 		if !ok {
 			return nil, fmt.Errorf("cosim: %s.%s (%s) has no place in the wire record", t.Name(), sf.Name, name)
 		}
-		fc := fieldCodec{goOff: sf.Offset, goSize: int(sf.Type.Size()), off: f.Offset, size: f.Size, width: f.Width}
+		fc := fieldCodec{name: name, goOff: sf.Offset, goSize: int(sf.Type.Size()), off: f.Offset, size: f.Size, width: f.Width}
 		ft := sf.Type
+		if _, ok := elemWidths[name]; ok && ft.Kind() != reflect.Array {
+			return nil, fmt.Errorf("cosim: %s: an element width for a %s, not an array", name, ft)
+		}
 		switch {
 		case ft == reflect.TypeFor[rtl.Bits]():
 			fc.kind = kBits
@@ -78,20 +96,19 @@ func newStructCodec(t reflect.Type, fields []Field) (*structCodec, error) {
 			}
 		case ft.Kind() == reflect.Bool:
 			fc.kind = kBool
-		case ft.Kind() >= reflect.Uint && ft.Kind() <= reflect.Uintptr:
+		case isUint(ft.Kind()):
 			fc.kind = kUint
-		case ft.Kind() >= reflect.Int && ft.Kind() <= reflect.Int64:
+		case isInt(ft.Kind()):
 			fc.kind = kInt
-		case ft.Kind() == reflect.Array && ft.Elem().Kind() == reflect.Bool:
-			fc.kind, fc.count = kBoolArray, min(f.Width, ft.Len())
-		case ft.Kind() == reflect.Array && ft.Elem().Kind() >= reflect.Uint8 && ft.Elem().Kind() <= reflect.Uint64:
-			eb := int(ft.Elem().Size()) * 8
-			if f.Width%eb != 0 || f.Width/eb > ft.Len() {
-				return nil, fmt.Errorf("cosim: %s: width %d is not a whole number of %d-bit elements of [%d]%s", name, f.Width, eb, ft.Len(), ft.Elem())
+		case ft.Kind() == reflect.Array:
+			if err := fc.array(ft, elemWidths); err != nil {
+				return nil, err
 			}
-			fc.kind, fc.elemSize, fc.count = kUintArray, eb/8, f.Width/eb
 		default:
 			return nil, fmt.Errorf("cosim: %s: Go type %s has no wire encoding", name, ft)
+		}
+		if (fc.kind == kUint || fc.kind == kInt) && f.Width > 8*fc.goSize {
+			return nil, fmt.Errorf("cosim: %s: width %d is wider than its Go type %s", name, f.Width, ft)
 		}
 		if fc.off+fc.size > maxRecord {
 			return nil, fmt.Errorf("cosim: %s: record too large", name)
@@ -99,6 +116,53 @@ func newStructCodec(t reflect.Type, fields []Field) (*structCodec, error) {
 		c.fields = append(c.fields, fc)
 	}
 	return c, nil
+}
+
+func isUint(k reflect.Kind) bool { return k >= reflect.Uint && k <= reflect.Uintptr }
+func isInt(k reflect.Kind) bool  { return k >= reflect.Int && k <= reflect.Int64 }
+
+// array sets up an array field of Go type t: its elements (the leaves of
+// nested arrays, row-major) and their width on the wire.
+func (fc *fieldCodec) array(t reflect.Type, elemWidths map[string]int) error {
+	leaves, e := 1, t
+	for e.Kind() == reflect.Array {
+		leaves *= e.Len()
+		e = e.Elem()
+	}
+	var tw int // the element's own width
+	switch {
+	case e.Kind() == reflect.Bool:
+		tw = 1
+	case isUint(e.Kind()) || isInt(e.Kind()):
+		tw = 8 * int(e.Size())
+		fc.signed = isInt(e.Kind())
+	default:
+		return fmt.Errorf("cosim: %s: array elements of Go type %s have no wire encoding", fc.name, e)
+	}
+	ew := tw
+	if w, ok := elemWidths[fc.name]; ok {
+		if w < 1 || w > tw {
+			return fmt.Errorf("cosim: %s: element width %d outside 1..%d (the %s elements)", fc.name, w, tw, e)
+		}
+		ew = w
+	}
+	if fc.width%ew != 0 || fc.width/ew > leaves {
+		return fmt.Errorf("cosim: %s: width %d is not a whole number of %d-bit elements of %s, at most %d (a narrower element needs its width in Spec.ElemWidths)",
+			fc.name, fc.width, ew, t, leaves)
+	}
+	fc.kind, fc.goSize, fc.ew, fc.count = kArray, int(e.Size()), ew, fc.width/ew
+	fc.same = e.Kind() != reflect.Bool && ew == tw && littleEndian()
+	return nil
+}
+
+// has reports whether the codec moves the signal named name.
+func (c *structCodec) has(name string) bool {
+	for i := range c.fields {
+		if c.fields[i].name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // maxRecord bounds one record (a sanity limit, far above any unit).
@@ -149,25 +213,56 @@ func (c *structCodec) encode(base unsafe.Pointer, rec []byte) {
 				dst[nb-1] &= byte(1<<uint(r) - 1)
 			}
 			clear(dst[nb:])
-		case kUintArray:
-			e := fc.elemSize
-			if littleEndian() {
-				copy(dst, unsafe.Slice((*byte)(p), fc.count*e))
+		case kArray:
+			if fc.same {
+				n := fc.count * fc.goSize
+				copy(dst, unsafe.Slice((*byte)(p), n))
+				clear(dst[n:])
 			} else {
-				for k := 0; k < fc.count; k++ {
-					putWord(dst[k*e:], loadUint(unsafe.Add(p, k*e), e), e)
-				}
-			}
-			clear(dst[fc.count*e:])
-		case kBoolArray:
-			clear(dst)
-			for k := 0; k < fc.count; k++ {
-				if *(*bool)(unsafe.Add(p, k)) {
-					dst[k/8] |= 1 << uint(k%8)
-				}
+				fc.pack(p, dst)
 			}
 		}
 	}
+}
+
+// pack writes the array at p into dst, ew bits per element.
+func (fc *fieldCodec) pack(p unsafe.Pointer, dst []byte) {
+	switch fc.goSize {
+	case 1: // uint8, int8 and bool (0 or 1)
+		packElems(unsafe.Slice((*uint8)(p), fc.count), fc.ew, dst)
+	case 2:
+		packElems(unsafe.Slice((*uint16)(p), fc.count), fc.ew, dst)
+	case 4:
+		packElems(unsafe.Slice((*uint32)(p), fc.count), fc.ew, dst)
+	default:
+		packElems(unsafe.Slice((*uint64)(p), fc.count), fc.ew, dst)
+	}
+}
+
+func packElems[T uint8 | uint16 | uint32 | uint64](src []T, ew int, dst []byte) {
+	m := mask(ew)
+	var acc uint64 // bits not yet written, from bit 8*j of dst
+	n, j := 0, 0   // bits in acc, bytes written
+	for _, e := range src {
+		v := uint64(e) & m
+		acc |= v << uint(n)
+		n += ew
+		if n >= 64 {
+			binary.LittleEndian.PutUint64(dst[j:], acc)
+			j += 8
+			n -= 64
+			acc = 0
+			if n > 0 {
+				acc = v >> uint(ew-n) // the bits that did not fit
+			}
+		}
+	}
+	for ; n > 0; n -= 8 {
+		dst[j] = byte(acc)
+		acc >>= 8
+		j++
+	}
+	clear(dst[j:])
 }
 
 // littleEndian reports a little-endian host, where an array of integers
@@ -213,9 +308,9 @@ func putWide(dst []byte, v uint64) {
 
 // decode sets the fields of the struct at base (a pointer to a value of
 // the codec's type) from rec. Bits above a field's width are ignored;
-// signed fields are sign-extended. Array elements beyond the wire width
-// are left alone (the codec's users decode into values whose extra
-// elements stay zero).
+// signed fields and elements are sign-extended. Array elements beyond the
+// wire width are left alone (the codec's users decode into values whose
+// extra elements stay zero).
 func (c *structCodec) decode(rec []byte, base unsafe.Pointer) {
 	for i := range c.fields {
 		fc := &c.fields[i]
@@ -243,15 +338,29 @@ func (c *structCodec) decode(rec []byte, base unsafe.Pointer) {
 				}
 				b[k/8] |= uint64(x) << (8 * (k % 8))
 			}
-		case kUintArray:
-			e := fc.elemSize
-			for k := 0; k < fc.count; k++ {
-				storeUint(unsafe.Add(p, k*e), e, wordAt(src[k*e:k*e+e], 0))
+		case kArray:
+			if fc.same {
+				copy(unsafe.Slice((*byte)(p), fc.count*fc.goSize), src)
+				continue
 			}
-		case kBoolArray:
+			ew, es := fc.ew, fc.goSize
 			for k := 0; k < fc.count; k++ {
-				*(*bool)(unsafe.Add(p, k)) = src[k/8]>>(uint(k%8))&1 != 0
+				x := bitsAt(src, k*ew, ew)
+				if fc.signed && ew < 64 && x>>(uint(ew)-1)&1 != 0 {
+					x |= ^mask(ew)
+				}
+				storeUint(unsafe.Add(p, k*es), es, x) // a bool stores 0 or 1
 			}
 		}
 	}
+}
+
+// bitsAt reads the w bits (w <= 64) of b starting at bit i.
+func bitsAt(b []byte, i, w int) uint64 {
+	k, sh := i>>3, uint(i&7)
+	x := wordAt(b, k) >> sh
+	if int(sh)+w > 64 {
+		x |= uint64(b[k+8]) << (64 - sh)
+	}
+	return x & mask(w)
 }

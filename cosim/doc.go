@@ -12,11 +12,16 @@
 //   - The wire format (Layout) comes from the Go signal table: each signal
 //     little-endian in the bytes Verilator stores it in (StorageBytes),
 //     inputs in one record, outputs then registers in another. The Go side
-//     moves struct fields to and from records by reflection on the `sv`
-//     tags; the C++ side uses a header generated from the same table
-//     (GeneratedFiles, written by `go generate ./cosim` into
-//     verilog/dv/gen), so the two cannot drift, and HELLO checks the names,
-//     directions and sizes at run time.
+//     moves the fields of the unit's own Inputs, Outputs and State to and
+//     from records by reflection on the `sv` tags: an array field (nested
+//     arrays row-major) is the Verilog's flat vector, element i at bits
+//     [ew*i, ew*i+ew), ew the Go element's width or the narrower one in
+//     Spec.ElemWidths, and any width (beyond rtl.MaxBits too). A unit
+//     with a QRef method (QRefer) has its registers read in place, not
+//     copied, every cycle. The C++ side uses a header generated from the
+//     same table (GeneratedFiles, written by `go generate ./cosim` into
+//     verilog/dv/gen), so the two cannot drift, and HELLO checks the
+//     names, directions and sizes at run time.
 //   - The harness (verilog/dv/harness.cpp) is a thin C++ shim around the
 //     Verilated unit serving the protocol of docs/cosim-protocol.md on a
 //     Unix-domain socket in a private directory (or on 127.0.0.1 with
@@ -39,16 +44,22 @@
 //     stderr. The harness runs in its own process group and is always
 //     waited for; canceling the context stops a run between or inside
 //     batches and leaves the VCDs complete.
-//   - Recorder and SchedRecording carry warp_sched inputs recorded from a
-//     full-SM run (package kernelrec) for replay.
+//   - Recorder, SchedRecording and UnitRecording carry the inputs of
+//     warp_sched and of the other units recorded from a full-SM run
+//     (package kernelrec) for replay, each as a Stream of input records
+//     kept run-length encoded (an SM asleep for a million cycles records
+//     one record).
 //
 // # Adding a unit
 //
 // A new unit (trap_unit, reg_pool, clock_timer, ...) needs: its Go unit
-// with `sv` tags on Inputs, Outputs and State and a Signals method; its
+// with `sv` tags on Inputs, Outputs and State and a Signals method (and
+// QRef when State is large); its
 // Verilog in verilog/rtl (ports and registers named as the tags, clk_i
 // and rst_ni, async active-low reset); a constructor like WarpSched
-// binding a Spec (Verilog parameters, RTL files, table, random stimulus);
+// binding a Spec (Verilog parameters, RTL files, table, the element
+// widths of arrays packed narrower than their Go elements, random
+// stimulus);
 // a UnitInfo in Units with its standard and area parameter sets; then
 // `go generate ./cosim`. The Makefile, the harness, the port check
 // (TestPortsMatchGoTags), lint, area and the CLI pick it up from there.

@@ -78,7 +78,7 @@ func TestCodecRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := newStructCodec(reflect.TypeFor[allKinds](), l.In)
+	c, err := newStructCodec(reflect.TypeFor[allKinds](), l.In, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,14 +147,14 @@ func TestCodecErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := newStructCodec(reflect.TypeOf(v), l.In); err == nil {
+		if _, err := newStructCodec(reflect.TypeOf(v), l.In, nil); err == nil {
 			t.Errorf("%T: no error", v)
 		}
 	}
 	// A field with no place in the record.
 	tab, _ := rtl.Signals("t", nil, allKinds{}, oneOut{})
 	l, _ := NewLayout("t", append(tab[:3:3], tab[len(tab)-1]))
-	if _, err := newStructCodec(reflect.TypeFor[allKinds](), l.In); err == nil {
+	if _, err := newStructCodec(reflect.TypeFor[allKinds](), l.In, nil); err == nil {
 		t.Error("a field without a place was accepted")
 	}
 	if _, err := NewLayout("t", rtl.Table{{Name: "x_o", Width: 1, Dir: rtl.DirOut}}); err == nil {
@@ -222,7 +222,7 @@ func TestModelMatchesGoUnit(t *testing.T) {
 		in := make([]byte, l.InBytes)
 		out := make([]byte, l.OutBytes)
 		var din warpsched.Inputs
-		dec, _ := newStructCodec(reflect.TypeFor[warpsched.Inputs](), l.In)
+		dec, _ := newStructCodec(reflect.TypeFor[warpsched.Inputs](), l.In, nil)
 		for c := 0; c < 5000; c++ {
 			st.Next(in)
 			dec.decode(in, unsafe.Pointer(&din))
@@ -323,6 +323,40 @@ func TestRecords(t *testing.T) {
 	}
 }
 
+// TestStream: a stream replays what was appended, cycle by cycle, and
+// keeps a run of equal records once.
+func TestStream(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	s := NewStream(3)
+	var want [][]byte
+	rec := []byte{0, 0, 0}
+	for c := 0; c < 10_000; c++ {
+		if r.IntN(50) == 0 {
+			rec = []byte{byte(r.IntN(3)), byte(c), 7} // sometimes equal to the last
+		}
+		s.Append(rec)
+		want = append(want, append([]byte(nil), rec...))
+	}
+	if s.Cycles() != 10_000 || len(s.runs) > 400 || len(s.data) != 3*len(s.runs) {
+		t.Fatalf("%d cycles in %d runs", s.Cycles(), len(s.runs))
+	}
+	for pass := 0; pass < 2; pass++ {
+		st := s.Stimulus()
+		got := make([]byte, 3)
+		for c, w := range want {
+			if !st.Next(got) || !bytes.Equal(got, w) {
+				t.Fatalf("pass %d, cycle %d: % x, want % x", pass, c, got, w)
+			}
+		}
+		if st.Next(got) {
+			t.Fatal("the stream does not end")
+		}
+	}
+	if NewStream(4).Stimulus().Next(rec) {
+		t.Error("an empty stream has a record")
+	}
+}
+
 // TestSchedRecording: what RecordSched stores replays as the same inputs.
 func TestSchedRecording(t *testing.T) {
 	cfg := config.Default()
@@ -344,7 +378,7 @@ func TestSchedRecording(t *testing.T) {
 		t.Fatalf("%d cycles, %d streams", k.Cycles, len(k.Streams))
 	}
 	l := k.Unit.Layout()
-	dec, _ := newStructCodec(reflect.TypeFor[warpsched.Inputs](), l.In)
+	dec, _ := newStructCodec(reflect.TypeFor[warpsched.Inputs](), l.In, nil)
 	st := k.Stimulus(3)
 	rec := make([]byte, l.InBytes)
 	for c, want := range ins {

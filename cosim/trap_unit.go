@@ -14,55 +14,29 @@ func TrapUnit(p trapunit.Params) (Unit, error) {
 	if err != nil {
 		return nil, err
 	}
-	tab := u.Signals()
-	for i := range tab {
-		tab[i].Scope = "trap_unit"
-	}
 	has := 0
 	if p.HasHandler {
 		has = 1
 	}
-	return Bind(Spec[TrapInputs, trapunit.Outputs, trapunit.State]{
+	idx := trapIdxWidth(p.NumWarps)
+	return Bind(Spec[trapunit.Inputs, trapunit.Outputs, trapunit.State]{
 		Module: "trap_unit",
 		RTL:    []string{"trap_unit.sv"},
 		Params: []Param{{"NumWarps", p.NumWarps}, {"NumPorts", p.NumPorts}, {"HasHandler", has}},
-		Table:  tab,
-		New: func() (GoUnit[TrapInputs, trapunit.Outputs, trapunit.State], error) {
-			u, err := trapunit.New(p)
-			if err != nil {
-				return nil, err
-			}
-			return &trapModel{u: u, p: p}, nil
+		Table:  rescope(u.Signals(), "trap_unit"),
+		// The per-port event fields: a warp index, a 4-bit kind and a
+		// 4-bit argument per port.
+		ElemWidths: map[string]int{"ev_warp_i": idx, "ev_kind_i": 4, "ev_arg_i": 4},
+		New: func() (GoUnit[trapunit.Inputs, trapunit.Outputs, trapunit.State], error) {
+			return trapunit.New(p)
 		},
-		Random: func(seed uint64) func(uint64, *TrapInputs) {
-			g := newTrapStim(p, seed)
-			var in trapunit.Inputs
-			return func(c uint64, out *TrapInputs) {
-				g.next(c, &in)
-				*out = PackTrapInputs(p, &in)
-			}
+		Random: func(seed uint64) func(uint64, *trapunit.Inputs) {
+			return newTrapStim(p, seed).next
 		},
 	})
 }
 
-// TrapInputs are trap_unit's inputs as they travel on the wire: the
-// per-port fields narrower than their Go element type (ev_warp_i,
-// ev_kind_i, ev_arg_i) packed into flat vectors, port p at bits
-// [w*p +: w], as in the Verilog. The other fields are trapunit.Inputs'.
-// PackTrapInputs and UnpackTrapInputs convert.
-type TrapInputs struct {
-	WarpLive   rtl.Bits                  `sv:"warp_live_i"`
-	WarpLaunch rtl.Bits                  `sv:"warp_launch_i"`
-	WarpPC     [trapunit.MaxWarps]uint32 `sv:"warp_pc_i"`
-	EvValid    [trapunit.MaxPorts]bool   `sv:"ev_valid_i"`
-	EvWarp     rtl.Bits                  `sv:"ev_warp_i"`
-	EvKind     rtl.Bits                  `sv:"ev_kind_i"`
-	EvArg      rtl.Bits                  `sv:"ev_arg_i"`
-	EvPCNext   [trapunit.MaxPorts]uint32 `sv:"ev_pc_next_i"`
-	HostCmd    uint8                     `sv:"host_cmd_i"`
-	HostArg    uint16                    `sv:"host_arg_i"`
-}
-
+// trapIdxWidth is the width of a warp index (trapunit's WarpIdxWidth).
 func trapIdxWidth(n int) int {
 	w := 1
 	for 1<<w < n {
@@ -70,63 +44,6 @@ func trapIdxWidth(n int) int {
 	}
 	return w
 }
-
-func putField(b *rtl.Bits, lo, width int, v uint64) {
-	for i := 0; i < width; i++ {
-		b.Put(lo+i, v>>uint(i)&1 != 0)
-	}
-}
-
-func getField(b *rtl.Bits, lo, width int) uint64 {
-	var v uint64
-	for i := 0; i < width; i++ {
-		if b.Has(lo + i) {
-			v |= 1 << uint(i)
-		}
-	}
-	return v
-}
-
-// PackTrapInputs packs in for trap_unit at the parameters p (fields wider
-// than their ports are truncated, as on the wire).
-func PackTrapInputs(p trapunit.Params, in *trapunit.Inputs) TrapInputs {
-	idx := trapIdxWidth(p.NumWarps)
-	t := TrapInputs{WarpLive: in.WarpLive, WarpLaunch: in.WarpLaunch, WarpPC: in.WarpPC, EvValid: in.EvValid,
-		EvPCNext: in.EvPCNext, HostCmd: uint8(in.HostCmd), HostArg: in.HostArg}
-	for q := 0; q < p.NumPorts && q < trapunit.MaxPorts; q++ {
-		putField(&t.EvWarp, idx*q, idx, uint64(in.EvWarp[q]))
-		putField(&t.EvKind, 4*q, 4, uint64(in.EvKind[q]))
-		putField(&t.EvArg, 4*q, 4, uint64(in.EvArg[q]))
-	}
-	return t
-}
-
-// UnpackTrapInputs is the inverse of PackTrapInputs.
-func UnpackTrapInputs(p trapunit.Params, t *TrapInputs) trapunit.Inputs {
-	idx := trapIdxWidth(p.NumWarps)
-	in := trapunit.Inputs{WarpLive: t.WarpLive, WarpLaunch: t.WarpLaunch, WarpPC: t.WarpPC, EvValid: t.EvValid,
-		EvPCNext: t.EvPCNext, HostCmd: trapunit.HostCmd(t.HostCmd), HostArg: t.HostArg}
-	for q := 0; q < p.NumPorts && q < trapunit.MaxPorts; q++ {
-		in.EvWarp[q] = uint16(getField(&t.EvWarp, idx*q, idx))
-		in.EvKind[q] = trapunit.EvKind(getField(&t.EvKind, 4*q, 4))
-		in.EvArg[q] = uint8(getField(&t.EvArg, 4*q, 4))
-	}
-	return in
-}
-
-// trapModel is trapunit.Unit taking the wire's TrapInputs.
-type trapModel struct {
-	u *trapunit.Unit
-	p trapunit.Params
-}
-
-func (m *trapModel) Eval(in TrapInputs) trapunit.Outputs {
-	return m.u.Eval(UnpackTrapInputs(m.p, &in))
-}
-func (m *trapModel) Tick()             { m.u.Tick() }
-func (m *trapModel) Q() trapunit.State { return m.u.Q() }
-func (m *trapModel) D() trapunit.State { return m.u.D() }
-func (m *trapModel) Reset()            { m.u.Reset() }
 
 // TrapUnitParams are the parameters of the trap unit of an SM with the
 // configuration cfg.
@@ -193,11 +110,7 @@ type trapStim struct {
 
 func newTrapStim(p trapunit.Params, seed uint64) *trapStim {
 	s, _ := trapunit.New(p)
-	idx := 1
-	for 1<<idx < p.NumWarps {
-		idx++
-	}
-	g := &trapStim{p: p, r: rand.New(rand.NewPCG(seed, 0x7ea9_0000_5eed_0002)), shadow: s, idx: idx}
+	g := &trapStim{p: p, r: rand.New(rand.NewPCG(seed, 0x7ea9_0000_5eed_0002)), shadow: s, idx: trapIdxWidth(p.NumWarps)}
 	for w := range g.pc {
 		g.pc[w] = uint32(w) << 16
 	}

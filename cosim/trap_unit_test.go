@@ -137,38 +137,6 @@ func TestTrapStimulusCoverage(t *testing.T) {
 	}
 }
 
-// TestTrapInputsPacking: PackTrapInputs and UnpackTrapInputs are inverse
-// on in-range values.
-func TestTrapInputsPacking(t *testing.T) {
-	p := trapunit.Params{NumWarps: 12, NumPorts: 3}
-	var in trapunit.Inputs
-	in.WarpLive = rtl.BitsOf(1, 11)
-	in.SetEvent(0, trapunit.Event{Warp: 11, Kind: trapunit.EvBPTTrap, Arg: 7, PCNext: 5})
-	in.SetEvent(2, trapunit.Event{Warp: 15, Kind: 15, Arg: 9, PCNext: 6})
-	in.HostCmd, in.HostArg = trapunit.HostWakeWarp, 0xbeef
-	if got := UnpackTrapInputs(p, ptr(PackTrapInputs(p, &in))); got != in {
-		t.Fatalf("round trip:\n got %+v\nwant %+v", got, in)
-	}
-}
-
-func ptr[T any](v T) *T { return &v }
-
-// trapDirected builds a recorded stimulus for trap_unit from inputs.
-func trapDirected(t *testing.T, u Unit, p trapunit.Params, ins []trapunit.Inputs) func() Stimulus {
-	l := u.Layout()
-	data := make([]byte, len(ins)*l.InBytes)
-	for i := range ins {
-		w := PackTrapInputs(p, &ins[i])
-		if err := u.EncodeInput(&w, data[i*l.InBytes:]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return func() Stimulus {
-		r, _ := NewRecords(data, l.InBytes)
-		return r
-	}
-}
-
 // TestTrapUnitMutationsAreCaught breaks trap_unit in a copy of the RTL
 // and checks that the run stops at the right cycle on the right signal.
 func TestTrapUnitMutationsAreCaught(t *testing.T) {
@@ -226,10 +194,10 @@ func TestTrapUnitMutationsAreCaught(t *testing.T) {
 			u := trapUnit(t, p)
 			ho := mutantRTL(t, c.name, "trap_unit.sv", c.old, c.new)
 			// The unmutated RTL passes the same inputs.
-			if _, err := Run(context.Background(), u, trapDirected(t, u, p, c.inputs()), Options{}); err != nil {
+			if _, err := Run(context.Background(), u, records(t, u, c.inputs()), Options{}); err != nil {
 				t.Fatalf("unmutated: %v", err)
 			}
-			_, err := Run(context.Background(), u, trapDirected(t, u, p, c.inputs()), Options{Harness: ho, Window: 8})
+			_, err := Run(context.Background(), u, records(t, u, c.inputs()), Options{Harness: ho, Window: 8})
 			var m *Mismatch
 			if !errors.As(err, &m) {
 				t.Fatalf("mutant not caught: %v", err)

@@ -70,6 +70,12 @@ type Spec[I, O, S any] struct {
 	// Table is the Go unit's signal table (its Signals method), scoped by
 	// Module.
 	Table rtl.Table
+	// ElemWidths gives, by Verilog name, the element width of each array
+	// signal whose elements are narrower than their Go type (exit_warp_i:
+	// 5-bit warp indices held in [MaxPorts]uint8): element i travels at
+	// bits [w*i, w*i+w) of the vector, as the Verilog packs it. Other
+	// arrays travel at their Go element's width (1 bit for bool).
+	ElemWidths map[string]int
 	// New returns a fresh Go unit in its reset state.
 	New func() (GoUnit[I, O, S], error)
 	// Random returns the constrained-random input generator for a seed:
@@ -87,17 +93,22 @@ func Bind[I, O, S any](s Spec[I, O, S]) (Unit, error) {
 		return nil, err
 	}
 	b := &bound[I, O, S]{spec: s, layout: l}
-	if b.in, err = newStructCodec(reflect.TypeFor[I](), l.In); err != nil {
+	if b.in, err = newStructCodec(reflect.TypeFor[I](), l.In, s.ElemWidths); err != nil {
 		return nil, err
 	}
-	if b.out, err = newStructCodec(reflect.TypeFor[O](), l.Out); err != nil {
+	if b.out, err = newStructCodec(reflect.TypeFor[O](), l.Out, s.ElemWidths); err != nil {
 		return nil, err
 	}
-	if b.st, err = newStructCodec(reflect.TypeFor[S](), l.Out); err != nil {
+	if b.st, err = newStructCodec(reflect.TypeFor[S](), l.Out, s.ElemWidths); err != nil {
 		return nil, err
 	}
 	if n := len(b.in.fields) + len(b.out.fields) + len(b.st.fields); n != len(s.Table) {
 		return nil, fmt.Errorf("cosim: %s: the Go types carry %d tagged signals, the table %d", s.Module, n, len(s.Table))
+	}
+	for name := range s.ElemWidths {
+		if !b.in.has(name) && !b.out.has(name) && !b.st.has(name) {
+			return nil, fmt.Errorf("cosim: %s: an element width for %s, which is no signal of the unit", s.Module, name)
+		}
 	}
 	return b, nil
 }
@@ -119,7 +130,9 @@ func (b *bound[I, O, S]) NewModel() (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &boundModel[I, O, S]{u: u, b: b}, nil
+	m := &boundModel[I, O, S]{u: u, b: b}
+	m.qref, _ = u.(QRefer[S])
+	return m, nil
 }
 
 func (b *bound[I, O, S]) NewRandom(seed uint64) Stimulus {
@@ -144,8 +157,18 @@ func (b *bound[I, O, S]) EncodeInput(in any, rec []byte) error {
 	return nil
 }
 
+// QRefer is a unit that shows its registers in place: QRef returns a
+// pointer to its registers (Q), read-only by convention. When a Go unit
+// has it, the lockstep encodes the registers through it every cycle,
+// between Eval and Tick, instead of copying State with Q (regpool's State
+// is about 150 KB, warpsched's 4 KB).
+type QRefer[S any] interface {
+	QRef() *S
+}
+
 type boundModel[I, O, S any] struct {
 	u      GoUnit[I, O, S]
+	qref   QRefer[S] // u, when it has QRef
 	b      *bound[I, O, S]
 	inVal  I
 	outVal O
@@ -157,9 +180,13 @@ func (m *boundModel[I, O, S]) Reset() { m.u.Reset() }
 func (m *boundModel[I, O, S]) Cycle(in, out []byte) {
 	m.b.in.decode(in, unsafe.Pointer(&m.inVal))
 	m.outVal = m.u.Eval(m.inVal)
-	m.stVal = m.u.Q()
 	m.b.out.encode(unsafe.Pointer(&m.outVal), out)
-	m.b.st.encode(unsafe.Pointer(&m.stVal), out)
+	if m.qref != nil {
+		m.b.st.encode(unsafe.Pointer(m.qref.QRef()), out)
+	} else {
+		m.stVal = m.u.Q()
+		m.b.st.encode(unsafe.Pointer(&m.stVal), out)
+	}
 	m.u.Tick()
 }
 

@@ -125,6 +125,12 @@ func (u *Pool) Reset() {
 // Q returns the registers.
 func (u *Pool) Q() State { return u.q }
 
+// QRef returns a pointer to the registers, for observers that read them
+// every cycle without copying State (about 150 KB: its arrays are sized
+// for MaxCTAs). The pointee is valid until the next Tick; do not write
+// through it.
+func (u *Pool) QRef() *State { return &u.q }
+
 // D returns the next-state values computed by the last Eval.
 func (u *Pool) D() State { return u.d }
 

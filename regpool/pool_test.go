@@ -332,6 +332,26 @@ func TestCheckTwoPhase(t *testing.T) {
 	}
 }
 
+// QRef shows Q in place: what Q returns, before and after each Tick, and
+// untouched by Eval.
+func TestQRef(t *testing.T) {
+	h := newHarness(t, 256, 136, true)
+	q := h.u.QRef()
+	for i, in := range []Inputs{h.inputs(launchEv(0)), h.inputs(group(0, 1, pcA, true, 232)...), h.inputs()} {
+		h.u.Eval(in)
+		if *q != h.u.Q() || q != h.u.QRef() {
+			t.Fatalf("cycle %d: QRef after Eval is not Q", i)
+		}
+		h.u.Tick()
+		if *q != h.u.Q() || *q != h.u.D() {
+			t.Fatalf("cycle %d: QRef after Tick is not Q = D", i)
+		}
+	}
+	if !q.Valid.Has(0) {
+		t.Fatal("QRef does not show the launched CTA")
+	}
+}
+
 var svName = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
 // Every Inputs, Outputs and State field carries an sv tag with the

@@ -278,14 +278,6 @@ func kernelJobs(c *cli.Context, cfg config.Config, file string, seed uint64, uni
 			src:  ur.Stimulus,
 		})
 	}
-	if why, ok := rec.Skipped[unit]; ok && unit != "" {
-		return nil, badInput("--from-kernel: %s cannot be replayed at this configuration: %s", unit, why)
-	}
-	for n, why := range rec.Skipped {
-		if unit == "" && !c.Bool("quiet") {
-			fmt.Fprintf(c.App.Writer, "%s: not replayed: %s\n", n, why)
-		}
-	}
 	if len(jobs) == 0 {
 		return nil, badInput("--from-kernel: nothing recorded for unit %q", unit)
 	}

@@ -1,12 +1,14 @@
-// Package kernelrec records the inputs of an SM's warp schedulers during
-// a full-SM run of a kernel (package pipeline), for `smsim cosim
-// --from-kernel`: the recorded streams are then replayed into the Go
-// warp_sched and its RTL twin in lockstep (package cosim).
+// Package kernelrec records the inputs of an SM's RTL units during a
+// full-SM run of a kernel (package pipeline), for `smsim cosim
+// --from-kernel`: the recorded streams are then replayed into each Go
+// unit and its RTL twin in lockstep (package cosim).
 //
 // The SM shows each scheduler's inputs of the cycle to its OnCycle hooks
 // (CycleInfo.SchedIn); Record hands them to a cosim.SchedRecording. As a
 // check of the recording, a Go warp_sched per scheduler is fed the same
-// inputs and must choose the warp the SM issued, every cycle.
+// inputs and must choose the warp the SM issued, every cycle. The inputs
+// of trap_unit, clock_timer, perf_mon and reg_pool (CycleInfo.Units) go
+// into a cosim.UnitRecording each.
 //
 // It is apart from package cosim so that the cosimulation core does not
 // depend on the SM model.
@@ -14,7 +16,6 @@ package kernelrec
 
 import (
 	"fmt"
-	"reflect"
 
 	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/config"
@@ -37,25 +38,22 @@ type Result struct {
 	Report     *pipeline.Report
 	// Units holds the recorded input streams of trap_unit, clock_timer,
 	// perf_mon and reg_pool (by module name), one record per cycle of
-	// the run, from CycleInfo.Units. A unit whose parameters the cosim
-	// adapter cannot take is in Skipped instead, with the reason.
-	Units   map[string]*cosim.UnitRecording
-	Skipped map[string]string
+	// the run, from CycleInfo.Units.
+	Units map[string]*cosim.UnitRecording
 }
 
 // unitRecs builds the recordings of the SM's other units at cfg.
 func unitRecs(cfg config.Config) (*unitRec, error) {
-	r := &unitRec{units: map[string]*cosim.UnitRecording{}, skipped: map[string]string{}}
-	r.trapP = trapunit.Params{NumWarps: cfg.SM.MaxWarps, NumPorts: trapunit.MaxPorts, HasHandler: cfg.Trap.Handler != ""}
-	tu, err := cosim.TrapUnit(r.trapP)
+	r := &unitRec{units: map[string]*cosim.UnitRecording{}}
+	trapP := trapunit.Params{NumWarps: cfg.SM.MaxWarps, NumPorts: trapunit.MaxPorts, HasHandler: cfg.Trap.Handler != ""}
+	tu, err := cosim.TrapUnit(trapP)
 	if err != nil {
 		return nil, err
 	}
-	if r.trapShadow, err = trapunit.New(r.trapP); err != nil {
+	if r.trapShadow, err = trapunit.New(trapP); err != nil {
 		return nil, err
 	}
-	r.ctP = clocktimer.ParamsFrom(cfg)
-	cu, err := cosim.ClockTimer(r.ctP)
+	cu, err := cosim.ClockTimer(clocktimer.ParamsFrom(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -67,13 +65,12 @@ func unitRecs(cfg config.Config) (*unitRec, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.units["trap_unit"], r.units["clock_timer"], r.units["perf_mon"] = cosim.NewUnitRecording(tu), cosim.NewUnitRecording(cu), cosim.NewUnitRecording(pu)
-	r.rpP = regpool.FromConfig(cfg)
-	if ru, err := cosim.RegPool(r.rpP); err != nil {
-		r.skipped["reg_pool"] = err.Error()
-	} else {
-		r.units["reg_pool"] = cosim.NewUnitRecording(ru)
+	ru, err := cosim.RegPool(regpool.FromConfig(cfg))
+	if err != nil {
+		return nil, err
 	}
+	r.units["trap_unit"], r.units["clock_timer"] = cosim.NewUnitRecording(tu), cosim.NewUnitRecording(cu)
+	r.units["perf_mon"], r.units["reg_pool"] = cosim.NewUnitRecording(pu), cosim.NewUnitRecording(ru)
 	return r, nil
 }
 
@@ -82,19 +79,15 @@ func unitRecs(cfg config.Config) (*unitRec, error) {
 // unit in quiescent cycles; the recording holds the inputs it would have
 // driven, which must change nothing).
 type unitRec struct {
-	units   map[string]*cosim.UnitRecording
-	skipped map[string]string
-	trapP   trapunit.Params
-	ctP     clocktimer.Params
-	rpP     regpool.Params
-	next    uint64 // the next cycle to record
+	units map[string]*cosim.UnitRecording
+	next  uint64 // the next cycle to record
 
 	trapShadow *trapunit.Unit
 	divergence string
 	err        string
 }
 
-func (r *unitRec) record(u *pipeline.UnitInputs, smTrap trapunit.State) {
+func (r *unitRec) record(u *pipeline.UnitInputs, smTrap *trapunit.State) {
 	if u == nil || u.Cycle < r.next {
 		return
 	}
@@ -112,15 +105,15 @@ func (r *unitRec) record(u *pipeline.UnitInputs, smTrap trapunit.State) {
 			}
 		}
 	}
-	rec("trap_unit", cosim.PackTrapInputs(r.trapP, &u.Trap))
-	rec("clock_timer", cosim.PackClockTimerInputs(u.Clock, r.ctP.NumWarps))
+	rec("trap_unit", &u.Trap)
+	rec("clock_timer", &u.Clock)
 	rec("perf_mon", &u.Perf)
 	if u.RegPoolStepped {
-		rec("reg_pool", cosim.PackRegPoolInputs(r.rpP, &u.RegPool))
+		rec("reg_pool", &u.RegPool)
 	}
 	r.trapShadow.Eval(u.Trap)
 	r.trapShadow.Tick()
-	if r.divergence == "" && !reflect.DeepEqual(r.trapShadow.Q(), smTrap) {
+	if r.divergence == "" && r.trapShadow.Q() != *smTrap {
 		r.divergence = fmt.Sprintf("cycle %d: a Go trap_unit fed the recorded inputs left registers other than the SM's (stepped %v)", u.Cycle, u.TrapStepped)
 	}
 }
@@ -147,13 +140,13 @@ func Record(cfg config.Config, im *isa.Image, l pipeline.Launch) (*Result, error
 	}
 	sm.OnCycle(func(ci *pipeline.CycleInfo) {
 		o.observe(ci)
-		ur.record(ci.Units, sm.TrapState())
+		ur.record(ci.Units, sm.TrapStateRef())
 	})
 	rep, err := sm.Run()
 	if err != nil {
 		return nil, err
 	}
-	ur.record(sm.Observe().Units, sm.TrapState())
+	ur.record(sm.Observe().Units, sm.TrapStateRef())
 	if o.err != "" {
 		return nil, fmt.Errorf("kernelrec: %s", o.err)
 	}
@@ -164,7 +157,7 @@ func Record(cfg config.Config, im *isa.Image, l pipeline.Launch) (*Result, error
 	if div == "" {
 		div = ur.divergence
 	}
-	return &Result{SchedRecording: rec, Divergence: div, Report: rep, Units: ur.units, Skipped: ur.skipped}, nil
+	return &Result{SchedRecording: rec, Divergence: div, Report: rep, Units: ur.units}, nil
 }
 
 // observer records CycleInfo.SchedIn and checks it with shadow Go

@@ -32,60 +32,6 @@ func launchOf(e *examples.Example) pipeline.Launch {
 	return l
 }
 
-// TestRecordAndReplay records the schedulers of real kernels under each
-// policy, checks that the recorded inputs make a Go scheduler choose
-// exactly as the SM's did, and replays every stream into the Go model and
-// the RTL in lockstep.
-func TestRecordAndReplay(t *testing.T) {
-	kernels := []string{"demo_collatz", "exit_partial", "nanosleep", "atomics"}
-	for _, pol := range []config.SchedPolicy{config.PolicyGTO, config.PolicyLRR, config.PolicyTwoLevel} {
-		for _, name := range kernels {
-			t.Run(string(pol)+"/"+name, func(t *testing.T) {
-				e, ok := examples.ByName(name)
-				if !ok {
-					t.Fatalf("no example %s", name)
-				}
-				im, err := isa.AssembleSource(name+".ptx", e.PTX)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg := config.Default()
-				cfg.Sched.Policy = pol
-				res, err := Record(cfg, im, launchOf(e))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if res.Report.Status != pipeline.StatusCompleted {
-					t.Fatalf("run %s", res.Report.Status)
-				}
-				if res.Divergence != "" {
-					t.Fatalf("recording: %s", res.Divergence)
-				}
-				if len(res.Streams) != cfg.Sched.Count || res.Cycles == 0 {
-					t.Fatalf("%d streams, %d cycles", len(res.Streams), res.Cycles)
-				}
-				sess, err := cosim.Start(context.Background(), res.Unit, cosim.HarnessOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer sess.Close()
-				for s := range res.Streams {
-					if got := uint64(len(res.Streams[s]) / res.Unit.Layout().InBytes); got != res.Cycles {
-						t.Fatalf("stream %d has %d cycles, want %d", s, got, res.Cycles)
-					}
-					r, err := cosim.RunSession(context.Background(), sess, func() cosim.Stimulus { return res.Stimulus(s) }, cosim.Options{})
-					if err != nil {
-						t.Fatalf("scheduler %d: %v", s, err)
-					}
-					if r.Cycles != res.Cycles {
-						t.Fatalf("scheduler %d: %d cycles compared", s, r.Cycles)
-					}
-				}
-			})
-		}
-	}
-}
-
 // TestRecordLaunchError: a bad launch is the pipeline's LaunchError.
 func TestRecordLaunchError(t *testing.T) {
 	e, _ := examples.ByName("demo_collatz")
@@ -100,86 +46,130 @@ func TestRecordLaunchError(t *testing.T) {
 	}
 }
 
-// unitTestConfig is the small preset with 2 CTA slots and reg_pool's
-// standard cosim parameters (RegPoolStdParams: the adapter holds at most
-// 2 CTA slots), so that every unit of the SM can be recorded.
-func unitTestConfig() config.Config {
-	cfg, err := config.Preset("small")
-	if err != nil {
-		panic(err)
-	}
-	rp := cosim.RegPoolStdParams()
-	cfg.SM.MaxCTAs = rp.NumCTAs
-	cfg.SM.MaxThreadsPerCTA = rp.MaxThreadsPerCTA
-	cfg.SM.MaxRegsPerThread = rp.MaxRegsPerThread
-	cfg.SM.Regfile = rp.Regfile
-	cfg.SM.RegAllocUnit = rp.RegAllocUnit
-	cfg.RegPool.AllocGranularity = rp.AllocGranularity
-	return cfg
+// replayer runs recorded streams through one harness per parameter set,
+// started on first use and shared by every example (starting a harness
+// costs more than replaying most kernels).
+type replayer struct {
+	sessions map[string]*cosim.Session
 }
 
-// TestUnitsReplayEveryExample records trap_unit, clock_timer, perf_mon and
-// reg_pool from a full-SM run of every example kernel and replays each
-// stream into the Go unit and its RTL in lockstep: zero mismatches, one
-// record per cycle of the run.
-func TestUnitsReplayEveryExample(t *testing.T) {
-	sessions := map[string]*cosim.Session{}
-	defer func() {
-		for _, s := range sessions {
+func newReplayer(t *testing.T) *replayer {
+	r := &replayer{sessions: map[string]*cosim.Session{}}
+	t.Cleanup(func() {
+		for _, s := range r.sessions {
 			s.Close()
 		}
-	}()
+	})
+	return r
+}
+
+// replay is one recorded stream to run through u in lockstep: every one
+// of its want cycles must match.
+type replay struct {
+	what string
+	u    cosim.Unit
+	src  func() cosim.Stimulus
+	want uint64
+}
+
+// run runs the replays in order and fails t at the first error. (Two
+// workers with harnesses of their own did not make it faster on 2 cores:
+// a lockstep already keeps its Go side and its harness busy at once.)
+func (r *replayer) run(t *testing.T, rs []replay) {
+	t.Helper()
+	for _, x := range rs {
+		key := x.u.Module() + " " + cosim.ParamString(x.u.Params())
+		sess := r.sessions[key]
+		if sess == nil {
+			var err error
+			if sess, err = cosim.Start(context.Background(), x.u, cosim.HarnessOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			r.sessions[key] = sess
+		}
+		res, err := cosim.RunSession(context.Background(), sess, x.src, cosim.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", x.what, err)
+		}
+		if res.Cycles != x.want {
+			t.Fatalf("%s: %d cycles compared, %d recorded", x.what, res.Cycles, x.want)
+		}
+	}
+}
+
+// TestUnitsReplayEveryExample runs every example kernel, launched as the
+// example says, on the full SM of the default (h100) configuration under
+// each scheduling policy, records the inputs of every RTL unit, checks
+// that the recorded scheduler inputs make a Go warp_sched choose exactly
+// as the SM's did, and replays each stream into the Go unit and its RTL,
+// at the configuration's parameters (reg_pool with its 32 CTA slots), in
+// lockstep: zero mismatches, one record per cycle of the run. warp_sched
+// (one stream per scheduler) is replayed under every policy; trap_unit,
+// clock_timer, perf_mon and reg_pool under the configuration's own
+// policy.
+func TestUnitsReplayEveryExample(t *testing.T) {
+	rp := newReplayer(t)
+	base := config.Default()
+	pols := []config.SchedPolicy{config.PolicyLRR, config.PolicyGTO, config.PolicyTwoLevel}
+	schedCycles := map[config.SchedPolicy]uint64{}
+	unitCycles := map[string]uint64{}
 	for _, e := range examples.All() {
 		t.Run(e.Name, func(t *testing.T) {
 			im, err := isa.AssembleSource(e.Name+".ptx", e.PTX)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := unitTestConfig()
-			cfg.Trap.Handler = e.TrapHandler
 			l := launchOf(e)
-			if l.Block[0]*l.Block[1]*l.Block[2] > uint32(cfg.SM.MaxThreadsPerCTA) {
-				// bench_intloop's 768-thread CTAs do not fit the reg_pool cosim
-				// set: run the same code on CTAs of the largest size that fits
-				// (this test compares unit inputs, not the kernel's results).
-				l.Block = [3]uint32{uint32(cfg.SM.MaxThreadsPerCTA), 1, 1}
-				t.Logf("block shrunk to %v threads to fit the reg_pool cosim set", l.Block)
-			}
-			res, err := Record(cfg, im, l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Divergence != "" {
-				t.Fatalf("recording: %s", res.Divergence)
-			}
-			if len(res.Skipped) != 0 {
-				t.Fatalf("skipped: %v", res.Skipped)
-			}
-			t.Logf("%s: %d cycles", res.Report.Status, res.Report.Cycles)
-			for _, name := range []string{"trap_unit", "clock_timer", "perf_mon", "reg_pool"} {
-				ur := res.Units[name]
-				if ur == nil {
-					t.Fatalf("no %s recording", name)
-				}
-				if ur.Cycles != res.Report.Cycles && !(name == "reg_pool" && ur.Cycles+1 == res.Report.Cycles) {
-					t.Fatalf("%s: %d cycles recorded, the run took %d", name, ur.Cycles, res.Report.Cycles)
-				}
-				key := ur.Unit.Module() + fmt.Sprint(ur.Unit.Params())
-				sess := sessions[key]
-				if sess == nil {
-					if sess, err = cosim.Start(context.Background(), ur.Unit, cosim.HarnessOptions{}); err != nil {
-						t.Fatal(err)
-					}
-					sessions[key] = sess
-				}
-				r, err := cosim.RunSession(context.Background(), sess, ur.Stimulus, cosim.Options{})
+			for _, pol := range pols {
+				cfg := base
+				cfg.Trap.Handler = e.TrapHandler
+				cfg.Sched.Policy = pol
+				res, err := Record(cfg, im, l)
 				if err != nil {
-					t.Fatalf("%s: %v", name, err)
+					t.Fatalf("%s: %v", pol, err)
 				}
-				if r.Cycles != ur.Cycles {
-					t.Fatalf("%s: %d cycles compared, %d recorded", name, r.Cycles, ur.Cycles)
+				if res.Divergence != "" {
+					t.Fatalf("%s: recording: %s", pol, res.Divergence)
 				}
+				if len(res.Streams) != cfg.Sched.Count || res.Cycles != res.Report.Cycles {
+					t.Fatalf("%s: %d warp_sched streams of %d cycles, want %d of %d", pol, len(res.Streams), res.Cycles, cfg.Sched.Count, res.Report.Cycles)
+				}
+				if e.Outcome == examples.Completed && e.OnTrap == "" && res.Report.Status != pipeline.StatusCompleted {
+					t.Fatalf("%s: run %s", pol, res.Report.Status)
+				}
+				t.Logf("%s: %s: %d cycles", pol, res.Report.Status, res.Report.Cycles)
+				var rs []replay
+				for s := range res.Streams {
+					if n := res.Streams[s].Cycles(); n != res.Cycles {
+						t.Fatalf("%s: warp_sched stream %d has %d cycles, want %d", pol, s, n, res.Cycles)
+					}
+					rs = append(rs, replay{fmt.Sprintf("%s: warp_sched[%d]", pol, s), res.Unit, func() cosim.Stimulus { return res.Stimulus(s) }, res.Cycles})
+					schedCycles[pol] += res.Cycles
+				}
+				if pol == base.Sched.Policy {
+					for _, name := range []string{"trap_unit", "clock_timer", "perf_mon", "reg_pool"} {
+						ur := res.Units[name]
+						if ur == nil {
+							t.Fatalf("no %s recording", name)
+						}
+						if ur.Cycles != res.Report.Cycles && !(name == "reg_pool" && ur.Cycles+1 == res.Report.Cycles) {
+							t.Fatalf("%s: %d cycles recorded, the run took %d", name, ur.Cycles, res.Report.Cycles)
+						}
+						if name == "reg_pool" && ur.Unit.Params()[0] != (cosim.Param{Name: "NumCTAs", Value: base.SM.MaxCTAs}) {
+							t.Fatalf("reg_pool recorded at %s, not at the configuration's %d CTA slots", cosim.ParamString(ur.Unit.Params()), base.SM.MaxCTAs)
+						}
+						rs = append(rs, replay{name, ur.Unit, ur.Stimulus, ur.Cycles})
+						unitCycles[name] += ur.Cycles
+					}
+				}
+				rp.run(t, rs)
 			}
 		})
+	}
+	for _, pol := range pols {
+		t.Logf("warp_sched %s: %d cycles replayed (all schedulers of every example)", pol, schedCycles[pol])
+	}
+	for _, name := range []string{"trap_unit", "clock_timer", "perf_mon", "reg_pool"} {
+		t.Logf("%s: %d cycles replayed", name, unitCycles[name])
 	}
 }

@@ -23,8 +23,9 @@ perf_mon_061c9b41e642_PARAMS := NumPorts=4 Counter0=1 Counter1=2 Counter2=19 Cou
 
 UNITS += reg_pool
 reg_pool_RTL := smsim_pkg.sv reg_pool.sv
-reg_pool_SETS := cd3d95cc8826
+reg_pool_SETS := 42083de289ca cd3d95cc8826
 reg_pool_AREA_SETS := 
+reg_pool_42083de289ca_PARAMS := NumCTAs=32 NumPorts=4 AllocGranularity=8 MaxThreadsPerCTA=1024 MaxRegsPerThread=256 Regfile=65536 RegAllocUnit=256
 reg_pool_cd3d95cc8826_PARAMS := NumCTAs=2 NumPorts=2 AllocGranularity=8 MaxThreadsPerCTA=256 MaxRegsPerThread=256 Regfile=65536 RegAllocUnit=256
 
 UNITS += trap_unit

@@ -1,0 +1,226 @@
+package cosim
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/warpsched"
+)
+
+// Arrays the codec packs as flat vectors: elements narrower than their Go
+// type, nested arrays, signed elements, vectors far wider than rtl.Bits,
+// elements that straddle 64-bit words, and Go arrays longer than the
+// vector.
+type packedArrays struct {
+	N5  [8]uint8      `sv:"n5_i" width:"20"`     // 4 elements of 5 bits
+	N9  [3][4]uint16  `sv:"n9_i" width:"99"`     // 11 elements of 9 bits, row-major
+	S6  [10]int8      `sv:"s6_i" width:"42"`     // 7 signed elements of 6 bits
+	W   [40][8]uint64 `sv:"w_i" width:"17984"`   // 281 whole elements: 17,984 bits
+	W61 [64]uint64    `sv:"w61_i" width:"3904"`  // 64 elements of 61 bits
+	E33 [70]uint64    `sv:"e33_i" width:"2211"`  // 67 elements of 33 bits
+	BO  [100]bool     `sv:"bo_i" width:"77"`     // 77 bits
+	U32 [5]uint32     `sv:"u32s_i" width:"96"`   // 3 whole elements
+	C   [2][1024]bool `sv:"c_i" width:"2000"`    // 2000 bits
+	Q   [4]uint16     `sv:"q_i" width:"48"`      // whole elements
+	One [1]uint8      `sv:"one_i" width:"3"`     // a single narrow element
+	Sc  uint32        `sv:"sc_i" width:"17"`     // a scalar between the arrays
+	Big [2500]uint16  `sv:"big_i" width:"12345"` // 2,469 elements of 5 bits
+}
+
+var packedEW = map[string]int{"n5_i": 5, "n9_i": 9, "s6_i": 6, "w61_i": 61, "e33_i": 33, "one_i": 3, "big_i": 5}
+
+// leavesOf returns the leaf elements of an array value, row-major.
+func leavesOf(v reflect.Value) []reflect.Value {
+	if v.Kind() != reflect.Array {
+		return []reflect.Value{v}
+	}
+	var out []reflect.Value
+	for i := 0; i < v.Len(); i++ {
+		out = append(out, leavesOf(v.Index(i))...)
+	}
+	return out
+}
+
+// bitAt reads bit i of a little-endian byte string.
+func bitAt(b []byte, i int) uint64 { return uint64(b[i/8]>>(i%8)) & 1 }
+
+// TestCodecPackedArrays checks the wire format of array signals bit by
+// bit against the rule "element i at bits [ew*i, ew*i+ew), every other bit
+// of the record zero", and the round trip (elements masked to ew bits,
+// signed ones sign-extended, the ones beyond the vector left zero).
+func TestCodecPackedArrays(t *testing.T) {
+	tab, err := rtl.Signals("t", nil, packedArrays{}, oneOut{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLayout("t", tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newStructCodec(reflect.TypeFor[packedArrays](), l.In, packedEW)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	rec := make([]byte, l.InBytes)
+	for iter := 0; iter < 200; iter++ {
+		v := new(packedArrays)
+		rv := reflect.ValueOf(v).Elem()
+		for i := 0; i < rv.NumField(); i++ {
+			for _, e := range leavesOf(rv.Field(i)) {
+				switch {
+				case e.Kind() == reflect.Bool:
+					e.SetBool(r.IntN(2) == 1)
+				case e.CanUint():
+					e.SetUint(r.Uint64())
+				default:
+					e.SetInt(int64(r.Uint64()))
+				}
+			}
+		}
+		for i := range rec {
+			rec[i] = 0xa5 // encode must write every byte
+		}
+		c.encode(unsafe.Pointer(v), rec)
+		w := new(packedArrays)
+		c.decode(rec, unsafe.Pointer(w))
+		rw := reflect.ValueOf(w).Elem()
+		for i := 0; i < rv.NumField(); i++ {
+			sf := rv.Type().Field(i)
+			name := sf.Tag.Get("sv")
+			f, _, _ := l.Find(name)
+			wire := rec[f.Offset : f.Offset+f.Size]
+			for b := f.Width; b < 8*f.Size; b++ {
+				if bitAt(wire, b) != 0 {
+					t.Fatalf("%s: bit %d above the width %d is set", name, b, f.Width)
+				}
+			}
+			src, got := leavesOf(rv.Field(i)), leavesOf(rw.Field(i))
+			ew := packedEW[name]
+			if ew == 0 {
+				ew = int(src[0].Type().Size()) * 8
+				if src[0].Kind() == reflect.Bool {
+					ew = 1
+				}
+			}
+			if sf.Type.Kind() != reflect.Array {
+				ew = f.Width
+			}
+			n := f.Width / ew
+			for k, e := range src {
+				var want uint64
+				switch {
+				case e.Kind() == reflect.Bool:
+					if e.Bool() {
+						want = 1
+					}
+				case e.CanUint():
+					want = e.Uint()
+				default:
+					want = uint64(e.Int())
+				}
+				want &= mask(ew)
+				var onWire uint64
+				if k < n {
+					for b := 0; b < ew; b++ {
+						onWire |= bitAt(wire, k*ew+b) << b
+					}
+					if onWire != want {
+						t.Fatalf("%s[%d]: %#x on the wire, want %#x", name, k, onWire, want)
+					}
+				} else {
+					want = 0 // beyond the vector: not decoded
+				}
+				g := got[k]
+				var back uint64
+				switch {
+				case g.Kind() == reflect.Bool:
+					if g.Bool() {
+						back = 1
+					}
+				case g.CanUint():
+					back = g.Uint()
+				default:
+					x := g.Int()
+					if k < n && ew < 64 && want>>(ew-1)&1 != 0 {
+						want |= ^mask(ew) // sign-extended
+					}
+					back = uint64(x) & mask(8*int(g.Type().Size()))
+					want &= mask(8 * int(g.Type().Size()))
+				}
+				if back != want {
+					t.Fatalf("%s[%d]: decoded %#x, want %#x", name, k, back, want)
+				}
+			}
+		}
+	}
+}
+
+func TestCodecElemWidthErrors(t *testing.T) {
+	type narrow struct {
+		A [4]uint16 `sv:"a_i" width:"20"`
+		S uint16    `sv:"s_i" width:"9"`
+		B [4]bool   `sv:"b_i" width:"4"`
+	}
+	tab, err := rtl.Signals("t", nil, narrow{}, oneOut{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLayout("t", tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		ew   map[string]int
+		want string
+	}{
+		{nil, "a narrower element needs its width"},  // 20 bits of uint16s
+		{map[string]int{"a_i": 3}, "at most 4"},      // 6 elements of 3 bits
+		{map[string]int{"a_i": 17}, "outside 1..16"}, // wider than uint16
+		{map[string]int{"a_i": 0}, "outside 1..16"},  // nothing
+		{map[string]int{"a_i": 5, "s_i": 9}, "not an array"},
+		{map[string]int{"a_i": 5, "b_i": 2}, "outside 1..1"},
+	} {
+		_, err := newStructCodec(reflect.TypeFor[narrow](), l.In, c.ew)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: got %v, want an error containing %q", c.ew, err, c.want)
+		}
+	}
+	if _, err := newStructCodec(reflect.TypeFor[narrow](), l.In, map[string]int{"a_i": 5}); err != nil {
+		t.Fatal(err)
+	}
+	// A scalar wider than its Go type.
+	type wide struct {
+		X uint8 `sv:"x_i" width:"9"`
+	}
+	tab, _ = rtl.Signals("t", nil, wide{}, oneOut{})
+	l, _ = NewLayout("t", tab)
+	if _, err := newStructCodec(reflect.TypeFor[wide](), l.In, nil); err == nil || !strings.Contains(err.Error(), "wider than its Go type") {
+		t.Errorf("a 9-bit uint8: %v", err)
+	}
+}
+
+// TestBindElemWidths: Bind refuses element widths for signals the unit
+// does not have.
+func TestBindElemWidths(t *testing.T) {
+	p := warpsched.Params{NumWarps: 4, Policy: config.PolicyLRR}
+	s, _ := warpsched.New(p)
+	spec := Spec[warpsched.Inputs, warpsched.Outputs, warpsched.State]{
+		Module: "warp_sched", RTL: []string{"warp_sched.sv"}, Table: s.Signals("warp_sched"),
+		New:    func() (GoUnit[warpsched.Inputs, warpsched.Outputs, warpsched.State], error) { return warpsched.New(p) },
+		Random: func(uint64) func(uint64, *warpsched.Inputs) { return func(uint64, *warpsched.Inputs) {} },
+	}
+	spec.ElemWidths = map[string]int{"nope_i": 3}
+	if _, err := Bind(spec); err == nil || !strings.Contains(err.Error(), "no signal of the unit") {
+		t.Errorf("unknown signal: %v", err)
+	}
+	spec.ElemWidths = map[string]int{"warp_age_q": 32}
+	if _, err := Bind(spec); err != nil {
+		t.Errorf("an element width equal to the Go element's: %v", err)
+	}
+}
