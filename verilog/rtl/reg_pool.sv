@@ -260,9 +260,21 @@ module reg_pool #(
     wg_blk_cycles_d[NG*64*c +: NG*64] = '0;
   endtask
 
-  // Per-port scratch: registers a .dec released this cycle, by CTA.
+  // Whether c names a live CTA slot.
+  function automatic logic cta_live(logic [NumCTAs-1:0] valid, logic [CtaIdxW-1:0] c);
+    logic v;
+    v = 1'b0;
+    for (int unsigned k = 0; k < NumCTAs; k++) begin
+      if (32'(c) == k) begin
+        v = valid[k];
+      end
+    end
+    cta_live = v;
+  endfunction
+
+  // Per-port scratch: registers a .dec released this cycle (the port's
+  // CTA is arrive_cta_i's).
   logic [NumPorts-1:0]         dec_valid;
-  logic [NumPorts*CtaIdxW-1:0] dec_cta;
   logic [NumPorts*32-1:0]      dec_regs;
 
   always_comb begin : p_next
@@ -270,7 +282,6 @@ module reg_pool #(
     logic [31:0]         fp;
     logic [31:0]         threads;
     logic [31:0]         l;
-    logic [CtaIdxW-1:0]  c;
     logic [4:0]          w;
     logic [2:0]          g;
     logic [31:0]         bit_w;
@@ -290,18 +301,37 @@ module reg_pool #(
     logic [31:0]         r;
     logic [31:0]         avail;
     logic                granted;
-    int unsigned         cc;
+    int unsigned         sel;
     int unsigned         start;
     logic [63:0]         most;
     logic [31:0]         first;
     logic [31:0]         uwarps;
-    int unsigned         ci;
     int unsigned         wi;
+    // One CTA's registers while steps 3-5 work on them.
+    logic [31:0]         exited;
+    logic [31:0]         wait_m;
+    logic [7:0]          blk;
+    logic [7:0]          unsync;
+    logic [7:0]          incs;
+    logic [NG*9-1:0]     nregs;
+    logic [NG*32-1:0]    pcs;
+    logic [NG*9-1:0]     counts;
+    logic [31:0]         free;
+    logic                blk_any;
+    // Steps 3-5's protocol errors by port (0: none); step 6's candidates.
+    logic [NumPorts*4-1:0] f_exit;
+    logic [NumPorts*4-1:0] f_sync;
+    logic [NumPorts*4-1:0] f_arrive;
+    logic [NumCTAs-1:0]    fit;
+    logic [NumCTAs*3-1:0]  fit_g;
 
-    nw = '0; fp = '0; threads = '0; l = '0; c = '0; w = '0; g = '0; bit_w = '0; m = '0;
+    nw = '0; fp = '0; threads = '0; l = '0; w = '0; g = '0; bit_w = '0; m = '0;
     others = '0; waiting = '0; warps = '0; clr = '0; live = '0; held = 1'b0; inc = 1'b0;
     cnt = '0; cur = '0; pc = '0; kind = '0; mismatch = 1'b0; r = '0; avail = '0;
-    granted = 1'b0; cc = 0; start = 0; most = '0; first = '0; uwarps = '0; ci = 0; wi = 0;
+    granted = 1'b0; sel = 0; start = 0; most = '0; first = '0; uwarps = '0; wi = 0;
+    exited = '0; wait_m = '0; blk = '0; unsync = '0; incs = '0; nregs = '0; pcs = '0;
+    counts = '0; free = '0; blk_any = 1'b0; f_exit = '0; f_sync = '0; f_arrive = '0;
+    fit = '0; fit_g = '0;
 
     cta_valid_d       = cta_valid_q;
     cta_effect_d      = cta_effect_q;
@@ -345,7 +375,6 @@ module reg_pool #(
     inc_unsat_free_o    = '0;
     inc_unsat_max_o     = '0;
     dec_valid           = '0;
-    dec_cta             = '0;
     dec_regs            = '0;
 
     // 1. CTA exits.
@@ -399,208 +428,262 @@ module reg_pool #(
       end
     end
 
-    // 3. Warp exits, port 0 first.
+    // 3.-5. Warp exits, barrier releases and arrivals. An event touches
+    //    its own CTA's registers only, so the events are applied CTA by
+    //    CTA, each CTA's in the chain's order (exits, then releases, then
+    //    arrivals, port 0 first), on copies of the CTA's registers taken
+    //    and put back at constant offsets: no register vector is indexed
+    //    by a port's CTA number (Yosys would build a shifter of the whole
+    //    vector for each such write). The protocol errors of these steps
+    //    are noted per port and the first one in chain order is reported
+    //    after them. The grant's candidates (step 6) are found here too.
     for (int unsigned p = 0; p < NumPorts; p++) begin
-      if (exit_valid_i[p]) begin
-        c  = exit_cta_i[CtaIdxW*p +: CtaIdxW];
-        w  = exit_warp_i[5*p +: 5];
-        ci = 32'(c);
-        wi = 32'(w);
-        if (ci >= NumCTAs || !cta_valid_d[ci]) begin
-          fail(ErrNoCTA, c, w);
-        end else begin
-          nw = cta_nwarps_d[6*ci +: 6];
+      if (exit_valid_i[p] && !cta_live(cta_valid_d, exit_cta_i[CtaIdxW*p +: CtaIdxW])) begin
+        f_exit[4*p +: 4] = ErrNoCTA;
+      end
+      if (sync_valid_i[p] && !cta_live(cta_valid_d, sync_cta_i[CtaIdxW*p +: CtaIdxW])) begin
+        f_sync[4*p +: 4] = ErrNoCTA;
+      end
+      if (arrive_valid_i[p] && !cta_live(cta_valid_d, arrive_cta_i[CtaIdxW*p +: CtaIdxW])) begin
+        f_arrive[4*p +: 4] = ErrNoCTA;
+      end
+    end
+
+    for (int unsigned k = 0; k < NumCTAs; k++) begin
+      nw      = cta_nwarps_d[6*k +: 6];
+      exited  = cta_exited_d[32*k +: 32];
+      wait_m  = cta_wait_d[32*k +: 32];
+      blk     = cta_blk_d[8*k +: 8];
+      unsync  = cta_unsync_d[8*k +: 8];
+      incs    = wg_inc_d[8*k +: 8];
+      nregs   = wg_nreg_d[NG*9*k +: NG*9];
+      pcs     = wg_pc_d[NG*32*k +: NG*32];
+      counts  = wg_count_d[NG*9*k +: NG*9];
+      free    = cta_free_d[32*k +: 32];
+      blk_any = cta_blk_any_d[k];
+
+      // 3. Warp exits.
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (exit_valid_i[p] && cta_valid_d[k] && 32'(exit_cta_i[CtaIdxW*p +: CtaIdxW]) == k) begin
+          w     = exit_warp_i[5*p +: 5];
+          wi    = 32'(w);
           bit_w = 32'd1 << wi;
-          g  = w[4:2];
+          g     = w[4:2];
           if (wi >= 32'(nw)) begin
-            fail(ErrBadWarp, c, w);
-          end else if ((cta_exited_d[32*ci +: 32] & bit_w) != '0) begin
-            fail(ErrExited, c, w);
+            f_exit[4*p +: 4] = ErrBadWarp;
+          end else if ((exited & bit_w) != '0) begin
+            f_exit[4*p +: 4] = ErrExited;
           end else begin
-            m = members(nw, g);
-            held = (cta_wait_d[32*ci +: 32] & bit_w) != '0 || cta_blk_d[8*ci + 32'(g)];
+            m    = members(nw, g);
+            held = (wait_m & bit_w) != '0 || blk[g];
             if (held) begin
-              fail(ErrBusy, c, w);
+              f_exit[4*p +: 4] = ErrBusy;
             end
-            cta_exited_d[32*ci +: 32] = cta_exited_d[32*ci +: 32] | bit_w;
-            others = m & ~cta_exited_d[32*ci +: 32];
-            cur = wg_nreg_d[9*(NG*ci + 32'(g)) +: 9];
-            if (cta_blk_d[8*ci + 32'(g)]) begin
-              cta_blk_d[8*ci + 32'(g)] = 1'b0;
-              if (cta_blk_d[8*ci +: 8] == '0) begin
-                cta_blk_any_d[ci] = 1'b0;
+            exited = exited | bit_w;
+            others = m & ~exited;
+            cur    = nregs[9*32'(g) +: 9];
+            if (blk[g]) begin
+              blk[g] = 1'b0;
+              if (blk == '0) begin
+                blk_any = 1'b0;
               end
               if (others != '0) begin
-                release_rec(NumPorts + p, c, others, cur, cur, 1'b0);
+                release_rec(NumPorts + p, CtaIdxW'(k), others, cur, cur, 1'b0);
               end
-            end else if ((cta_wait_d[32*ci +: 32] & m) != '0) begin
-              waiting = cta_wait_d[32*ci +: 32] & m & ~bit_w;
-              cta_wait_d[32*ci +: 32] = cta_wait_d[32*ci +: 32] & ~m;
+            end else if ((wait_m & m) != '0) begin
+              waiting = wait_m & m & ~bit_w;
+              wait_m  = wait_m & ~m;
               if (!held) begin
-                ub_rec(NumPorts + p, c, w, UBNotAllWarps);
+                ub_rec(NumPorts + p, CtaIdxW'(k), w, UBNotAllWarps);
               end
               if (waiting != '0) begin
-                release_rec(NumPorts + p, c, waiting, cur, cur, 1'b0);
+                release_rec(NumPorts + p, CtaIdxW'(k), waiting, cur, cur, 1'b0);
               end
             end
           end
         end
       end
-    end
 
-    // 4. Barrier releases, port 0 first.
-    for (int unsigned p = 0; p < NumPorts; p++) begin
-      if (sync_valid_i[p]) begin
-        c     = sync_cta_i[CtaIdxW*p +: CtaIdxW];
-        ci    = 32'(c);
-        warps = sync_warps_i[32*p +: 32];
-        if (ci >= NumCTAs || !cta_valid_d[ci]) begin
-          fail(ErrNoCTA, c, 5'd0);
-        end else begin
-          nw = cta_nwarps_d[6*ci +: 6];
+      // 4. Barrier releases.
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (sync_valid_i[p] && cta_valid_d[k] && 32'(sync_cta_i[CtaIdxW*p +: CtaIdxW]) == k) begin
+          warps = sync_warps_i[32*p +: 32];
           if ((warps & ~all_warps(nw)) != '0) begin
-            fail(ErrBadWarp, c, highest(warps));
+            f_sync[4*p +: 4] = ErrBadWarp;
           end
           clr = '0;
           for (int unsigned j = 0; j < NG; j++) begin
-            live = members(nw, 3'(j)) & ~cta_exited_d[32*ci +: 32];
+            live = members(nw, 3'(j)) & ~exited;
             if (j < 32'(groups(nw)) && live != '0 && (warps & live) == live) begin
               clr[j] = 1'b1;
             end
           end
-          cta_unsync_d[8*ci +: 8] = cta_unsync_d[8*ci +: 8] & ~clr;
+          unsync = unsync & ~clr;
         end
       end
-    end
 
-    // 5. Arrivals, port 0 first.
-    for (int unsigned p = 0; p < NumPorts; p++) begin
-      if (arrive_valid_i[p]) begin
-        c   = arrive_cta_i[CtaIdxW*p +: CtaIdxW];
-        w   = arrive_warp_i[5*p +: 5];
-        ci  = 32'(c);
-        wi  = 32'(w);
-        cnt = arrive_count_i[9*p +: 9];
-        pc  = arrive_pc_i[32*p +: 32];
-        inc = arrive_inc_i[p];
-        if (ci >= NumCTAs || !cta_valid_d[ci]) begin
-          fail(ErrNoCTA, c, w);
-        end else begin
-          nw = cta_nwarps_d[6*ci +: 6];
+      // 5. Arrivals.
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (arrive_valid_i[p] && cta_valid_d[k] && 32'(arrive_cta_i[CtaIdxW*p +: CtaIdxW]) == k) begin
+          w     = arrive_warp_i[5*p +: 5];
+          wi    = 32'(w);
+          cnt   = arrive_count_i[9*p +: 9];
+          pc    = arrive_pc_i[32*p +: 32];
+          inc   = arrive_inc_i[p];
           bit_w = 32'd1 << wi;
-          g  = w[4:2];
+          g     = w[4:2];
           if (wi >= 32'(nw)) begin
-            fail(ErrBadWarp, c, w);
-          end else if ((cta_exited_d[32*ci +: 32] & bit_w) != '0) begin
-            fail(ErrExited, c, w);
-          end else if ((cta_wait_d[32*ci +: 32] & bit_w) != '0 || cta_blk_d[8*ci + 32'(g)]) begin
-            fail(ErrBusy, c, w);
+            f_arrive[4*p +: 4] = ErrBadWarp;
+          end else if ((exited & bit_w) != '0) begin
+            f_arrive[4*p +: 4] = ErrExited;
+          end else if ((wait_m & bit_w) != '0 || blk[g]) begin
+            f_arrive[4*p +: 4] = ErrBusy;
           end else if (32'(cnt) < MinCount || 32'(cnt) > MaxCount || cnt[2:0] != 3'd0) begin
-            fail(ErrBadCount, c, w);
+            f_arrive[4*p +: 4] = ErrBadCount;
           end else begin
-            m    = members(nw, g);
-            cur  = wg_nreg_d[9*(NG*ci + 32'(g)) +: 9];
-            kind = {!arrive_full_warp_i[p], inc && cnt < cur, !inc && cnt > cur,
-                    cta_unsync_d[8*ci + 32'(g)], 1'b0};
-            waiting  = cta_wait_d[32*ci +: 32] & m;
-            mismatch = waiting != '0 && (wg_pc_d[32*(NG*ci + 32'(g)) +: 32] != pc ||
-                       wg_count_d[9*(NG*ci + 32'(g)) +: 9] != cnt || wg_inc_d[8*ci + 32'(g)] != inc);
-            if ((cta_exited_d[32*ci +: 32] & m) != '0 || mismatch) begin
-              ub_rec(p, c, w, kind | UBNotAllWarps);
-              cta_wait_d[32*ci +: 32] = cta_wait_d[32*ci +: 32] & ~m;
-              release_rec(p, c, waiting | bit_w, cur, cur, 1'b0);
+            m        = members(nw, g);
+            cur      = nregs[9*32'(g) +: 9];
+            kind     = {!arrive_full_warp_i[p], inc && cnt < cur, !inc && cnt > cur, unsync[g], 1'b0};
+            waiting  = wait_m & m;
+            mismatch = waiting != '0 && (pcs[32*32'(g) +: 32] != pc || counts[9*32'(g) +: 9] != cnt ||
+                       incs[g] != inc);
+            if ((exited & m) != '0 || mismatch) begin
+              ub_rec(p, CtaIdxW'(k), w, kind | UBNotAllWarps);
+              wait_m = wait_m & ~m;
+              release_rec(p, CtaIdxW'(k), waiting | bit_w, cur, cur, 1'b0);
             end else begin
               if (kind != '0) begin
-                ub_rec(p, c, w, kind);
+                ub_rec(p, CtaIdxW'(k), w, kind);
               end
               if (waiting == '0) begin
-                wg_pc_d[32*(NG*ci + 32'(g)) +: 32] = pc;
-                wg_count_d[9*(NG*ci + 32'(g)) +: 9] = cnt;
-                wg_inc_d[8*ci + 32'(g)]             = inc;
+                pcs[32*32'(g) +: 32]  = pc;
+                counts[9*32'(g) +: 9] = cnt;
+                incs[g]               = inc;
               end
-              cta_wait_d[32*ci +: 32] = cta_wait_d[32*ci +: 32] | bit_w;
-              if ((cta_wait_d[32*ci +: 32] & m) == m) begin
+              wait_m = wait_m | bit_w;
+              if ((wait_m & m) == m) begin
                 // The last warp of the warpgroup: the setmaxnreg completes.
-                cta_wait_d[32*ci +: 32] = cta_wait_d[32*ci +: 32] & ~m;
-                cnt = wg_count_d[9*(NG*ci + 32'(g)) +: 9];
-                inc = wg_inc_d[8*ci + 32'(g)];
-                if (!cta_effect_d[ci]) begin
-                  cta_unsync_d[8*ci + 32'(g)] = 1'b1;
-                  release_rec(p, c, m, cur, cur, 1'b1);
+                wait_m = wait_m & ~m;
+                cnt    = counts[9*32'(g) +: 9];
+                inc    = incs[g];
+                if (!cta_effect_d[k]) begin
+                  unsync[g] = 1'b1;
+                  release_rec(p, CtaIdxW'(k), m, cur, cur, 1'b1);
                 end else if (inc && cnt > cur) begin
-                  cta_blk_d[8*ci + 32'(g)] = 1'b1;
-                  cta_blk_any_d[ci]        = 1'b1;
+                  blk[g]  = 1'b1;
+                  blk_any = 1'b1;
                 end else begin
                   if (!inc && cnt < cur) begin
                     r = (32'(cur) - 32'(cnt)) * 32'd32 * 32'(popcount(m));
-                    cta_free_d[32*ci +: 32] = cta_free_d[32*ci +: 32] + r;
-                    wg_nreg_d[9*(NG*ci + 32'(g)) +: 9] = cnt;
-                    dec_valid[p]                    = 1'b1;
-                    dec_cta[CtaIdxW*p +: CtaIdxW]   = c;
-                    dec_regs[32*p +: 32]            = r;
+                    free                 = free + r;
+                    nregs[9*32'(g) +: 9] = cnt;
+                    dec_valid[p]         = 1'b1;
+                    dec_regs[32*p +: 32] = r;
                   end
-                  cta_unsync_d[8*ci + 32'(g)] = 1'b1;
-                  release_rec(p, c, m, cur, wg_nreg_d[9*(NG*ci + 32'(g)) +: 9], 1'b0);
+                  unsync[g] = 1'b1;
+                  release_rec(p, CtaIdxW'(k), m, cur, nregs[9*32'(g) +: 9], 1'b0);
                 end
               end
             end
           end
         end
       end
+
+      // Step 6's candidate in this CTA: the lowest blocked warpgroup whose
+      // need fits the free registers, less what a .dec released this
+      // cycle.
+      if (blk_any) begin
+        avail = free;
+        for (int unsigned p = 0; p < NumPorts; p++) begin
+          if (dec_valid[p] && 32'(arrive_cta_i[CtaIdxW*p +: CtaIdxW]) == k) begin
+            avail = avail - dec_regs[32*p +: 32];
+          end
+        end
+        for (int unsigned j = 0; j < NG; j++) begin
+          if (!fit[k] && blk[j] && need(nw, 3'(j), counts[9*j +: 9], nregs[9*j +: 9]) <= avail) begin
+            fit[k]            = 1'b1;
+            fit_g[3*k +: 3]   = 3'(j);
+          end
+        end
+      end
+
+      cta_exited_d[32*k +: 32]    = exited;
+      cta_wait_d[32*k +: 32]      = wait_m;
+      cta_blk_d[8*k +: 8]         = blk;
+      cta_unsync_d[8*k +: 8]      = unsync;
+      wg_inc_d[8*k +: 8]          = incs;
+      wg_nreg_d[NG*9*k +: NG*9]   = nregs;
+      wg_pc_d[NG*32*k +: NG*32]   = pcs;
+      wg_count_d[NG*9*k +: NG*9]  = counts;
+      cta_free_d[32*k +: 32]      = free;
+      cta_blk_any_d[k]            = blk_any;
     end
 
-    // 6. One grant: CTAs round-robin after grant_rr_q, the lowest fitting
-    //    warpgroup within a CTA.
-    granted = 1'b0;
+    // The first protocol error of steps 3-5, in chain order.
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      if (f_exit[4*p +: 4] != '0) begin
+        fail(f_exit[4*p +: 4], exit_cta_i[CtaIdxW*p +: CtaIdxW], exit_warp_i[5*p +: 5]);
+      end
+    end
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      if (f_sync[4*p +: 4] == ErrNoCTA) begin
+        fail(ErrNoCTA, sync_cta_i[CtaIdxW*p +: CtaIdxW], 5'd0);
+      end else if (f_sync[4*p +: 4] != '0) begin
+        fail(f_sync[4*p +: 4], sync_cta_i[CtaIdxW*p +: CtaIdxW], highest(sync_warps_i[32*p +: 32]));
+      end
+    end
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      if (f_arrive[4*p +: 4] != '0) begin
+        fail(f_arrive[4*p +: 4], arrive_cta_i[CtaIdxW*p +: CtaIdxW], arrive_warp_i[5*p +: 5]);
+      end
+    end
+
+    // 6. One grant: the first CTA with a candidate, round-robin after
+    //    grant_rr_q (the CTAs from grant_rr_q + 1 up, then from 0).
     start = 32'(grant_rr_q) + 1;
     if (start >= NumCTAs) begin
       start = 0;
     end
+    granted = 1'b0;
     for (int unsigned k = 0; k < NumCTAs; k++) begin
-      cc = start + k;
-      if (cc >= NumCTAs) begin
-        cc = cc - NumCTAs;
+      if (!granted && k >= start && fit[k]) begin
+        granted = 1'b1;
+        sel     = k;
       end
-      if (!granted && cta_blk_any_d[cc]) begin
-        avail = cta_free_d[32*cc +: 32];
-        for (int unsigned p = 0; p < NumPorts; p++) begin
-          if (dec_valid[p] && 32'(dec_cta[CtaIdxW*p +: CtaIdxW]) == cc) begin
-            avail = avail - dec_regs[32*p +: 32];
-          end
-        end
-        nw = cta_nwarps_d[6*cc +: 6];
-        for (int unsigned j = 0; j < NG; j++) begin
-          if (!granted && cta_blk_d[8*cc + j]) begin
-            cur = wg_nreg_d[9*(NG*cc + j) +: 9];
-            cnt = wg_count_d[9*(NG*cc + j) +: 9];
-            r   = need(nw, 3'(j), cnt, cur);
-            if (r <= avail) begin
-              granted = 1'b1;
-              m = members(nw, 3'(j));
-              cta_free_d[32*cc +: 32] = cta_free_d[32*cc +: 32] - r;
-              wg_nreg_d[9*(NG*cc + j) +: 9] = cnt;
-              cta_blk_d[8*cc + j] = 1'b0;
-              if (cta_blk_d[8*cc +: 8] == '0) begin
-                cta_blk_any_d[cc] = 1'b0;
-              end
-              cta_unsync_d[8*cc + j] = 1'b1;
-              grant_rr_d = CtaIdxW'(cc);
-              r = used(nw, cta_launch_nreg_d[9*cc +: 9], wg_nreg_d[NG*9*cc +: NG*9]);
-              if (r > cta_high_water_d[32*cc +: 32]) begin
-                cta_high_water_d[32*cc +: 32] = r;
-              end
-              release_rec(2 * NumPorts, CtaIdxW'(cc), m, cur, cnt, 1'b0);
-            end
-          end
-        end
+    end
+    for (int unsigned k = 0; k < NumCTAs; k++) begin
+      if (!granted && k < start && fit[k]) begin
+        granted = 1'b1;
+        sel     = k;
       end
     end
 
-    // 7. Blocked-cycle counters and the deadlock outputs.
     for (int unsigned k = 0; k < NumCTAs; k++) begin
+      nw = cta_nwarps_d[6*k +: 6];
+      for (int unsigned j = 0; j < NG; j++) begin
+        if (granted && sel == k && 32'(fit_g[3*k +: 3]) == j) begin
+          cur = wg_nreg_d[9*(NG*k + j) +: 9];
+          cnt = wg_count_d[9*(NG*k + j) +: 9];
+          m   = members(nw, 3'(j));
+          cta_free_d[32*k +: 32] = cta_free_d[32*k +: 32] - need(nw, 3'(j), cnt, cur);
+          wg_nreg_d[9*(NG*k + j) +: 9] = cnt;
+          cta_blk_d[8*k + j] = 1'b0;
+          if (cta_blk_d[8*k +: 8] == '0) begin
+            cta_blk_any_d[k] = 1'b0;
+          end
+          cta_unsync_d[8*k + j] = 1'b1;
+          grant_rr_d = CtaIdxW'(k);
+          r = used(nw, cta_launch_nreg_d[9*k +: 9], wg_nreg_d[NG*9*k +: NG*9]);
+          if (r > cta_high_water_d[32*k +: 32]) begin
+            cta_high_water_d[32*k +: 32] = r;
+          end
+          release_rec(2 * NumPorts, CtaIdxW'(k), m, cur, cnt, 1'b0);
+        end
+      end
+
+      // 7. Blocked-cycle counters and the deadlock outputs.
       if (cta_blk_any_d[k]) begin
         inc_blocked_o = 1'b1;
-        nw   = cta_nwarps_d[6*k +: 6];
         most = 64'(cta_free_d[32*k +: 32]);
         for (int unsigned j = 0; j < NG; j++) begin
           m   = members(nw, 3'(j));
@@ -636,14 +719,13 @@ module reg_pool #(
     end
   end
 
-  // Statistics, from the registers.
+  // Statistics, from the registers (the slot and warpgroup selected by
+  // constant-offset reads, as in p_next).
   always_comb begin : p_stats
-    int unsigned sc;
     logic [5:0]  snw;
-    logic [2:0]  sg;
-    sc  = 32'(stat_cta_i);
-    snw = '0;
-    sg  = stat_warp_i[4:2];
+    logic [8:0]  snreg;
+    snw                   = '0;
+    snreg                 = '0;
     rf_used_o             = rf_used_q;
     stat_valid_o          = 1'b0;
     stat_alloc_o          = '0;
@@ -652,16 +734,21 @@ module reg_pool #(
     stat_high_water_o     = '0;
     stat_nreg_o           = '0;
     stat_blocked_cycles_o = '0;
-    if (sc < NumCTAs && cta_valid_q[sc]) begin
-      snw               = cta_nwarps_q[6*sc +: 6];
-      stat_valid_o      = 1'b1;
-      stat_alloc_o      = 32'(snw) * 32'd32 * 32'(cta_launch_nreg_q[9*sc +: 9]);
-      stat_free_o       = cta_free_q[32*sc +: 32];
-      stat_used_o       = used(snw, cta_launch_nreg_q[9*sc +: 9], wg_nreg_q[NG*9*sc +: NG*9]);
-      stat_high_water_o = cta_high_water_q[32*sc +: 32];
-      if (32'(stat_warp_i) < 32'(snw)) begin
-        stat_nreg_o           = wg_nreg_q[9*(NG*sc + 32'(sg)) +: 9];
-        stat_blocked_cycles_o = wg_blk_cycles_q[64*(NG*sc + 32'(sg)) +: 64];
+    for (int unsigned k = 0; k < NumCTAs; k++) begin
+      if (32'(stat_cta_i) == k && cta_valid_q[k]) begin
+        snw               = cta_nwarps_q[6*k +: 6];
+        snreg             = cta_launch_nreg_q[9*k +: 9];
+        stat_valid_o      = 1'b1;
+        stat_alloc_o      = 32'(snw) * 32'd32 * 32'(snreg);
+        stat_free_o       = cta_free_q[32*k +: 32];
+        stat_used_o       = used(snw, snreg, wg_nreg_q[NG*9*k +: NG*9]);
+        stat_high_water_o = cta_high_water_q[32*k +: 32];
+        for (int unsigned j = 0; j < NG; j++) begin
+          if (32'(stat_warp_i[4:2]) == j && 32'(stat_warp_i) < 32'(snw)) begin
+            stat_nreg_o           = wg_nreg_q[9*(NG*k + j) +: 9];
+            stat_blocked_cycles_o = wg_blk_cycles_q[64*(NG*k + j) +: 64];
+          end
+        end
       end
     end
   end
