@@ -63,7 +63,7 @@ func GeneratedFiles() (map[string][]byte, error) {
 		for _, u := range area {
 			ar = append(ar, ParamHash(m, u.Params()))
 		}
-		fmt.Fprintf(&mk, "%s_SETS := %s\n%s_AREA_SETS := %s\n", m, strings.Join(std, " "), m, strings.Join(ar, " "))
+		fmt.Fprintf(&mk, "%s_SETS := %s\n%s_AREA_SETS := %s\n%s_SYNTH := %s\n", m, strings.Join(std, " "), m, strings.Join(ar, " "), m, info.SynthFlags)
 		for _, u := range append(append([]Unit(nil), sets...), area...) {
 			hs := ParamHash(m, u.Params())
 			if seen[hs] {

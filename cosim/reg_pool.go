@@ -81,10 +81,22 @@ func regPoolInfo() *UnitInfo {
 		Module:  "reg_pool",
 		Summary: "per-CTA register pool behind setmaxnreg",
 		Sets:    sets,
-		// None yet: Yosys 0.23 spends more than 5 minutes in its SHARE
-		// pass on the small set (the unit's single priority-chain
-		// always_comb), which would stall `make -C verilog area`.
-		AreaSets: func() ([]Unit, error) { return nil, nil },
+		// The small set only: Yosys 0.23 takes about 2.5 minutes and
+		// 1.7 GB on it (142,121 cells); the h100 set, 16 times the CTA
+		// slots and twice the ports, would take hours.
+		AreaSets: func() ([]Unit, error) {
+			u, err := RegPool(RegPoolStdParams())
+			if err != nil {
+				return nil, err
+			}
+			return []Unit{u}, nil
+		},
+		// Yosys 0.23's SAT-based resource sharing (SHARE) ran out of
+		// 7 GB within 2.5 minutes on the small set and never finished
+		// (the per-port arithmetic of used/need/footprint gives it
+		// hundreds of $alu and $macc candidates), so reg_pool is
+		// synthesized without it: its cell count is an upper bound.
+		SynthFlags: "-noshare",
 		FromConfig: func(cfg config.Config) (Unit, error) {
 			return RegPool(regpool.FromConfig(cfg))
 		},

@@ -243,6 +243,9 @@ type UnitInfo struct {
 	Sets func() ([]Unit, error)
 	// AreaSets are the parameter sets `make -C verilog area` synthesizes.
 	AreaSets func() ([]Unit, error)
+	// SynthFlags are extra options of Yosys's synth command for the unit
+	// (after `-top <unit> -nofsm`), shown beside its rows in docs/area.md.
+	SynthFlags string
 	// FromConfig returns the unit at the parameters the SM configuration
 	// gives its instances.
 	FromConfig func(cfg config.Config) (Unit, error)

@@ -13,19 +13,23 @@ that no output depends on are removed by synthesis (warp_sched's launch
 stamps under `lrr`). FSM extraction is off (`-nofsm`): Yosys 0.23's fsm
 pass fails an internal assertion on warp_sched. Parameter values as the
 RTL takes them: warp_sched's Policy is a `smsim_pkg::sched_policy_e` value
-(0 lrr, 1 gto, 2 two_level).
+(0 lrr, 1 gto, 2 two_level). A unit's extra `synth` options, if any, are
+in the last column (`cosim.UnitInfo.SynthFlags` says why): reg_pool is
+synthesized with `-noshare`, Yosys's SAT-based resource sharing never
+finishing on it, so its count is an upper bound.
 
-| unit | parameters | cells | flip-flops | wires | wire bits |
-|------|------------|------:|-----------:|------:|----------:|
+| unit | parameters | cells | flip-flops | wires | wire bits | synth options |
+|------|------------|------:|-----------:|------:|----------:|---------------|
 HDR
 for f in "$@"; do
   awk '
     /^unit /   { unit = $2 }
     /^params / { $1 = ""; sub(/^ /, ""); params = $0 }
+    /^synth/   { $1 = ""; sub(/^ /, ""); synth = $0 }
     /Number of wires:/     { wires = $NF }
     /Number of wire bits:/ { bits = $NF }
     /Number of cells:/     { cells = $NF }
     /\$_(S?DFF|DFFE|ALDFF|DLATCH)/ { ff += $NF }
-    END { printf "| %s | %s | %d | %d | %d | %d |\n", unit, params, cells, ff, wires, bits }
+    END { printf "| %s | %s | %d | %d | %d | %d | %s |\n", unit, params, cells, ff, wires, bits, synth }
   ' "$f"
 done

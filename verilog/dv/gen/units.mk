@@ -8,6 +8,7 @@ UNITS += clock_timer
 clock_timer_RTL := clock_timer.sv
 clock_timer_SETS := 9d037a08b9fd 35f4a3c0a6dd
 clock_timer_AREA_SETS := f4ce3216c605 984f9942f71d
+clock_timer_SYNTH := 
 clock_timer_9d037a08b9fd_PARAMS := NumWarps=8 NumPorts=2 MHz=1755 ClockStartLo=4294963200 ClockStartHi=0 ResolutionNsLo=32 ResolutionNsHi=0 TimerStartNsLo=4294867296 TimerStartNsHi=0
 clock_timer_35f4a3c0a6dd_PARAMS := NumWarps=5 NumPorts=3 MHz=7 ClockStartLo=12345 ClockStartHi=3 ResolutionNsLo=3 ResolutionNsHi=0 TimerStartNsLo=7 TimerStartNsHi=256
 clock_timer_f4ce3216c605_PARAMS := NumWarps=64 NumPorts=4 MHz=1755 ClockStartLo=0 ClockStartHi=0 ResolutionNsLo=32 ResolutionNsHi=0 TimerStartNsLo=0 TimerStartNsHi=0
@@ -17,6 +18,7 @@ UNITS += perf_mon
 perf_mon_RTL := perf_mon.sv
 perf_mon_SETS := aa4da0692298 332c7cdb7c5d
 perf_mon_AREA_SETS := 061c9b41e642 aa4da0692298 332c7cdb7c5d
+perf_mon_SYNTH := 
 perf_mon_aa4da0692298_PARAMS := NumPorts=4 Counter0=1 Counter1=2 Counter2=131 Counter3=524307 Counter4=4 Counter5=164 Counter6=1048563 Counter7=0
 perf_mon_332c7cdb7c5d_PARAMS := NumPorts=1 Counter0=3843 Counter1=84 Counter2=1 Counter3=0 Counter4=2 Counter5=52 Counter6=524291 Counter7=148
 perf_mon_061c9b41e642_PARAMS := NumPorts=4 Counter0=1 Counter1=2 Counter2=19 Counter3=35 Counter4=67 Counter5=131 Counter6=259 Counter7=515
@@ -24,7 +26,8 @@ perf_mon_061c9b41e642_PARAMS := NumPorts=4 Counter0=1 Counter1=2 Counter2=19 Cou
 UNITS += reg_pool
 reg_pool_RTL := smsim_pkg.sv reg_pool.sv
 reg_pool_SETS := 42083de289ca cd3d95cc8826
-reg_pool_AREA_SETS := 
+reg_pool_AREA_SETS := cd3d95cc8826
+reg_pool_SYNTH := -noshare
 reg_pool_42083de289ca_PARAMS := NumCTAs=32 NumPorts=4 AllocGranularity=8 MaxThreadsPerCTA=1024 MaxRegsPerThread=256 Regfile=65536 RegAllocUnit=256
 reg_pool_cd3d95cc8826_PARAMS := NumCTAs=2 NumPorts=2 AllocGranularity=8 MaxThreadsPerCTA=256 MaxRegsPerThread=256 Regfile=65536 RegAllocUnit=256
 
@@ -32,6 +35,7 @@ UNITS += trap_unit
 trap_unit_RTL := trap_unit.sv
 trap_unit_SETS := 0cdea3849913 0cdea4849913
 trap_unit_AREA_SETS := 0cdea3849913
+trap_unit_SYNTH := 
 trap_unit_0cdea3849913_PARAMS := NumWarps=8 NumPorts=2 HasHandler=1
 trap_unit_0cdea4849913_PARAMS := NumWarps=8 NumPorts=2 HasHandler=0
 
@@ -39,6 +43,7 @@ UNITS += warp_sched
 warp_sched_RTL := smsim_pkg.sv warp_sched.sv
 warp_sched_SETS := f09a3c1c943c b686da19cdb7 a1c5f4dab14b
 warp_sched_AREA_SETS := 0c676abd1e34 1940a314f5ac f12152a76e87 f09a3c1c943c b686da19cdb7 a1c5f4dab14b
+warp_sched_SYNTH := 
 warp_sched_f09a3c1c943c_PARAMS := NumWarps=16 Policy=0 TwoLevelActive=8
 warp_sched_b686da19cdb7_PARAMS := NumWarps=16 Policy=1 TwoLevelActive=8
 warp_sched_a1c5f4dab14b_PARAMS := NumWarps=16 Policy=2 TwoLevelActive=8
