@@ -46,6 +46,36 @@ func leavesOf(v reflect.Value) []reflect.Value {
 	return out
 }
 
+// inputLayout returns the wire layout of a test unit whose inputs are the
+// tagged fields of in (and whose one output is oneOut's).
+func inputLayout(t *testing.T, in any) *Layout {
+	t.Helper()
+	tab, err := rtl.Signals("t", nil, in, oneOut{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLayout("t", tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// leafBits is a bool or integer leaf's value as bits (two's complement).
+func leafBits(e reflect.Value) uint64 {
+	switch {
+	case e.Kind() == reflect.Bool:
+		if e.Bool() {
+			return 1
+		}
+		return 0
+	case e.CanUint():
+		return e.Uint()
+	default:
+		return uint64(e.Int())
+	}
+}
+
 // bitAt reads bit i of a little-endian byte string.
 func bitAt(b []byte, i int) uint64 { return uint64(b[i/8]>>(i%8)) & 1 }
 
@@ -54,14 +84,7 @@ func bitAt(b []byte, i int) uint64 { return uint64(b[i/8]>>(i%8)) & 1 }
 // of the record zero", and the round trip (elements masked to ew bits,
 // signed ones sign-extended, the ones beyond the vector left zero).
 func TestCodecPackedArrays(t *testing.T) {
-	tab, err := rtl.Signals("t", nil, packedArrays{}, oneOut{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := NewLayout("t", tab)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := inputLayout(t, packedArrays{})
 	c, err := newStructCodec(reflect.TypeFor[packedArrays](), l.In, packedEW)
 	if err != nil {
 		t.Fatal(err)
@@ -113,18 +136,7 @@ func TestCodecPackedArrays(t *testing.T) {
 			}
 			n := f.Width / ew
 			for k, e := range src {
-				var want uint64
-				switch {
-				case e.Kind() == reflect.Bool:
-					if e.Bool() {
-						want = 1
-					}
-				case e.CanUint():
-					want = e.Uint()
-				default:
-					want = uint64(e.Int())
-				}
-				want &= mask(ew)
+				want := leafBits(e) & mask(ew)
 				var onWire uint64
 				if k < n {
 					for b := 0; b < ew; b++ {
@@ -137,20 +149,12 @@ func TestCodecPackedArrays(t *testing.T) {
 					want = 0 // beyond the vector: not decoded
 				}
 				g := got[k]
-				var back uint64
-				switch {
-				case g.Kind() == reflect.Bool:
-					if g.Bool() {
-						back = 1
-					}
-				case g.CanUint():
-					back = g.Uint()
-				default:
-					x := g.Int()
+				back := leafBits(g)
+				if g.CanInt() {
 					if k < n && ew < 64 && want>>(ew-1)&1 != 0 {
 						want |= ^mask(ew) // sign-extended
 					}
-					back = uint64(x) & mask(8*int(g.Type().Size()))
+					back &= mask(8 * int(g.Type().Size()))
 					want &= mask(8 * int(g.Type().Size()))
 				}
 				if back != want {
@@ -167,14 +171,7 @@ func TestCodecElemWidthErrors(t *testing.T) {
 		S uint16    `sv:"s_i" width:"9"`
 		B [4]bool   `sv:"b_i" width:"4"`
 	}
-	tab, err := rtl.Signals("t", nil, narrow{}, oneOut{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := NewLayout("t", tab)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := inputLayout(t, narrow{})
 	for _, c := range []struct {
 		ew   map[string]int
 		want string
@@ -198,8 +195,7 @@ func TestCodecElemWidthErrors(t *testing.T) {
 	type wide struct {
 		X uint8 `sv:"x_i" width:"9"`
 	}
-	tab, _ = rtl.Signals("t", nil, wide{}, oneOut{})
-	l, _ = NewLayout("t", tab)
+	l = inputLayout(t, wide{})
 	if _, err := newStructCodec(reflect.TypeFor[wide](), l.In, nil); err == nil || !strings.Contains(err.Error(), "wider than its Go type") {
 		t.Errorf("a 9-bit uint8: %v", err)
 	}

@@ -70,14 +70,7 @@ type oneOut struct {
 }
 
 func TestCodecRoundTrip(t *testing.T) {
-	tab, err := rtl.Signals("t", nil, allKinds{}, oneOut{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := NewLayout("t", tab)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := inputLayout(t, allKinds{})
 	c, err := newStructCodec(reflect.TypeFor[allKinds](), l.In, nil)
 	if err != nil {
 		t.Fatal(err)

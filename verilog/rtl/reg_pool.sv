@@ -645,16 +645,12 @@ module reg_pool #(
       start = 0;
     end
     granted = 1'b0;
-    for (int unsigned k = 0; k < NumCTAs; k++) begin
-      if (!granted && k >= start && fit[k]) begin
-        granted = 1'b1;
-        sel     = k;
-      end
-    end
-    for (int unsigned k = 0; k < NumCTAs; k++) begin
-      if (!granted && k < start && fit[k]) begin
-        granted = 1'b1;
-        sel     = k;
+    for (int unsigned pass = 0; pass < 2; pass++) begin
+      for (int unsigned k = 0; k < NumCTAs; k++) begin
+        if (!granted && fit[k] && ((pass == 0) ? (k >= start) : (k < start))) begin
+          granted = 1'b1;
+          sel     = k;
+        end
       end
     end
 
