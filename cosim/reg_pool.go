@@ -82,7 +82,7 @@ func regPoolInfo() *UnitInfo {
 		Summary: "per-CTA register pool behind setmaxnreg",
 		Sets:    sets,
 		// The small set only: Yosys 0.23 takes about 2.5 minutes and
-		// 1.7 GB on it (142,121 cells); the h100 set, 16 times the CTA
+		// 1.7 GB on it (141,992 cells); the h100 set, 16 times the CTA
 		// slots and twice the ports, would take hours.
 		AreaSets: func() ([]Unit, error) {
 			u, err := RegPool(RegPoolStdParams())
