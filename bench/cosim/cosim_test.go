@@ -9,8 +9,9 @@
 //     every output and register every cycle (cosim.RunSession, the
 //     stimulus generated on the fly).
 //
-// Run bench/cosim/run.sh for the table; TestThroughputTarget checks that
-// lockstep keeps at least a quarter of the slower side's speed.
+// Run bench/cosim/run.sh for the table: it checks the target, lockstep at
+// a quarter or more of the slower side's speed (a measurement, kept out of
+// `make test`, where a loaded machine would make it flaky).
 package cosimbench
 
 import (
@@ -72,8 +73,11 @@ func rtlRate(ctx context.Context, u cosim.Unit, in []byte, dir string) (float64,
 	}
 	// cycles N ns T cycles_per_s R
 	fs := strings.Fields(string(out))
-	if len(fs) != 6 || fs[4] != "cycles_per_s" {
+	if len(fs) != 6 || fs[0] != "cycles" || fs[4] != "cycles_per_s" {
 		return 0, fmt.Errorf("unexpected replay output %q", out)
+	}
+	if want := strconv.Itoa(len(in) / u.Layout().InBytes); fs[1] != want {
+		return 0, fmt.Errorf("the harness replayed %s cycles of %s", fs[1], want)
 	}
 	return strconv.ParseFloat(fs[5], 64)
 }
@@ -84,6 +88,9 @@ func lockstepRate(ctx context.Context, s *cosim.Session, n int) (float64, error)
 	res, err := cosim.RunSession(ctx, s, func() cosim.Stimulus { return u.NewRandom(1) }, cosim.Options{Cycles: uint64(n)})
 	if err != nil {
 		return 0, err
+	}
+	if res.Cycles != uint64(n) {
+		return 0, fmt.Errorf("lockstep compared %d cycles of %d", res.Cycles, n)
 	}
 	return res.Rate(), nil
 }
@@ -143,37 +150,35 @@ func BenchmarkCosim(b *testing.B) {
 	}
 }
 
-// TestThroughputTarget: lockstep runs at 25% or more of the slower side's
-// standalone speed, all three measured in the same run (the best of three
-// tries, to ride out a noisy machine).
-func TestThroughputTarget(t *testing.T) {
+// TestMeasurementsRun runs the three measurements of BenchmarkCosim
+// briefly on every unit, so that the benchmark keeps working: each must
+// complete and count cycles (the speeds themselves are bench/cosim/run.sh's
+// to judge, not a unit test's).
+func TestMeasurementsRun(t *testing.T) {
 	ctx := context.Background()
-	const n = 200_000
+	const n = 2000
 	for _, u := range units(t) {
 		t.Run(name(u), func(t *testing.T) {
 			in := records(u, n)
+			g, err := goRate(u, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := rtlRate(ctx, u, in, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
 			s, err := cosim.Start(ctx, u, cosim.HarnessOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			var best float64
-			var g, r, l float64
-			for try := 0; try < 3 && best < 0.25; try++ {
-				if g, err = goRate(u, in); err != nil {
-					t.Fatal(err)
-				}
-				if r, err = rtlRate(ctx, u, in, t.TempDir()); err != nil {
-					t.Fatal(err)
-				}
-				if l, err = lockstepRate(ctx, s, n); err != nil {
-					t.Fatal(err)
-				}
-				best = max(best, l/min(g, r))
+			l, err := lockstepRate(ctx, s, n)
+			if err != nil {
+				t.Fatal(err)
 			}
-			t.Logf("go %.0f, rtl %.0f, lockstep %.0f cycles/s: %.0f%% of the slower side", g, r, l, 100*best)
-			if best < 0.25 {
-				t.Errorf("lockstep at %.0f%% of the slower side's speed, want at least 25%%", 100*best)
+			if !(g > 0 && r > 0 && l > 0) {
+				t.Fatalf("rates go %v, rtl %v, lockstep %v cycles/s: each must be positive", g, r, l)
 			}
 		})
 	}

@@ -3,7 +3,9 @@
 # unit alone, the Verilated unit alone (harness --replay) and the two in
 # lockstep through the socket (batched, every output and register compared
 # every cycle), all in the same run, with lockstep as a share of the slower
-# side. The first run builds the harnesses (make -C verilog).
+# side, checked against the target (lockstep at 25% or more of the slower
+# side's standalone speed): exit 1 if a unit misses it. The first run
+# builds the harnesses (make -C verilog).
 # Usage: bench/cosim/run.sh [cycles]   (default 1000000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,6 +26,11 @@ echo "$out" | awk -v cycles="$cycles" -v load="$(cut -d' ' -f1 /proc/loadavg 2>/
       key = order[i]; g = rate[key, "go"]; r = rate[key, "rtl"]; l = rate[key, "lockstep"]
       slow = (g < r) ? g : r
       share = (slow > 0) ? 100 * l / slow : 0
-      printf "%-50s %12.0f %12.0f %12.0f %9.0f%%\n", key, g, r, l, share
+      mark = (share < 25) ? "  below the 25% target" : ""
+      if (share < 25) missed++
+      printf "%-50s %12.0f %12.0f %12.0f %9.0f%%%s\n", key, g, r, l, share, mark
     }
+    if (k == 0) { print "no benchmark results" > "/dev/stderr"; exit 1 }
+    if (missed) { printf "%d of %d parameter sets below the target\n", missed, k; exit 1 }
+    printf "target met: lockstep at 25%% or more of the slower side for all %d parameter sets\n", k
   }'
