@@ -110,6 +110,15 @@ type ClockTimer struct {
 	nsRem   uint32 // 1000 % MHz: fractional ns per cycle, in 1/MHz ns
 	q, d    State
 	widthOf map[string]int
+
+	// Derived from the registers, not registers themselves (an SM under
+	// observation steps the unit every cycle, so these spare it two
+	// passes over the warps and a division a cycle): the warps whose
+	// count is non-zero in Q and in D (sleeping_o of each), and Q's
+	// outputs once Out has computed them.
+	qSleep, dSleep rtl.Bits
+	out            Outputs
+	outValid       bool
 }
 
 var (
@@ -154,6 +163,7 @@ func (u *ClockTimer) Params() Params { return u.p }
 func (u *ClockTimer) Reset() {
 	u.q = State{Cycle: u.p.ClockStart, GTimer: u.p.TimerStartNs}
 	u.d = u.q
+	u.qSleep, u.dSleep, u.outValid = rtl.Bits{}, rtl.Bits{}, false
 }
 
 // Q returns the registers.
@@ -168,7 +178,9 @@ func (u *ClockTimer) QRef() *State { return &u.q }
 func (u *ClockTimer) D() State { return u.d }
 
 // Tick is always_ff: Q = D.
-func (u *ClockTimer) Tick() { u.q = u.d }
+func (u *ClockTimer) Tick() {
+	u.q, u.qSleep, u.outValid = u.d, u.dSleep, false
+}
 
 // Eval is always_comb: the outputs from Q, and D = Q advanced by one cycle
 // with this cycle's nanosleep requests applied.
@@ -176,12 +188,18 @@ func (u *ClockTimer) Eval(in Inputs) Outputs {
 	u.d = u.q
 	u.d.Cycle = u.q.Cycle + 1
 	u.d.GTimer, u.d.GFrac = u.timerStep(u.q.GTimer, u.q.GFrac)
-	for w := 0; w < u.p.NumWarps; w++ {
-		if c := u.q.SleepCnt[w]; c != 0 {
-			u.d.SleepCnt[w] = c - 1
+	u.dSleep = rtl.Bits{}
+	if u.qSleep.Any() {
+		for w := 0; w < u.p.NumWarps; w++ {
+			if c := u.q.SleepCnt[w]; c != 0 {
+				u.d.SleepCnt[w] = c - 1
+				if c > 1 {
+					u.dSleep.Set(w)
+				}
+			}
 		}
 	}
-	u.request(&u.d, &in)
+	u.request(&u.d, &in, &u.dSleep)
 	return u.Out()
 }
 
@@ -198,10 +216,11 @@ func (u *ClockTimer) timerStep(ns uint64, acc uint32) (uint64, uint32) {
 	return ns, acc
 }
 
-// request applies the nanosleep ports to d: the requesting warp sleeps for
-// SleepCycles(ns) cycles from the next one on. A later port naming the same
-// warp wins (the SM never drives that: a warp belongs to one scheduler).
-func (u *ClockTimer) request(d *State, in *Inputs) {
+// request applies the nanosleep ports to d (and to sleep, d's sleeping
+// warps): the requesting warp sleeps for SleepCycles(ns) cycles from the
+// next one on. A later port naming the same warp wins (the SM never
+// drives that: a warp belongs to one scheduler).
+func (u *ClockTimer) request(d *State, in *Inputs, sleep *rtl.Bits) {
 	for p := 0; p < u.p.NumPorts; p++ {
 		if !in.SleepValid[p] {
 			continue
@@ -211,29 +230,31 @@ func (u *ClockTimer) request(d *State, in *Inputs) {
 			continue
 		}
 		d.SleepCnt[w] = u.SleepCycles(in.SleepNs[p])
+		sleep.Put(w, d.SleepCnt[w] != 0)
 	}
 }
 
 // Out returns the outputs: the combinational output logic, a function of
 // Q alone (no input reaches an output in the same cycle). It equals what
 // Eval returns this cycle, so the SM may read %clock, %globaltimer and
-// sleeping_o before it knows this cycle's inputs. It changes nothing.
+// sleeping_o before it knows this cycle's inputs. It changes no register
+// (the result is kept until the next Tick or Advance).
 func (u *ClockTimer) Out() Outputs {
+	if u.outValid {
+		return u.out
+	}
 	gt := u.q.GTimer - u.q.GTimer%u.p.ResolutionNs
-	o := Outputs{
+	u.out = Outputs{
 		Clock:         uint32(u.q.Cycle),
 		ClockHi:       uint32(u.q.Cycle >> 32),
 		Clock64:       u.q.Cycle,
 		GlobalTimer:   gt,
 		GlobalTimerLo: uint32(gt),
 		GlobalTimerHi: uint32(gt >> 32),
+		Sleeping:      u.qSleep,
 	}
-	for w := 0; w < u.p.NumWarps; w++ {
-		if u.q.SleepCnt[w] != 0 {
-			o.Sleeping.Set(w)
-		}
-	}
-	return o
+	u.outValid = true
+	return u.out
 }
 
 // SleepCycles converts a sleep duration to whole cycles, rounding down:
@@ -263,20 +284,26 @@ func (u *ClockTimer) Advance(in Inputs, n uint64) {
 	quo, rem := bits.Div64(hi, lo, uint64(u.p.MHz))
 	s.GTimer += n*u.nsQuot + quo
 	s.GFrac = uint32(rem)
+	var sleep rtl.Bits
 	for w := 0; w < u.p.NumWarps; w++ {
 		c := uint64(s.SleepCnt[w])
 		s.SleepCnt[w] = uint32(c - min(c, n))
+		sleep.Put(w, s.SleepCnt[w] != 0)
 	}
 	// The last of the n cycles takes the requests (they override the
 	// count, as in Eval).
-	u.request(&s, &in)
+	u.request(&s, &in, &sleep)
 	u.q, u.d = s, s
+	u.qSleep, u.dSleep, u.outValid = sleep, sleep, false
 }
 
 // NextWake returns the number of cycles until the next sleeping warp wakes
 // (its sleeping_o bit falls after that many Ticks), or false when no warp
 // sleeps.
 func (u *ClockTimer) NextWake() (uint64, bool) {
+	if !u.qSleep.Any() {
+		return 0, false
+	}
 	best, ok := uint32(0), false
 	for w := 0; w < u.p.NumWarps; w++ {
 		if c := u.q.SleepCnt[w]; c != 0 && (!ok || c < best) {

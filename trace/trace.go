@@ -65,9 +65,10 @@ type Tracer struct {
 	// What the capture keeps from cycle to cycle.
 	issueObs []issueObs // the issue stage (outputs hold when idle)
 	ops      []uint8    // opcode of each PC
-	wbq      wbHeap
+	wbq      wbQueue
 	wbSeq    uint64
 	wbObs    []wbObs
+	wbLast   []uint64 // sampleWriteback's scratch: the latest issue by scheduler
 	ctaOf    []int64 // CTA slot -> linear CTA id, -1 when free
 	ctaMark  []bool
 	poolV    regPoolObs
@@ -1118,7 +1119,7 @@ func (t *Tracer) onIssue(ii *pipeline.IssueInfo) {
 	}
 	if ii.Done > ii.Cycle && s < len(t.s.wb) && t.s.wb[s].any && t.inWindow(ii.Done) {
 		t.wbSeq++
-		t.wbq.push(wbEvent{at: ii.Done, seq: t.wbSeq, sched: s, warp: ii.Warp, pc: ii.PC})
+		t.wbq.push(ii.Cycle, wbEvent{at: ii.Done, seq: t.wbSeq, sched: s, warp: ii.Warp, pc: ii.PC})
 	}
 }
 
@@ -1128,16 +1129,32 @@ func (t *Tracer) sampleWriteback(c uint64) {
 		o := &t.wbObs[s]
 		o.Valid, o.Count = false, 0 // wb_warp_o and wb_pc_o hold
 	}
-	for len(t.wbq) > 0 && t.wbq[0].at <= c {
-		e := t.wbq.pop()
-		if e.at < c || e.sched >= len(t.wbObs) {
-			continue
+	if len(t.wbLast) != len(t.wbObs) {
+		t.wbLast = make([]uint64, len(t.wbObs))
+	}
+	// Of several writebacks in one cycle, the one issued last shows its
+	// warp and PC; events due before c (cycles not sampled) are dropped.
+	take := func(e *wbEvent) {
+		if e.at != c || e.sched >= len(t.wbObs) {
+			return
 		}
 		o := &t.wbObs[e.sched]
-		o.Valid, o.Warp, o.PC = true, uint16(e.warp), e.pc
+		if !o.Valid || e.seq > t.wbLast[e.sched] {
+			o.Warp, o.PC, t.wbLast[e.sched] = uint16(e.warp), e.pc, e.seq
+		}
+		o.Valid = true
 		if o.Count < 15 {
 			o.Count++
 		}
+	}
+	b := &t.wbq.ring[c%wbRing]
+	for i := range *b {
+		take(&(*b)[i])
+	}
+	*b = (*b)[:0]
+	for len(t.wbq.far) > 0 && t.wbq.far[0].at <= c {
+		e := t.wbq.far.pop()
+		take(&e)
 	}
 }
 
@@ -1260,6 +1277,28 @@ type wbEvent struct {
 }
 
 func (e *wbEvent) before(f *wbEvent) bool { return e.at < f.at || e.at == f.at && e.seq < f.seq }
+
+// wbRing is the number of cycles ahead that wbQueue keeps in its ring.
+const wbRing = 1024
+
+// wbQueue holds the pending writebacks: those due less than wbRing cycles
+// after their issue in a ring of per-cycle buckets (a bucket's events all
+// fall due in the cycle that empties it: an event is at most wbRing-1
+// cycles ahead and every cycle is sampled), the rest in a heap.
+type wbQueue struct {
+	ring [wbRing][]wbEvent
+	far  wbHeap
+}
+
+// push adds e, issued in cycle now.
+func (q *wbQueue) push(now uint64, e wbEvent) {
+	if e.at-now < wbRing {
+		b := &q.ring[e.at%wbRing]
+		*b = append(*b, e)
+		return
+	}
+	q.far.push(e)
+}
 
 // wbHeap is a binary min-heap of pending writebacks by (cycle, issue
 // order), so that the last one issued is reported when several complete
