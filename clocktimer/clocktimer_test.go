@@ -174,7 +174,7 @@ func TestSleepEdgeCases(t *testing.T) {
 	in = Inputs{}
 	in.SleepValid[0], in.SleepWarp[0], in.SleepNs[0] = true, 7, 1
 	in.SleepValid[1], in.SleepWarp[1], in.SleepNs[1] = true, 1, 4
-	outs = rtl.CheckTwoPhase[Inputs, Outputs, State](t, u, in)
+	rtl.CheckTwoPhase[Inputs, Outputs, State](t, u, in)
 	if n, ok := u.NextWake(); !ok || n != 1 {
 		t.Errorf("NextWake = %d %v", n, ok)
 	}

@@ -97,13 +97,6 @@ SKIP:
 	}
 }
 
-func b2u32(b bool) uint32 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func TestNamedBarrierProducerConsumer(t *testing.T) {
 	// Warp 0 produces and arrives at barrier 1 (64 threads) without
 	// waiting; warp 1 waits there, then consumes. Warps 2-3 never touch

@@ -18,3 +18,10 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 go mod download
+# staticcheck (for make test), pinned; a machine without the module proxy
+# goes without it.
+sc="$(go env GOPATH)/bin/staticcheck"
+if ! { [ -x "$sc" ] && "$sc" -version 2>/dev/null | grep -q '^staticcheck 2026.2.2 '; }; then
+  go install honnef.co/go/tools/cmd/staticcheck@2026.2.2 >/dev/null 2>&1 \
+    || echo "deps: staticcheck did not install (make test goes on without it)" >&2
+fi

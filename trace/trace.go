@@ -69,7 +69,7 @@ type Tracer struct {
 	wbSeq    uint64
 	wbObs    []wbObs
 	wbLast   []uint64 // sampleWriteback's scratch: the latest issue by scheduler
-	ctaOf    []int64 // CTA slot -> linear CTA id, -1 when free
+	ctaOf    []int64  // CTA slot -> linear CTA id, -1 when free
 	ctaMark  []bool
 	poolV    regPoolObs
 

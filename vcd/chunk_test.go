@@ -85,16 +85,16 @@ func TestSetWordsErrors(t *testing.T) {
 	w := NewWriter(&bytes.Buffer{})
 	id, err := w.Register(Wire, 70, "v")
 	require.NoError(t, err)
-	s, err := w.Register(String, 1, "s")
+	_, err = w.Register(String, 1, "s")
 	require.NoError(t, err)
 	assert.ErrorIs(t, w.SetWords(id, []uint64{0, 1 << 6}), ErrTooWide, "bit 70 of a 70-bit variable")
 	w = NewWriter(&bytes.Buffer{})
 	id, _ = w.Register(Wire, 70, "v")
-	s, _ = w.Register(String, 1, "s")
+	_, _ = w.Register(String, 1, "s")
 	assert.ErrorIs(t, w.SetWords(id, []uint64{0, 0, 1}), ErrTooWide, "a third word")
 	w = NewWriter(&bytes.Buffer{})
 	_, _ = w.Register(Wire, 70, "v")
-	s, _ = w.Register(String, 1, "s")
+	s, _ := w.Register(String, 1, "s")
 	assert.ErrorIs(t, w.SetWords(s, []uint64{1}), ErrKind)
 	w = NewWriter(&bytes.Buffer{})
 	id, _ = w.Register(Wire, 70, "v")
@@ -105,7 +105,6 @@ func TestSetWordsErrors(t *testing.T) {
 
 // change is one value change of a random run.
 type change struct {
-	time   uint64 // 0: no time step before it
 	id     ID
 	u      uint64
 	words  []uint64

@@ -346,7 +346,7 @@ func TestWriterMisc(t *testing.T) {
 	assert.ErrorIs(t, w.Alias(a, Real, "ra"), ErrKind)
 
 	w = NewWriter(&out)
-	a, _ = w.Register(Wire, 4, "a")
+	_, _ = w.Register(Wire, 4, "a")
 	assert.ErrorIs(t, w.Alias(5, Wire, "b"), ErrUnknownID)
 	w = NewWriter(&out)
 	a, _ = w.Register(Wire, 4, "a")
@@ -371,14 +371,14 @@ func TestWriterLargeOutputFlushes(t *testing.T) {
 	// Wider than the buffer: a 1M-bit variable and many changes.
 	var out bytes.Buffer
 	w := NewWriter(&out)
-	big1, err := w.Register(Wire, MaxWidth, "huge")
+	_, err := w.Register(Wire, MaxWidth, "huge")
 	require.NoError(t, err)
 	_, err = w.Register(Wire, MaxWidth+1, "too_huge")
 	assert.ErrorIs(t, err, ErrWidth)
 
 	out.Reset()
 	w = NewWriter(&out)
-	big1, _ = w.Register(Wire, MaxWidth, "huge")
+	big1, _ := w.Register(Wire, MaxWidth, "huge")
 	require.NoError(t, w.SetTime(0))
 	require.NoError(t, w.SetBits(big1, "1"+strings.Repeat("0", MaxWidth-1)))
 	require.NoError(t, w.SetTime(1))
