@@ -3,6 +3,7 @@ package trace
 import (
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/smsim/smsim/pipeline"
 	"github.com/smsim/smsim/vcd"
@@ -10,14 +11,13 @@ import (
 
 // frame is what the dump of one cycle needs, captured on the SM's
 // goroutine: the end of the cycle before (issue stage, trap_unit
-// outputs) and the cycle's signals. The units' signals are kept compact:
-// the memory under their dumped fields, one run after the other in data
-// (layout), so that a frame is a few cache lines, not the units' whole
-// structs.
+// outputs) and the cycle's signals. The struct-valued signals (issue
+// stage, writeback, the units) are kept compact: the memory under their
+// dumped fields, one run after the other in data (layout), so that a
+// frame is a few cache lines, not the units' whole structs, and a worker
+// finds what changed by comparing words.
 type frame struct {
 	cycle, prev uint64 // the cycle, and the one captured before it
-
-	issue []issueObs // the issue stage, dumped first (with trap_unit's outputs in data)
 
 	top    topObs
 	states []pipeline.WarpState
@@ -25,30 +25,98 @@ type frame struct {
 	masks  []uint32
 	nregs  []uint16
 	esr    []uint16 // the warps' ESRs (trap_unit's warp_esr_q)
-	wb     []wbObs
-	data   []byte // the units' dumped fields (layout)
+	data   []uint64 // the struct-valued signals (layout)
+	bytes  []byte   // data's memory as bytes
 
 	ctaLin   []int64            // CTA slot -> linear CTA id, -1 when free
 	ctaInfo  []pipeline.CTAInfo // by slot (valid for the slots in ctaOrder)
 	ctaOrder []int              // the resident CTAs' slots, in the SM's order
 }
 
-// layout places each unit instance's dumped fields in frame.data.
+// layout places each instance's dumped fields in frame.data (byte
+// offsets, each instance starting on a word), in the order they are
+// dumped: segment end (the end of the cycle before: issue stage,
+// trap_unit's outputs), then segment body (writeback, the units).
 type layout struct {
-	sIn, sOut, sQ                       []int
+	issue, wb, sIn, sOut, sQ            []int
 	ctOut, ctQ, pmOut, trOut, trQ, pool int
-	size                                int
+	words                               int
+	end, body                           segment
 }
 
-func (t *Tracer) layout() layout {
+// segment is a range of frame.data's words and the fops that read them.
+type segment struct{ w0, w1, o0, o1 int }
+
+// fop is one dumped field read from frame.data: where its bytes are and
+// how it is written.
+type fop struct {
+	f    *bfield // the field's layout: kind, width, elements
+	off  uintptr // its bytes in frame.data
+	id   vcd.ID
+	comp *companion // an enum's string companion, or nil
+	word int        // its packed value in sampler.vals
+	raw  int        // vectors: its bytes last seen in sampler.raw
+	vec  bool       // compared by its bytes, packed into words
+	mask uint64     // scalars: the bits of the value
+}
+
+// wordOps is the range of fops [f0, f1] that overlap a word of
+// frame.data (f1 < f0: none).
+type wordOps struct{ f0, f1 int32 }
+
+// layout lays out frame.data and compiles its fops.
+func (t *Tracer) layout() {
 	s := t.s
-	var l layout
+	l := &t.lay
+	size := 0
 	add := func(x *inst) int {
-		o := l.size
-		for _, r := range x.runs {
-			l.size += int(r.n)
+		if !x.any {
+			return size
 		}
+		o := size
+		pos := uintptr(0)
+		for i := range x.b.fields {
+			f := &x.b.fields[i]
+			if x.ids[i] < 0 {
+				continue
+			}
+			op := fop{f: f, id: x.ids[i], word: t.nvals, raw: -1, vec: f.stride != 0 || f.bits, mask: mask(f.ew), off: uintptr(o)}
+			if int(op.id) < len(t.comp) && t.comp[op.id].names != nil {
+				op.comp = &t.comp[op.id]
+			}
+			// The field's bytes lie in one run (runs are the struct's
+			// words under the dumped fields, contiguous ones merged).
+			p := uintptr(0)
+			for _, r := range x.runs {
+				if f.size > 0 && r.off <= f.off && f.off < r.off+r.n {
+					op.off = uintptr(o) + p + f.off - r.off
+				}
+				p += r.n
+			}
+			if op.vec {
+				op.raw = t.nraw
+				t.nraw += int(f.size)
+			}
+			t.nvals += f.nw
+			t.fops = append(t.fops, op)
+		}
+		for _, r := range x.runs {
+			pos += r.n
+		}
+		size += int(pos+7) &^ 7
 		return o
+	}
+	begin := func() segment { return segment{w0: size / 8, o0: len(t.fops)} }
+	end := func(g *segment) { g.w1, g.o1 = size/8, len(t.fops) }
+	l.end = begin()
+	for k := range s.issue {
+		l.issue = append(l.issue, add(&s.issue[k].inst))
+	}
+	l.trOut = add(&s.trOut.inst)
+	end(&l.end)
+	l.body = begin()
+	for k := range s.wb {
+		l.wb = append(l.wb, add(&s.wb[k].inst))
 	}
 	for k := range s.sIn {
 		l.sIn = append(l.sIn, add(&s.sIn[k].inst))
@@ -56,21 +124,38 @@ func (t *Tracer) layout() layout {
 		l.sQ = append(l.sQ, add(&s.sQ[k].inst))
 	}
 	l.ctOut, l.ctQ, l.pmOut = add(&s.ctOut.inst), add(&s.ctQ.inst), add(&s.pmOut.inst)
-	l.trOut, l.trQ, l.pool = add(&s.trOut.inst), add(&s.trQ.inst), add(&s.pool.inst)
-	return l
+	l.trQ, l.pool = add(&s.trQ.inst), add(&s.pool.inst)
+	end(&l.body)
+	l.words = size / 8
+	t.wordOps = make([]wordOps, l.words)
+	for k := range t.wordOps {
+		t.wordOps[k] = wordOps{0, -1}
+	}
+	for i, op := range t.fops {
+		if op.f.size == 0 {
+			continue
+		}
+		for k := op.off / 8; k <= (op.off+op.f.size-1)/8; k++ {
+			w := &t.wordOps[k]
+			if w.f1 < w.f0 {
+				w.f0 = int32(i)
+			}
+			w.f1 = int32(i)
+		}
+	}
 }
 
 func (t *Tracer) newFrame() *frame {
-	nw, ns, nc := len(t.s.warps), len(t.s.issue), len(t.s.ctas)
+	nw, nc := len(t.s.warps), len(t.s.ctas)
+	data := make([]uint64, max(t.lay.words, 1))
 	return &frame{
-		issue:    make([]issueObs, ns),
 		states:   make([]pipeline.WarpState, nw),
 		pcs:      make([]uint32, nw),
 		masks:    make([]uint32, nw),
 		nregs:    make([]uint16, nw),
 		esr:      make([]uint16, nw),
-		wb:       make([]wbObs, ns),
-		data:     make([]byte, t.lay.size),
+		data:     data[:t.lay.words],
+		bytes:    unsafe.Slice((*byte)(unsafe.Pointer(&data[0])), 8*t.lay.words),
 		ctaLin:   make([]int64, nc),
 		ctaInfo:  make([]pipeline.CTAInfo, nc),
 		ctaOrder: make([]int, 0, nc),
@@ -80,14 +165,12 @@ func (t *Tracer) newFrame() *frame {
 // copyFrame copies src into dst (what the samplers read of it).
 func (t *Tracer) copyFrame(dst, src *frame) {
 	dst.cycle, dst.prev = src.cycle, src.prev
-	copy(dst.issue, src.issue)
 	dst.top = src.top
 	copy(dst.states, src.states)
 	copy(dst.pcs, src.pcs)
 	copy(dst.masks, src.masks)
 	copy(dst.nregs, src.nregs)
 	copy(dst.esr, src.esr)
-	copy(dst.wb, src.wb)
 	copy(dst.data, src.data)
 	copy(dst.ctaLin, src.ctaLin)
 	copy(dst.ctaInfo, src.ctaInfo)

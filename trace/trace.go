@@ -75,6 +75,13 @@ type Tracer struct {
 
 	par *frames
 	lay layout // of frame.data
+
+	// The fields read from frame.data, in the order they are dumped, and
+	// by word of frame.data the fields over it.
+	fops    []fop
+	wordOps []wordOps
+	nvals   int // words of the fops' packed values
+	nraw    int // bytes of the vector fops' memory
 }
 
 // companion is an enum variable's string companion and its value names.
@@ -209,15 +216,6 @@ func (x *tinst[T]) capture(data []byte, src *T) {
 	}
 }
 
-// restore copies data, written by capture, back into dst's dumped fields
-// (the rest of dst is left as it is: the samplers never read it).
-func (x *tinst[T]) restore(dst *T, data []byte) {
-	p := x.bt.ptr(dst)
-	for _, r := range x.runs {
-		data = data[copy(unsafe.Slice((*byte)(unsafe.Add(p, r.off)), r.n), data):]
-	}
-}
-
 // loadWord reads the n (1..8) bytes at p as a little-endian word.
 func loadWord(p unsafe.Pointer, n uintptr) uint64 {
 	if n == 8 {
@@ -260,8 +258,8 @@ func attach(sm *pipeline.SM, w io.Writer, opt Options, workers int) (*Tracer, er
 	for pc, in := range im.Code {
 		t.ops[pc] = uint8(in.Op)
 	}
-	t.s.v = *newUnitValues(len(t.s.sIn))
-	t.lay = t.layout()
+	t.layout()
+	t.s.flat()
 	t.par = newFrames(t, workers)
 	sm.OnCycle(t.onCycle)
 	sm.OnIssue(t.onIssue)
@@ -526,27 +524,18 @@ type sampler struct {
 	ctaLin   []int64 // CTA slot -> linear CTA id last dumped, -1 when free
 	ctaSeen  []pipeline.CTAInfo
 
-	// The units' values of the frame being dumped (restored from its
-	// data).
-	v       unitValues
-	changed []int // scratch of sampleData
+	// What was last written of the fops (frame.data): the words of
+	// frame.data, the fops' packed values and the vectors' memory.
+	prev []uint64
+	vals []uint64
+	raw  []byte
 }
 
-// unitValues holds the units' signals of one cycle.
-type unitValues struct {
-	sIn   []warpsched.Inputs
-	sOut  []warpsched.Outputs
-	sQ    []warpsched.State
-	ctOut clocktimer.Outputs
-	ctQ   clocktimer.State
-	pmOut perfmon.Outputs
-	trOut trapunit.Outputs
-	trQ   trapunit.State
-	pool  regPoolObs
-}
-
-func newUnitValues(ns int) *unitValues {
-	return &unitValues{sIn: make([]warpsched.Inputs, ns), sOut: make([]warpsched.Outputs, ns), sQ: make([]warpsched.State, ns)}
+// flat gives the sampler its own memory of the fops' values.
+func (s *sampler) flat() {
+	s.prev = make([]uint64, s.t.lay.words)
+	s.vals = make([]uint64, s.t.nvals)
+	s.raw = make([]byte, s.t.nraw)
 }
 
 // clone returns a sampler for a worker: the same variables, its own
@@ -579,7 +568,7 @@ func (s *sampler) clone() *sampler {
 		c.ctaLin[k] = -1
 	}
 	c.ctaSeen = make([]pipeline.CTAInfo, len(s.ctaSeen))
-	c.v = *newUnitValues(len(s.sIn))
+	c.flat()
 	return &c
 }
 
@@ -660,49 +649,6 @@ func (x *tinst[T]) sample(s *sampler, v *T) {
 	}
 }
 
-// sampleData is restore and sample in one: the frame's words (data, as
-// capture wrote them) are compared with the words last seen, and only the
-// changed ones are copied into v (which holds the last values of the
-// others) before the fields under them are sampled.
-func (x *tinst[T]) sampleData(s *sampler, v *T, data []byte) {
-	if !x.any {
-		return
-	}
-	if !s.started {
-		x.restore(v, data)
-		x.sample(s, v)
-		return
-	}
-	p := x.bt.ptr(v)
-	changed := s.changed[:0]
-	pos := uintptr(0)
-	for k := range x.wd {
-		d := &x.wd[k]
-		var w uint64
-		if d.n == 8 {
-			w = *(*uint64)(unsafe.Pointer(&data[pos]))
-		} else {
-			w = loadWord(unsafe.Pointer(&data[pos]), d.n)
-		}
-		pos += d.n
-		if w == x.prev[k] {
-			continue
-		}
-		x.prev[k] = w
-		copy(unsafe.Slice((*byte)(unsafe.Add(p, d.off)), d.n), data[pos-d.n:pos])
-		changed = append(changed, k)
-	}
-	done := -1 // the last field sampled
-	for _, k := range changed {
-		d := &x.wd[k]
-		for i := max(d.f0, done+1); i <= d.f1; i++ {
-			x.field(s, p, i, false)
-		}
-		done = max(done, d.f1)
-	}
-	s.changed = changed
-}
-
 // field writes field i of the struct at p if it changed (or if all).
 func (x *inst) field(s *sampler, p unsafe.Pointer, i int, all bool) {
 	id := x.ids[i]
@@ -758,10 +704,9 @@ func (s *sampler) first(f *frame) {
 	s.topV = f.top
 	s.top.sample(s, &s.topV)
 	s.warpSlots(f, false)
-	s.writeback(f)
-	s.units(f)
+	s.body(f, false)
 	s.ctaSlots(f)
-	s.endCycle(f)
+	s.endCycle(f, false)
 	s.setTime(f.cycle * TicksPerCycle)
 	s.started = true
 }
@@ -771,14 +716,13 @@ func (s *sampler) first(f *frame) {
 // f.cycle. With force, every warp slot is compared field by field (a
 // sampler primed with a frame does not know the slots' last values).
 func (s *sampler) process(f *frame, force bool) {
-	s.endCycle(f)
+	s.endCycle(f, force)
 	s.fallingEdge(f.prev)
 	s.setTime(f.cycle * TicksPerCycle)
 	s.topV = f.top
 	s.top.sample(s, &s.topV)
 	s.warpSlots(f, force)
-	s.writeback(f)
-	s.units(f)
+	s.body(f, force)
 	s.ctaSlots(f)
 }
 
@@ -792,12 +736,8 @@ func (s *sampler) prime(f *frame) {
 
 // endCycle writes what is known only once a cycle's instructions have
 // executed: the issue stage's guard masks, trap_unit's outputs.
-func (s *sampler) endCycle(f *frame) {
-	for k := range s.issue {
-		s.issue[k].sample(s, &f.issue[k])
-	}
-	l := &s.t.lay
-	s.trOut.sampleData(s, &s.v.trOut, f.data[l.trOut:])
+func (s *sampler) endCycle(f *frame, force bool) {
+	s.segment(f, &s.t.lay.end, force)
 }
 
 // fallingEdge writes the falling clock edge of cycle c (where reset, low
@@ -808,24 +748,86 @@ func (s *sampler) fallingEdge(c uint64) {
 	s.top.sample(s, &s.topV)
 }
 
-func (s *sampler) writeback(f *frame) {
-	for k := range s.wb {
-		s.wb[k].sample(s, &f.wb[k])
+// body writes the writeback stages and the units.
+func (s *sampler) body(f *frame, force bool) {
+	s.segment(f, &s.t.lay.body, force)
+}
+
+// segment writes the fops of g that changed: the words of frame.data
+// are compared with those last seen first, so an unchanged unit costs a
+// compare per word. With force (or before the $dumpvars section) it
+// writes every fop of g.
+func (s *sampler) segment(f *frame, g *segment, force bool) {
+	data, prev := f.data, s.prev
+	ops := s.t.fops
+	if force || !s.started {
+		copy(prev[g.w0:g.w1], data[g.w0:g.w1])
+		for i := g.o0; i < g.o1; i++ {
+			s.op(&ops[i], f, true)
+		}
+		return
+	}
+	wops := s.t.wordOps
+	done := int32(-1) // the last fop written
+	for k := g.w0; k < g.w1; k++ {
+		w := data[k]
+		if w == prev[k] {
+			continue
+		}
+		prev[k] = w
+		r := wops[k]
+		for i := max(r.f0, done+1); i <= r.f1; i++ {
+			s.op(&ops[i], f, false)
+		}
+		done = max(done, r.f1)
 	}
 }
 
-func (s *sampler) units(f *frame) {
-	l, v := &s.t.lay, &s.v
-	for k := range s.sIn {
-		s.sIn[k].sampleData(s, &v.sIn[k], f.data[l.sIn[k]:])
-		s.sOut[k].sampleData(s, &v.sOut[k], f.data[l.sOut[k]:])
-		s.sQ[k].sampleData(s, &v.sQ[k], f.data[l.sQ[k]:])
+// op writes fop o of frame f if its value changed (or if all).
+func (s *sampler) op(o *fop, f *frame, all bool) {
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.bytes)), o.off)
+	fd := o.f
+	if !o.vec {
+		v := load(p, fd.leaf) & o.mask
+		w := &s.vals[o.word]
+		if !all && v == *w {
+			return
+		}
+		*w = v
+		s.put(o, v)
+		return
 	}
-	s.ctOut.sampleData(s, &v.ctOut, f.data[l.ctOut:])
-	s.ctQ.sampleData(s, &v.ctQ, f.data[l.ctQ:])
-	s.pmOut.sampleData(s, &v.pmOut, f.data[l.pmOut:])
-	s.trQ.sampleData(s, &v.trQ, f.data[l.trQ:])
-	s.pool.sampleData(s, &v.pool, f.data[l.pool:])
+	raw := s.raw[o.raw : o.raw+int(fd.size)]
+	mem := unsafe.Slice((*byte)(p), fd.size)
+	if !all && string(mem) == string(raw) {
+		return
+	}
+	copy(raw, mem)
+	w := s.vals[o.word : o.word+fd.nw]
+	fd.pack(p, w)
+	if fd.nw == 1 {
+		s.put(o, w[0])
+	} else {
+		s.words(o.id, w)
+	}
+}
+
+// put writes the value change of a fop of width <= 64 (and the name of an
+// enum's value to its string companion).
+func (s *sampler) put(o *fop, v uint64) {
+	switch {
+	case s.mute:
+	case s.ch != nil:
+		s.ch.SetUint(o.id, v)
+		if c := o.comp; c != nil {
+			s.ch.SetString(c.id, enumName(c.names, v))
+		}
+	default:
+		s.w.SetUint(o.id, v)
+		if c := o.comp; c != nil {
+			s.w.SetString(c.id, enumName(c.names, v))
+		}
+	}
 }
 
 func (s *sampler) warpSlots(f *frame, force bool) {
@@ -1005,8 +1007,7 @@ func (t *Tracer) onCycle(ci *pipeline.CycleInfo) {
 	f.cycle, f.prev = c, t.last
 	if t.started {
 		// The end of the cycle before.
-		copy(f.issue, t.issueObs)
-		t.captureTrOut(f)
+		t.captureEnd(f)
 	}
 	t.live = true
 	t.last = c
@@ -1016,8 +1017,7 @@ func (t *Tracer) onCycle(ci *pipeline.CycleInfo) {
 		t.par.commit()
 		return
 	}
-	copy(f.issue, t.issueObs)
-	t.captureTrOut(f)
+	t.captureEnd(f)
 	t.s.first(f)
 	t.started, t.rstLow = true, false
 	if err := t.par.start(); err != nil {
@@ -1035,7 +1035,7 @@ func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
 	copy(f.nregs, ci.NRegs)
 	l := &t.lay
 	tq := t.sm.TrapStateRef()
-	s.trQ.capture(f.data[l.trQ:], tq)
+	s.trQ.capture(f.bytes[l.trQ:], tq)
 	for i := range f.esr {
 		f.esr[i] = 0
 		if i < len(tq.WarpESR) {
@@ -1044,27 +1044,31 @@ func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
 	}
 	t.sampleIssue(ci, final)
 	t.sampleWriteback(ci.Cycle)
-	copy(f.wb, t.wbObs)
+	for k := range t.wbObs {
+		if s.wb[k].any {
+			s.wb[k].capture(f.bytes[l.wb[k]:], &t.wbObs[k])
+		}
+	}
 	for k, u := range t.sm.Schedulers() {
 		in, out := &ci.SchedIn[k], &ci.SchedOut[k]
 		if final {
 			in, out = &warpsched.Inputs{}, &warpsched.Outputs{}
 		}
-		s.sIn[k].capture(f.data[l.sIn[k]:], in)
-		s.sOut[k].capture(f.data[l.sOut[k]:], out)
+		s.sIn[k].capture(f.bytes[l.sIn[k]:], in)
+		s.sOut[k].capture(f.bytes[l.sOut[k]:], out)
 		if s.sQ[k].any {
-			s.sQ[k].capture(f.data[l.sQ[k]:], u.QRef())
+			s.sQ[k].capture(f.bytes[l.sQ[k]:], u.QRef())
 		}
 	}
 	if s.ctOut.any || s.ctQ.any {
 		ct := t.sm.ClockTimer()
 		o := ct.Out()
-		s.ctOut.capture(f.data[l.ctOut:], &o)
-		s.ctQ.capture(f.data[l.ctQ:], ct.QRef())
+		s.ctOut.capture(f.bytes[l.ctOut:], &o)
+		s.ctQ.capture(f.bytes[l.ctQ:], ct.QRef())
 	}
 	if s.pmOut.any {
 		o := t.sm.PerfMon().Out()
-		s.pmOut.capture(f.data[l.pmOut:], &o)
+		s.pmOut.capture(f.bytes[l.pmOut:], &o)
 	}
 	if s.pool.any {
 		// CTA slots are given lowest-free-first and at most
@@ -1076,17 +1080,24 @@ func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
 			st := rp.CTAStats(c)
 			t.poolV.Free[c], t.poolV.HighWater[c] = st.Free, st.HighWater
 		}
-		s.pool.capture(f.data[l.pool:], &t.poolV)
+		s.pool.capture(f.bytes[l.pool:], &t.poolV)
 	}
 	t.captureCTAs(ci, f)
 }
 
-// captureTrOut captures trap_unit's outputs (those of its Eval at the end
-// of the cycle before) into f.
-func (t *Tracer) captureTrOut(f *frame) {
-	if t.s.trOut.any {
+// captureEnd captures the end of the cycle before into f: the issue
+// stage (with the guard masks of its instructions) and trap_unit's
+// outputs (those of its Eval at the end of the cycle).
+func (t *Tracer) captureEnd(f *frame) {
+	s := t.s
+	for k := range t.issueObs {
+		if s.issue[k].any {
+			s.issue[k].capture(f.bytes[t.lay.issue[k]:], &t.issueObs[k])
+		}
+	}
+	if s.trOut.any {
 		o := t.sm.TrapOutputs()
-		t.s.trOut.capture(f.data[t.lay.trOut:], &o)
+		s.trOut.capture(f.bytes[t.lay.trOut:], &o)
 	}
 }
 
@@ -1230,9 +1241,8 @@ func (t *Tracer) Close() error {
 		s.prime(last)
 		// The end of the last cycle captured.
 		f := t.par.scratch()
-		copy(f.issue, t.issueObs)
-		t.captureTrOut(f)
-		s.endCycle(f)
+		t.captureEnd(f)
+		s.endCycle(f, false)
 		s.fallingEdge(t.last)
 		if c := t.sm.Cycle(); t.sm.Done() && c > t.last && t.inWindow(c) {
 			f.cycle, f.prev = c, t.last
@@ -1243,12 +1253,10 @@ func (t *Tracer) Close() error {
 			s.topV = topObs{Clk: true, RstN: true, Done: true, Status: statusCode(t.sm.Status(), t.enums["status"])}
 			s.top.sample(s, &s.topV)
 			s.warpSlots(f, false)
-			s.writeback(f)
-			s.units(f)
+			s.body(f, false)
 			s.ctaSlots(f)
-			copy(f.issue, t.issueObs)
-			t.captureTrOut(f)
-			s.endCycle(f)
+			t.captureEnd(f)
+			s.endCycle(f, false)
 			// The clock runs on a few cycles after the end, so that the
 			// final state shows in a viewer.
 			for k := uint64(0); k < TailCycles && t.inWindow(c+k+1); k++ {
