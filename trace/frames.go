@@ -181,42 +181,50 @@ func (t *Tracer) copyFrame(dst, src *frame) {
 // the last frame of the block before, which primes the worker's sampler.
 type block struct {
 	frames []*frame
-	n      int // frames filled, frames[0] included
+	n      int    // frames filled, frames[0] included
+	seq    uint64 // dispatch order: chunks are written in it
 	ch     *vcd.Chunk
-	done   chan struct{}
 }
 
-// Blocks hold blockFrames frames; each worker has about two blocks in
-// flight.
-const blockFrames = 64
+// blockFrames is the number of frames of a block, and inFlight the
+// blocks of each worker that may be filled or waiting to be dumped.
+const (
+	blockFrames = 64
+	inFlight    = 4
+)
 
 // frames runs the workers: the SM's goroutine fills blocks of frames
-// (next, commit), workers dump them into chunks, and a writer goroutine
-// appends the chunks to the Writer in order. Nothing runs until start
+// (next, commit), workers dump them into chunks and append the chunks to
+// the Writer in dispatch order, each waiting for its turn. There is no
+// other goroutine: with one worker, the SM's goroutine and the worker
+// each keep a core busy on a two-core machine. Nothing runs until start
 // (after the first cycle's $dumpvars section); stop waits for everything
 // dispatched to be written.
 type frames struct {
 	t       *Tracer
 	workers int
-	blocks  []*block
 	cur     *block
 	spare   *frame
 	work    chan *block
-	order   chan *block
 	free    chan *block
 	wg      sync.WaitGroup
-	sink    chan struct{}
-	err     error // the writer goroutine's first error (read after sink closes)
+	seq     uint64 // of the next block dispatched
+
+	mu      sync.Mutex
+	turn    *sync.Cond
+	written uint64 // blocks written (seq of the next to write)
+	err     error  // the first error of the chunks (under mu)
 	running bool
 }
 
 // newFrames prepares workers workers (0: one per CPU the Go runtime may
-// use, at most 4).
+// use besides the SM's goroutine, at least 1 and at most 4).
 func newFrames(t *Tracer, workers int) *frames {
 	if workers <= 0 {
-		workers = min(runtime.GOMAXPROCS(0), 4)
+		workers = min(max(runtime.GOMAXPROCS(0)-1, 1), 4)
 	}
 	p := &frames{t: t, workers: workers}
+	p.turn = sync.NewCond(&p.mu)
 	p.cur = &block{frames: []*frame{t.newFrame()}}
 	return p
 }
@@ -230,15 +238,13 @@ func (p *frames) next() *frame {
 	return b.frames[b.n]
 }
 
-// start starts the goroutines; the frame filled (the first cycle, dumped
-// by the caller) primes the first block.
+// start starts the workers; the frame filled (the first cycle, dumped by
+// the caller) primes the first block.
 func (p *frames) start() error {
 	t := p.t
-	nb := 2*p.workers + 2
+	nb := inFlight * p.workers
 	p.work = make(chan *block, nb)
-	p.order = make(chan *block, nb)
 	p.free = make(chan *block, nb)
-	p.sink = make(chan struct{})
 	for i := 0; i < nb; i++ {
 		ch, err := t.w.NewChunk()
 		if err != nil {
@@ -251,8 +257,7 @@ func (p *frames) start() error {
 		for len(b.frames) < blockFrames {
 			b.frames = append(b.frames, t.newFrame())
 		}
-		b.ch, b.done = ch, make(chan struct{}, 1)
-		p.blocks = append(p.blocks, b)
+		b.ch = ch
 		if i > 0 {
 			p.free <- b
 		}
@@ -263,7 +268,6 @@ func (p *frames) start() error {
 		p.wg.Add(1)
 		go p.worker(s)
 	}
-	go p.writer()
 	p.running = true
 	return nil
 }
@@ -279,8 +283,9 @@ func (p *frames) commit() {
 
 func (p *frames) dispatch() {
 	b := p.cur
+	b.seq = p.seq
+	p.seq++
 	p.work <- b
-	p.order <- b
 	nb := <-p.free
 	p.t.copyFrame(nb.frames[0], b.frames[b.n-1])
 	nb.n = 1
@@ -297,23 +302,22 @@ func (p *frames) worker(s *sampler) {
 			s.process(f, false)
 		}
 		s.ch = nil
-		b.done <- struct{}{}
-	}
-}
-
-func (p *frames) writer() {
-	defer close(p.sink)
-	for b := range p.order {
-		<-b.done
+		p.mu.Lock()
+		for p.written != b.seq {
+			p.turn.Wait()
+		}
 		if p.err == nil {
 			p.err = p.t.w.WriteChunk(b.ch)
 		}
+		p.written++
+		p.turn.Broadcast()
+		p.mu.Unlock()
 		p.free <- b
 	}
 }
 
 // stop dispatches the frames filled, waits until they are written and
-// stops the goroutines. It returns the last frame captured and the first
+// stops the workers. It returns the last frame captured and the first
 // error of the chunks.
 func (p *frames) stop() (*frame, error) {
 	b := p.cur
@@ -323,13 +327,12 @@ func (p *frames) stop() (*frame, error) {
 	}
 	p.running = false
 	if b.n > 1 {
+		b.seq = p.seq
+		p.seq++
 		p.work <- b
-		p.order <- b
 	}
 	close(p.work)
-	close(p.order)
 	p.wg.Wait()
-	<-p.sink
 	return last, p.err
 }
 
