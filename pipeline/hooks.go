@@ -112,6 +112,17 @@ func (sm *SM) OnCycle(f func(*CycleInfo)) {
 	sm.allocInfo()
 }
 
+// RecordUnitInputs makes CycleInfo.Units (and Observe's) hold the inputs
+// the SM drove into trap_unit, clock_timer, perf_mon and reg_pool each
+// cycle, for cosimulation from a kernel run (package cosim/kernelrec).
+// It costs a copy of the inputs and a reg_pool step every cycle, which
+// other observers (a tracer) do without: call it before the first Step.
+// Units stays nil without it.
+func (sm *SM) RecordUnitInputs() {
+	sm.recUnits = true
+	sm.allocInfo()
+}
+
 func (sm *SM) allocInfo() {
 	if sm.info.Issued == nil {
 		sm.info.Issued = make([]int, len(sm.scheds))

@@ -95,6 +95,7 @@ type SM struct {
 	info      CycleInfo
 	unitIn    UnitInputs // the last cycle's unit inputs, with a hook (CycleInfo.Units)
 	unitInOK  bool
+	recUnits  bool // RecordUnitInputs: fill unitIn every cycle
 	trapUnit  TrapUnit
 	trap      trapState      // trap_unit and the trap handler (trap.go)
 	u         units          // clock_timer and perf_mon (units.go)
@@ -459,18 +460,20 @@ func (sm *SM) Step() bool {
 		sm.issue(w, s)
 	}
 	if !sm.stopped {
-		sm.rpStep(len(sm.hooks) > 0)
+		sm.rpStep(sm.recUnits)
 	}
 	for s, u := range sm.scheds {
 		u.Tick()
 		sm.schedIn[s].WarpLaunch = rtl.Bits{}
 	}
-	if len(sm.hooks) > 0 {
+	var rec *UnitInputs
+	if sm.recUnits {
 		sm.unitIn.Cycle, sm.unitIn.RegPoolStepped = c, !sm.stopped
 		sm.unitInOK = true
+		rec = &sm.unitIn
 	}
 	sm.trapTick()
-	sm.u.tick(sm.warpInsts-insts, &sm.stalls, len(sm.hooks) > 0, &sm.unitIn)
+	sm.u.tick(sm.warpInsts-insts, &sm.stalls, len(sm.hooks) > 0, rec)
 	if issued {
 		sm.lastIssue = c
 	}

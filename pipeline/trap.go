@@ -322,7 +322,7 @@ func (sm *SM) trapTick() {
 	t := &sm.trap
 	hooked := len(sm.hooks) > 0
 	if t.nev == 0 && !t.dirty && !t.busy() && (!hooked || sm.trapQuiescent()) {
-		if hooked {
+		if sm.recUnits {
 			// The inputs the SM would have driven (CycleInfo.Units).
 			sm.unitIn.Trap, sm.unitIn.TrapStepped = t.in, false
 			sm.trapInputs(&sm.unitIn.Trap)
@@ -332,7 +332,7 @@ func (sm *SM) trapTick() {
 	}
 	in := &t.in
 	sm.trapInputs(in)
-	if hooked {
+	if sm.recUnits {
 		sm.unitIn.Trap, sm.unitIn.TrapStepped = *in, true
 	}
 	before := t.q

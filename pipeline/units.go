@@ -106,8 +106,8 @@ func (u *units) clock() *clocktimer.Outputs {
 
 // stallCounts sets pmIn.StallCount from the warp-state counts accumulated
 // since the last call (one cycle's worth, or per cycle of a stretch of n).
-// stall_count_i only feeds stall:STATE counters: without one, and with no
-// observer (strict), it is left at zero.
+// stall_count_i only feeds stall:STATE counters: without one, and unless
+// the inputs are recorded (strict), it is left at zero.
 func (u *units) stallCounts(stalls *[numStates]uint64, n uint64, strict bool) {
 	if !u.needStall && !strict {
 		u.seen = *stalls
@@ -134,13 +134,13 @@ func (u *units) stallCounts(stalls *[numStates]uint64, n uint64, strict bool) {
 // tick is the units' end of cycle: perf_mon takes the warp instructions
 // issued and the stall counts (stalls: the SM's running per-state
 // warp-cycle counts), both units Eval with this cycle's inputs and Tick
-// (clock_timer lags instead while nothing sleeps, unless strict). The
-// inputs are cleared.
-// With strict the inputs are copied into rec (CycleInfo.Units).
+// (clock_timer lags instead while nothing sleeps, unless strict: an
+// observer reads its registers every cycle). The inputs are cleared.
+// With rec (RecordUnitInputs) they are copied into it first.
 func (u *units) tick(issued uint64, stalls *[numStates]uint64, strict bool, rec *UnitInputs) {
 	u.pmIn.IssueCount = uint8(issued)
-	u.stallCounts(stalls, 1, strict)
-	if strict {
+	u.stallCounts(stalls, 1, rec != nil)
+	if rec != nil {
 		rec.Perf, rec.Clock = u.pmIn, u.ctIn
 	}
 	u.pm.Eval(u.pmIn)

@@ -138,6 +138,7 @@ func Record(cfg config.Config, im *isa.Image, l pipeline.Launch) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	sm.RecordUnitInputs()
 	sm.OnCycle(func(ci *pipeline.CycleInfo) {
 		o.observe(ci)
 		ur.record(ci.Units, sm.TrapStateRef())
