@@ -57,6 +57,7 @@ type fop struct {
 	word int        // its packed value in sampler.vals
 	raw  int        // vectors: its bytes last seen in sampler.raw
 	vec  bool       // compared by its bytes, packed into words
+	leaf int        // scalars: the kind of load
 	mask uint64     // scalars: the bits of the value
 }
 
@@ -80,8 +81,16 @@ func (t *Tracer) layout() {
 			if x.ids[i] < 0 {
 				continue
 			}
-			op := fop{f: f, id: x.ids[i], word: t.nvals, raw: -1, vec: f.stride != 0 || f.bits, mask: mask(f.ew), off: uintptr(o)}
-			if int(op.id) < len(t.comp) && t.comp[op.id].names != nil {
+			// A scalar, or a one-word rtl.Bits (compared as a scalar), or
+			// a vector compared by its bytes and packed.
+			op := fop{f: f, id: x.ids[i], word: t.nvals, raw: -1, leaf: f.leaf, mask: mask(f.ew), off: uintptr(o)}
+			switch {
+			case f.bits && f.nw == 1:
+				op.leaf, op.mask = lU64, mask(f.sig.Width)
+			case f.bits || f.stride != 0:
+				op.vec = true
+			}
+			if int(op.id) < len(t.comp) && t.comp[op.id].named != nil {
 				op.comp = &t.comp[op.id]
 			}
 			// The field's bytes lie in one run (runs are the struct's

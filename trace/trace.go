@@ -72,6 +72,7 @@ type Tracer struct {
 	ctaOf    []int64  // CTA slot -> linear CTA id, -1 when free
 	ctaMark  []bool
 	poolV    regPoolObs
+	poolN    int // CTA slots of poolV read
 
 	par *frames
 	lay layout // of frame.data
@@ -87,7 +88,7 @@ type Tracer struct {
 // companion is an enum variable's string companion and its value names.
 type companion struct {
 	id    vcd.ID
-	names []string
+	named *vcd.Named // both, formatted once
 }
 
 type warpKey struct {
@@ -208,11 +209,19 @@ func cloneAll[T any](xs []tinst[T], a *arena) []tinst[T] {
 }
 
 // capture copies the dumped fields of src into data (the runs one after
-// the other).
+// the other: word i of wd at data[8*i:], only the struct's last word may
+// be shorter).
 func (x *tinst[T]) capture(data []byte, src *T) {
 	p := x.bt.ptr(src)
-	for _, r := range x.runs {
-		data = data[copy(data, unsafe.Slice((*byte)(unsafe.Add(p, r.off)), r.n)):]
+	data = data[:8*len(x.wd)] // the layout's room for it
+	d := unsafe.Pointer(unsafe.SliceData(data))
+	for i := range x.wd {
+		w := &x.wd[i]
+		if w.n == 8 {
+			*(*uint64)(unsafe.Add(d, 8*i)) = *(*uint64)(unsafe.Add(p, w.off))
+		} else {
+			copy(data[8*i:8*i+int(w.n)], unsafe.Slice((*byte)(unsafe.Add(p, w.off)), w.n))
+		}
 	}
 }
 
@@ -260,6 +269,7 @@ func attach(sm *pipeline.SM, w io.Writer, opt Options, workers int) (*Tracer, er
 	}
 	t.layout()
 	t.s.flat()
+	t.poolN = min(len(t.poolV.Free), sm.RegPool().Params().NumCTAs, sm.MaxResidentCTAs()+1)
 	t.par = newFrames(t, workers)
 	sm.OnCycle(t.onCycle)
 	sm.OnIssue(t.onIssue)
@@ -361,7 +371,11 @@ func newInst[T any](t *Tracer, ss *scopeStack, table rtl.Table, enums map[string
 				for len(t.comp) <= int(id) {
 					t.comp = append(t.comp, companion{id: -1})
 				}
-				t.comp[id] = companion{sid, f.enum}
+				named, err := t.w.NewNamed(id, sid, f.enum)
+				if err != nil {
+					return x, err
+				}
+				t.comp[id] = companion{sid, named}
 			}
 			t.table = append(t.table, f.sig)
 			x.any = true
@@ -589,19 +603,24 @@ func (s *sampler) uint(id vcd.ID, v uint64) {
 		return
 	}
 	var c *companion
-	if int(id) < len(s.t.comp) && s.t.comp[id].names != nil {
+	if int(id) < len(s.t.comp) && s.t.comp[id].named != nil {
 		c = &s.t.comp[id]
 	}
-	if s.ch != nil {
+	s.value(id, c, v)
+}
+
+// value writes value v of variable id, or of the enum c and its string
+// companion.
+func (s *sampler) value(id vcd.ID, c *companion, v uint64) {
+	switch {
+	case s.ch != nil && c != nil:
+		s.ch.SetNamed(c.named, v)
+	case s.ch != nil:
 		s.ch.SetUint(id, v)
-		if c != nil {
-			s.ch.SetString(c.id, enumName(c.names, v))
-		}
-		return
-	}
-	s.w.SetUint(id, v)
-	if c != nil {
-		s.w.SetString(c.id, enumName(c.names, v))
+	case c != nil:
+		s.w.SetNamed(c.named, v)
+	default:
+		s.w.SetUint(id, v)
 	}
 }
 
@@ -689,13 +708,6 @@ func (x *inst) put(s *sampler, i int, v uint64) {
 		x.cur[x.b.fields[i].word] = v
 		s.uint(id, v)
 	}
-}
-
-func enumName(names []string, v uint64) string {
-	if v < uint64(len(names)) {
-		return names[v]
-	}
-	return "?" + strconv.FormatUint(v, 10)
 }
 
 // first dumps the first cycle of the window: every value, then the
@@ -788,7 +800,7 @@ func (s *sampler) op(o *fop, f *frame, all bool) {
 	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.bytes)), o.off)
 	fd := o.f
 	if !o.vec {
-		v := load(p, fd.leaf) & o.mask
+		v := load(p, o.leaf) & o.mask
 		w := &s.vals[o.word]
 		if !all && v == *w {
 			return
@@ -815,18 +827,8 @@ func (s *sampler) op(o *fop, f *frame, all bool) {
 // put writes the value change of a fop of width <= 64 (and the name of an
 // enum's value to its string companion).
 func (s *sampler) put(o *fop, v uint64) {
-	switch {
-	case s.mute:
-	case s.ch != nil:
-		s.ch.SetUint(o.id, v)
-		if c := o.comp; c != nil {
-			s.ch.SetString(c.id, enumName(c.names, v))
-		}
-	default:
-		s.w.SetUint(o.id, v)
-		if c := o.comp; c != nil {
-			s.w.SetString(c.id, enumName(c.names, v))
-		}
+	if !s.mute {
+		s.value(o.id, o.comp, v)
 	}
 }
 
@@ -1074,11 +1076,13 @@ func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
 		// CTA slots are given lowest-free-first and at most
 		// MaxResidentCTAs CTAs are resident, so the slots above stay
 		// empty (one more is read for a CTA leaving as another arrives).
-		rp := t.sm.RegPool()
-		n := min(len(t.poolV.Free), rp.Params().NumCTAs, t.sm.MaxResidentCTAs()+1)
-		for c := 0; c < n; c++ {
-			st := rp.CTAStats(c)
-			t.poolV.Free[c], t.poolV.HighWater[c] = st.Free, st.HighWater
+		// A free slot reads 0 (as Pool.CTAStats).
+		q := t.sm.RegPool().QRef()
+		for c := 0; c < t.poolN; c++ {
+			t.poolV.Free[c], t.poolV.HighWater[c] = 0, 0
+			if q.Valid.Has(c) {
+				t.poolV.Free[c], t.poolV.HighWater[c] = q.Free[c], q.HighWater[c]
+			}
 		}
 		s.pool.capture(f.bytes[l.pool:], &t.poolV)
 	}
