@@ -284,18 +284,26 @@ func (sm *SM) HostCommand(cmd trapunit.HostCmd, arg uint16) (trapunit.HostErr, e
 // TrapOutputs returns trap_unit's outputs: those of the last cycle if it
 // was evaluated then, else the registered ones (the pulses read zero).
 func (sm *SM) TrapOutputs() trapunit.Outputs {
+	var o trapunit.Outputs
+	sm.TrapOutputsTo(&o)
+	return o
+}
+
+// TrapOutputsTo sets *o to TrapOutputs() without copying the outputs
+// twice (a tracer reads them every cycle).
+func (sm *SM) TrapOutputsTo(o *trapunit.Outputs) {
 	t := &sm.trap
 	if t.oCycle == sm.cycle && sm.cycle > 0 {
-		return t.o
+		*o = t.o
+		return
 	}
 	q := &t.q
-	o := trapunit.Outputs{SMTrapped: q.SMTrapped, ResumePC: q.SavedPC, WarpPaused: q.Paused, WarpInHandler: q.InHandler,
+	*o = trapunit.Outputs{SMTrapped: q.SMTrapped, ResumePC: q.SavedPC, WarpPaused: q.Paused, WarpInHandler: q.InHandler,
 		IRQCause: q.IRQPending & trapunit.IRQMask, IRQCount: q.IRQCount, GlobalESR: q.GlobalESR,
 		S2RGlobalESR: q.GlobalESR &^ trapunit.GlobalESRBPTInt, WarpESR: q.WarpESR}
 	o.IRQ = o.IRQCause != 0
 	running := t.live.AndNot(q.Paused)
 	o.AllPaused = q.SMTrapped && !running.Any()
-	return o
 }
 
 // TrapCounts returns how many traps, breakpoints and interrupt records

@@ -303,10 +303,16 @@ func (p *frames) dispatch() {
 
 func (p *frames) worker(s *sampler) {
 	defer p.wg.Done()
+	next := uint64(0) // the block after the last one dumped
 	for b := range p.work {
 		b.ch.Reset()
 		s.ch = b.ch
-		s.prime(b.frames[0])
+		if b.seq != next || next == 0 {
+			// frames[0] is the last frame of the block before: a
+			// worker that did not just dump it learns its values.
+			s.prime(b.frames[0])
+		}
+		next = b.seq + 1
 		for _, f := range b.frames[1:b.n] {
 			s.process(f, false)
 		}

@@ -73,6 +73,7 @@ type Tracer struct {
 	ctaMark  []bool
 	poolV    regPoolObs
 	poolN    int // CTA slots of poolV read
+	trOut    trapunit.Outputs
 
 	par *frames
 	lay layout // of frame.data
@@ -781,17 +782,27 @@ func (s *sampler) segment(f *frame, g *segment, force bool) {
 	}
 	wops := s.t.wordOps
 	done := int32(-1) // the last fop written
-	for k := g.w0; k < g.w1; k++ {
-		w := data[k]
-		if w == prev[k] {
-			continue
+	data, prev = data[g.w0:g.w1], prev[g.w0:g.w1]
+	for k0 := 0; k0 < len(data); k0 += 4 {
+		// Four words at a time: most of a frame is what it was.
+		if k0+4 <= len(data) {
+			d, q := data[k0:k0+4], prev[k0:k0+4]
+			if (d[0]^q[0])|(d[1]^q[1])|(d[2]^q[2])|(d[3]^q[3]) == 0 {
+				continue
+			}
 		}
-		prev[k] = w
-		r := wops[k]
-		for i := max(r.f0, done+1); i <= r.f1; i++ {
-			s.op(&ops[i], f, false)
+		for k := k0; k < min(k0+4, len(data)); k++ {
+			w := data[k]
+			if w == prev[k] {
+				continue
+			}
+			prev[k] = w
+			r := wops[g.w0+k]
+			for i := max(r.f0, done+1); i <= r.f1; i++ {
+				s.op(&ops[i], f, false)
+			}
+			done = max(done, r.f1)
 		}
-		done = max(done, r.f1)
 	}
 }
 
@@ -1038,12 +1049,11 @@ func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
 	l := &t.lay
 	tq := t.sm.TrapStateRef()
 	s.trQ.capture(f.bytes[l.trQ:], tq)
-	for i := range f.esr {
-		f.esr[i] = 0
-		if i < len(tq.WarpESR) {
-			f.esr[i] = uint16(tq.WarpESR[i])
-		}
+	n := min(len(f.esr), len(tq.WarpESR))
+	for i, e := range tq.WarpESR[:n] {
+		f.esr[i] = uint16(e)
 	}
+	clear(f.esr[n:])
 	t.sampleIssue(ci, final)
 	t.sampleWriteback(ci.Cycle)
 	for k := range t.wbObs {
@@ -1100,8 +1110,8 @@ func (t *Tracer) captureEnd(f *frame) {
 		}
 	}
 	if s.trOut.any {
-		o := t.sm.TrapOutputs()
-		s.trOut.capture(f.bytes[t.lay.trOut:], &o)
+		t.sm.TrapOutputsTo(&t.trOut)
+		s.trOut.capture(f.bytes[t.lay.trOut:], &t.trOut)
 	}
 }
 
