@@ -38,8 +38,8 @@ const TailCycles = 3
 // goroutine, the Tracer only captures a frame per cycle: a copy of the
 // values it dumps. Worker goroutines turn runs of frames into VCD text
 // (comparing each signal with its value in the frame before and
-// formatting the changes into a vcd.Chunk), and a writer goroutine
-// appends the chunks to the file in order. The first cycle (the $dumpvars
+// formatting the changes into a vcd.Chunk) and append the chunks to the
+// file in order. The first cycle (the $dumpvars
 // section) and the last (at Close) are dumped on the caller's goroutine.
 // The output is the same byte for byte whatever the number of workers.
 type Tracer struct {

@@ -6,7 +6,7 @@
 #     traced (trace.Attach, every signal of every cycle, to a VCD file) in
 #     turn in one process; prints the median of each and the ratio, in
 #     wall-clock time and in process CPU time. The tracer diffs and formats
-#     the VCD on worker goroutines beside the SM, so with spare cores the
+#     the VCD on worker goroutines beside the SM (one on two cores), so the
 #     wall-clock ratio is the one that counts; the CPU ratio is the total
 #     work.
 #  2. bench/vcd/writer.sh: the VCD Writer alone, in MB/s.
@@ -16,6 +16,10 @@
 #     the test bench runs N cycles untraced and traced, and the VCD bytes
 #     divided by the time tracing added is Verilator's writer MB/s. Ours is
 #     reported as a ratio to it.
+#
+# The issue's targets are checked at the end: tracing costs at most 3x the
+# untraced run (the median wall-clock ratio) and the writer alone sustains
+# at least 100 MB/s; the script exits 1 when one is missed.
 #
 # Usage: bench/trace/run.sh [pairs] [verilator-cycles]   (default 9 200000)
 set -euo pipefail
@@ -44,10 +48,23 @@ echo "$wline"
 ours="$(echo "$wline" | awk '{ for (i = 1; i < NF; i++) if ($(i+1) == "MB/s") { print $i; exit } }')"
 ourscpu="$(echo "$wline" | awk '{ n = 0; for (i = 1; i < NF; i++) if ($(i+1) == "MB/s") { n++; if (n == 2) { print $i; exit } } }')"
 
+# The targets.
+ratio="$(metric wall-ratio)"
+missed=0
+if awk -v r="$ratio" 'BEGIN { exit !(r > 3) }'; then
+  echo "target missed: tracing costs ${ratio}x the untraced run (at most 3x)" >&2
+  missed=1
+fi
+if awk -v m="$ours" 'BEGIN { exit !(m < 100) }'; then
+  echo "target missed: the writer sustains ${ours} MB/s (at least 100)" >&2
+  missed=1
+fi
+finish() { exit "$missed"; }
+
 # 3. Verilator.
 if ! command -v verilator >/dev/null 2>&1; then
   echo "verilator not installed (make deps): no comparison" >&2
-  exit 0
+  finish
 fi
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 verilator --cc --exe --build --trace -O3 -Wno-fatal --Mdir "$tmp/obj" -CFLAGS -O2 \
@@ -69,3 +86,4 @@ vall="$(echo "$bytes $tt" | awk '{ printf "%.1f", $1 / 1e6 / $2 }')"
 printf 'verilator %s: %s cycles, %.1f MB of VCD, untraced %.3f s, traced %.3f s: %s MB/s of tracing time (%s MB/s overall), median of 5\n' \
   "$(verilator --version | awk '{print $2}')" "$vcycles" "$(echo "$bytes" | awk '{print $1/1e6}')" "$tp" "$tt" "$vmbs" "$vall"
 echo "$ours $vmbs $ourscpu" | awk '{ printf "our VCD writer / Verilator'"'"'s: %.2f (wall-clock MB/s), %.2f (per CPU-second)\n", $1 / $2, $3 / $2 }'
+finish
