@@ -35,12 +35,23 @@ func (w *Writer) NewNamed(id, str ID, names []string) (*Named, error) {
 		return nil, fmt.Errorf("%w: NewNamed: variable %d (code %s) is not a string variable", ErrKind, str, s.code)
 	}
 	e := &Named{id: id, str: str, width: x.width, names: append([]string(nil), names...)}
-	for v, name := range e.names {
-		if x.width < 64 && uint64(v)>>uint(x.width) != 0 {
-			break // names beyond the variable's values are never written
-		}
-		b := appendU(nil, x.code, x.width, uint64(v))
-		e.lines = append(e.lines, appendString(b, s.code, name))
+	n := len(e.names)
+	if x.width < 31 {
+		n = min(n, 1<<uint(x.width)) // names beyond the variable's values are never written
+	}
+	// Every value's lines in one buffer.
+	var buf []byte
+	ends := make([]int, n)
+	for v, name := range e.names[:n] {
+		buf = appendU(buf, x.code, x.width, uint64(v))
+		buf = appendString(buf, s.code, name)
+		ends[v] = len(buf)
+	}
+	e.lines = make([][]byte, n)
+	start := 0
+	for v, end := range ends {
+		e.lines[v] = buf[start:end:end]
+		start = end
 	}
 	return e, nil
 }
