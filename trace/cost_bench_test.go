@@ -10,11 +10,14 @@ import (
 	"github.com/smsim/smsim/trace/internal/exlaunch"
 )
 
-// BenchmarkCost splits what tracing the 48-warp benchmark kernel costs, run
-// under GOMAXPROCS=1 so that time per op is CPU time: the run untraced,
-// with a no-op hook (the SM's cost of being observed), with frames captured
-// but not dumped (capture), and traced with one worker into io.Discard
-// (dump: everything but the file system).
+// BenchmarkCost splits what tracing the 48-warp benchmark kernel costs:
+// the run untraced, with a no-op hook (the SM's cost of being observed),
+// and traced into io.Discard (everything but the file system) with one
+// and with two workers. Under GOMAXPROCS=1 time per op is the CPU time of
+// all of it (a CPU profile then splits the SM's goroutine, SM.Run, from
+// the worker's, frames.worker); with two CPUs, the wall-clock time.
+// bench/trace/run.sh measures the ratio (to a file, in one
+// process, side by side).
 func BenchmarkCost(b *testing.B) {
 	newSM := func(b *testing.B) *pipeline.SM {
 		sm, err := exlaunch.NewByName("bench_intloop", config.Default())

@@ -96,18 +96,21 @@ func TestNewNamedErrors(t *testing.T) {
 	// A value too wide for the variable, and a Named of another Writer.
 	n, err := w.NewNamed(id, str, []string{"x"})
 	require.NoError(t, err)
-	require.NoError(t, w.EndDefinitions())
-	require.NoError(t, w.SetTime(0))
-	c, err := w.NewChunk()
-	require.NoError(t, err)
-	assert.ErrorIs(t, c.SetNamed(n, 16), ErrTooWide)
+	assert.ErrorIs(t, startChunk(t, w).SetNamed(n, 16), ErrTooWide)
 	var other bytes.Buffer
 	w2 := NewWriter(&other)
 	_, err = w2.Register(String, 1, "s")
 	require.NoError(t, err)
-	require.NoError(t, w2.EndDefinitions())
-	require.NoError(t, w2.SetTime(0))
-	c2, err := w2.NewChunk()
+	assert.ErrorIs(t, startChunk(t, w2).SetNamed(n, 0), ErrKind)
+}
+
+// startChunk ends w's definitions, starts its time at 0 and returns a
+// Chunk of it.
+func startChunk(t *testing.T, w *Writer) *Chunk {
+	t.Helper()
+	require.NoError(t, w.EndDefinitions())
+	require.NoError(t, w.SetTime(0))
+	c, err := w.NewChunk()
 	require.NoError(t, err)
-	assert.ErrorIs(t, c2.SetNamed(n, 0), ErrKind)
+	return c
 }
