@@ -561,14 +561,9 @@ func (s *sampler) clone() *sampler {
 	a := &arena{}
 	c.top = s.top.clone(a)
 	c.warps = cloneAll(s.warps, a)
-	c.issue = cloneAll(s.issue, a)
-	c.wb = cloneAll(s.wb, a)
-	c.sIn, c.sOut, c.sQ = make([]tinst[warpsched.Inputs], len(s.sIn)), make([]tinst[warpsched.Outputs], len(s.sOut)), make([]tinst[warpsched.State], len(s.sQ))
-	for k := range s.sIn { // in the order units samples them
-		c.sIn[k], c.sOut[k], c.sQ[k] = s.sIn[k].clone(a), s.sOut[k].clone(a), s.sQ[k].clone(a)
-	}
-	c.ctOut, c.ctQ, c.pmOut = s.ctOut.clone(a), s.ctQ.clone(a), s.pmOut.clone(a)
-	c.trQ, c.pool, c.trOut = s.trQ.clone(a), s.pool.clone(a), s.trOut.clone(a)
+	// The issue and writeback stages and the units are read through the
+	// fops (frame.data) into the sampler's own vals and raw (flat): their
+	// instances are only layouts, shared.
 	c.ctas = make([]tinst[ctaObs], len(s.ctas))
 	c.bars = make([][pipeline.NumBarriers]tinst[barObs], len(s.bars))
 	for k := range s.bars {
