@@ -7,7 +7,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/pipeline"
-	"github.com/smsim/smsim/trace/internal/exlaunch"
+	"github.com/smsim/smsim/internal/exlaunch"
 )
 
 // BenchmarkCost splits what tracing the 48-warp benchmark kernel costs:

@@ -21,7 +21,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/examples"
 	"github.com/smsim/smsim/trace"
-	"github.com/smsim/smsim/trace/internal/exlaunch"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/vcd"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/pipeline"
-	"github.com/smsim/smsim/trace/internal/exlaunch"
+	"github.com/smsim/smsim/internal/exlaunch"
 )
 
 // The dump does not depend on the number of workers formatting it (nor on

@@ -17,7 +17,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/pipeline"
 	"github.com/smsim/smsim/trace"
-	"github.com/smsim/smsim/trace/internal/exlaunch"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/vcd"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/trace"
-	"github.com/smsim/smsim/trace/internal/exlaunch"
+	"github.com/smsim/smsim/internal/exlaunch"
 )
 
 func main() {
