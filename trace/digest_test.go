@@ -20,8 +20,8 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/examples"
-	"github.com/smsim/smsim/trace"
 	"github.com/smsim/smsim/internal/exlaunch"
+	"github.com/smsim/smsim/trace"
 	"github.com/smsim/smsim/vcd"
 )
 
