@@ -81,7 +81,7 @@ func (p Params) check() error {
 // whole: Eval restores from Q the CTAs the previous Eval changed in D, and
 // Tick copies those to Q (the global registers are always copied). The
 // observable behaviour is exactly D = f(Q, inputs) and Q = D;
-// rtl.CheckTwoPhase verifies it.
+// rtltest.CheckTwoPhase verifies it.
 type Pool struct {
 	p    Params
 	q, d State

@@ -1,10 +1,13 @@
-package rtl
+package rtl_test
 
 import (
 	"bytes"
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/rtl/rtltest"
 )
 
 // counter is a minimal two-phase unit: a wrapping counter with enable.
@@ -44,18 +47,18 @@ func (c *counter) Tick()           { c.q = c.d }
 func (c *counter) Q() counterState { return c.q }
 func (c *counter) D() counterState { return c.d }
 func (c *counter) Reset()          { c.q, c.d = counterState{}, counterState{} }
-func (c *counter) Table() Table {
-	return MustSignals("top.u_cnt", nil, counterIn{}, counterOut{}, counterState{})
+func (c *counter) Table() rtl.Table {
+	return rtl.MustSignals("top.u_cnt", nil, counterIn{}, counterOut{}, counterState{})
 }
 
-var _ Unit[counterIn, counterOut, counterState] = (*counter)(nil)
-var _ Resetter = (*counter)(nil)
+var _ rtl.Unit[counterIn, counterOut, counterState] = (*counter)(nil)
+var _ rtl.Resetter = (*counter)(nil)
 
 func newCounter() *counter { return &counter{} }
 
 func TestCheckTwoPhaseGood(t *testing.T) {
 	c := newCounter()
-	outs := CheckTwoPhase[counterIn, counterOut, counterState](t, c, counterIn{true}, counterIn{false}, counterIn{true}, counterIn{true})
+	outs := rtltest.CheckTwoPhase[counterIn, counterOut, counterState](t, c, counterIn{true}, counterIn{false}, counterIn{true}, counterIn{true})
 	want := []uint8{0, 1, 1, 2}
 	for i, o := range outs {
 		if o.Count != want[i] {
@@ -91,7 +94,7 @@ func runCheck(c *counter, in ...counterIn) (msg string) {
 			msg = f.msg
 		}
 	}()
-	CheckTwoPhase[counterIn, counterOut, counterState](f, c, in...)
+	rtltest.CheckTwoPhase[counterIn, counterOut, counterState](f, c, in...)
 	return ""
 }
 
@@ -106,10 +109,10 @@ func TestCheckTwoPhaseCatchesBadUnits(t *testing.T) {
 
 func TestSignals(t *testing.T) {
 	type in struct {
-		Ready Bits    `sv:"warp_ready_i" width:"NumWarps"`
-		Stall bool    `sv:"stall_i"`
-		Skip  int     // no tag: not a signal
-		Vec   [4]bool `sv:"vec_i"`
+		Ready rtl.Bits `sv:"warp_ready_i" width:"NumWarps"`
+		Stall bool     `sv:"stall_i"`
+		Skip  int      // no tag: not a signal
+		Vec   [4]bool  `sv:"vec_i"`
 	}
 	type out struct {
 		Valid bool   `sv:"issue_valid_o"`
@@ -118,17 +121,17 @@ func TestSignals(t *testing.T) {
 	type st struct {
 		Ptr uint32 `sv:"rr_ptr_q"`
 	}
-	tab, err := Signals("sm_top.u_warp_sched_0", map[string]int{"NumWarps": 16}, in{}, &out{}, st{})
+	tab, err := rtl.Signals("sm_top.u_warp_sched_0", map[string]int{"NumWarps": 16}, in{}, &out{}, st{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Table{
-		{"warp_ready_i", 16, DirIn, "sm_top.u_warp_sched_0"},
-		{"stall_i", 1, DirIn, "sm_top.u_warp_sched_0"},
-		{"vec_i", 4, DirIn, "sm_top.u_warp_sched_0"},
-		{"issue_valid_o", 1, DirOut, "sm_top.u_warp_sched_0"},
-		{"issue_warp_o", 6, DirOut, "sm_top.u_warp_sched_0"},
-		{"rr_ptr_q", 32, DirReg, "sm_top.u_warp_sched_0"},
+	want := rtl.Table{
+		{"warp_ready_i", 16, rtl.DirIn, "sm_top.u_warp_sched_0"},
+		{"stall_i", 1, rtl.DirIn, "sm_top.u_warp_sched_0"},
+		{"vec_i", 4, rtl.DirIn, "sm_top.u_warp_sched_0"},
+		{"issue_valid_o", 1, rtl.DirOut, "sm_top.u_warp_sched_0"},
+		{"issue_warp_o", 6, rtl.DirOut, "sm_top.u_warp_sched_0"},
+		{"rr_ptr_q", 32, rtl.DirReg, "sm_top.u_warp_sched_0"},
 	}
 	if !reflect.DeepEqual(tab, want) {
 		t.Fatalf("table\n%+v\nwant\n%+v", tab, want)
@@ -150,10 +153,10 @@ func TestSignalsErrors(t *testing.T) {
 		X bool `sv:"x"`
 	}
 	type bitsNoWidth struct {
-		X Bits `sv:"x_i"`
+		X rtl.Bits `sv:"x_i"`
 	}
 	type badParam struct {
-		X Bits `sv:"x_i" width:"Nope"`
+		X rtl.Bits `sv:"x_i" width:"Nope"`
 	}
 	type dup struct {
 		X bool `sv:"x_i"`
@@ -163,7 +166,7 @@ func TestSignalsErrors(t *testing.T) {
 		X []int `sv:"x_i"`
 	}
 	for _, c := range []any{noSuffix{}, bitsNoWidth{}, badParam{}, dup{}, slice{}, 3, (*dup)(nil)} {
-		if _, err := Signals("s", nil, c); err == nil {
+		if _, err := rtl.Signals("s", nil, c); err == nil {
 			t.Errorf("%T: no error", c)
 		}
 	}
@@ -171,7 +174,7 @@ func TestSignalsErrors(t *testing.T) {
 
 func TestCheckState(t *testing.T) {
 	type good struct {
-		A Bits
+		A rtl.Bits
 		B [4]uint16
 		C struct{ D bool }
 	}
@@ -181,22 +184,22 @@ func TestCheckState(t *testing.T) {
 	type nested struct {
 		B struct{ P *int }
 	}
-	if err := CheckState(good{}); err != nil {
+	if err := rtl.CheckState(good{}); err != nil {
 		t.Error(err)
 	}
-	if err := CheckState(bad{}); err == nil {
+	if err := rtl.CheckState(bad{}); err == nil {
 		t.Error("slice state accepted")
 	}
-	if err := CheckState(nested{}); err == nil {
+	if err := rtl.CheckState(nested{}); err == nil {
 		t.Error("pointer state accepted")
 	}
-	if err := CheckState(counterState{}); err != nil {
+	if err := rtl.CheckState(counterState{}); err != nil {
 		t.Error(err)
 	}
 }
 
 func TestBits(t *testing.T) {
-	b := BitsOf(0, 3, 64, 1023)
+	b := rtl.BitsOf(0, 3, 64, 1023)
 	if b.Count() != 4 || !b.Has(64) || b.Has(65) || b.Has(-1) || b.Has(5000) {
 		t.Fatalf("bits %v", b)
 	}
@@ -219,15 +222,15 @@ func TestBits(t *testing.T) {
 	if got := b.NextCyclic(4, 100); got != 64 {
 		t.Errorf("NextCyclic = %d", got)
 	}
-	var z Bits
+	var z rtl.Bits
 	if z.Any() || z.NextCyclic(3, 10) != -1 || z.NextCyclic(0, 0) != -1 {
 		t.Error("empty vector")
 	}
-	o := BitsOf(3, 4)
-	if got := b.And(o); got != BitsOf(3) {
+	o := rtl.BitsOf(3, 4)
+	if got := b.And(o); got != rtl.BitsOf(3) {
 		t.Errorf("And %v", got)
 	}
-	if got := b.AndNot(o); got != BitsOf(0, 64, 1023) {
+	if got := b.AndNot(o); got != rtl.BitsOf(0, 64, 1023) {
 		t.Errorf("AndNot %v", got)
 	}
 	if got := b.Or(o); got.Count() != 5 {
