@@ -27,7 +27,7 @@ STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
 # Packages whose tests also run under the race detector (the tracer's
 # worker goroutines, the cosim harness sessions).
-RACE_PKGS := ./trace ./vcd ./cosim/kernelrec
+RACE_PKGS := ./trace ./vcd ./cosim
 
 # The whole suite (gofmt, go mod tidy, vet, staticcheck, tests, the race
 # detector on the concurrent packages). CI runs exactly this.

@@ -270,14 +270,14 @@ func TestSignalTable(t *testing.T) {
 	}
 	tab := newMon(t, 4).Signals()
 	want := rtl.Table{
-		{Name: "event_valid_i", Width: 4, Dir: rtl.DirIn, Scope: Scope},
-		{Name: "event_mask_i", Width: 64, Dir: rtl.DirIn, Scope: Scope},
+		{Name: "event_valid_i", Width: 4, Dir: rtl.DirIn, Scope: Scope, Elem: 1},
+		{Name: "event_mask_i", Width: 64, Dir: rtl.DirIn, Scope: Scope, Elem: 16},
 		{Name: "issue_count_i", Width: 3, Dir: rtl.DirIn, Scope: Scope},
-		{Name: "stall_count_i", Width: 176, Dir: rtl.DirIn, Scope: Scope},
-		{Name: "pm_o", Width: 512, Dir: rtl.DirOut, Scope: Scope},
-		{Name: "event_count_o", Width: 1024, Dir: rtl.DirOut, Scope: Scope},
-		{Name: "pm_q", Width: 512, Dir: rtl.DirReg, Scope: Scope},
-		{Name: "event_count_q", Width: 1024, Dir: rtl.DirReg, Scope: Scope},
+		{Name: "stall_count_i", Width: 176, Dir: rtl.DirIn, Scope: Scope, Elem: 16},
+		{Name: "pm_o", Width: 512, Dir: rtl.DirOut, Scope: Scope, Elem: 64},
+		{Name: "event_count_o", Width: 1024, Dir: rtl.DirOut, Scope: Scope, Elem: 64},
+		{Name: "pm_q", Width: 512, Dir: rtl.DirReg, Scope: Scope, Elem: 64},
+		{Name: "event_count_q", Width: 1024, Dir: rtl.DirReg, Scope: Scope, Elem: 64},
 	}
 	if !reflect.DeepEqual(tab, want) {
 		t.Errorf("table\n%+v\nwant\n%+v", tab, want)

@@ -95,7 +95,7 @@ type SM struct {
 	info      CycleInfo
 	unitIn    UnitInputs // the last cycle's unit inputs, with a hook (CycleInfo.Units)
 	unitInOK  bool
-	recUnits  bool // RecordUnitInputs: fill unitIn every cycle
+	recUnits  bool           // RecordUnitInputs: fill unitIn every cycle
 	trap      trapState      // trap_unit and the trap handler (trap.go)
 	u         units          // clock_timer and perf_mon (units.go)
 	rp        rpUnit         // reg_pool (regpool.go)
