@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/smsim/smsim/diag"
 	"io"
 	"os"
 	"reflect"
@@ -236,7 +237,7 @@ func readYAML(name string, data []byte) (doc *yaml.Node, err error) {
 		// The YAML library is not meant to panic on any input; should it,
 		// report the input as invalid rather than crash the caller.
 		if r := recover(); r != nil {
-			doc, err = nil, &Error{File: name, Msg: fmt.Sprintf("%s: invalid YAML (%v)", name, r)}
+			doc, err = nil, &Error{Pos: diag.Pos{File: name}, Msg: fmt.Sprintf("%s: invalid YAML (%v)", name, r)}
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -245,14 +246,14 @@ func readYAML(name string, data []byte) (doc *yaml.Node, err error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
-		return nil, &Error{File: name, Msg: fmt.Sprintf("%s: %v", name, err)}
+		return nil, &Error{Pos: diag.Pos{File: name}, Msg: fmt.Sprintf("%s: %v", name, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		if err != nil {
-			return nil, &Error{File: name, Msg: fmt.Sprintf("%s: %v", name, err)}
+			return nil, &Error{Pos: diag.Pos{File: name}, Msg: fmt.Sprintf("%s: %v", name, err)}
 		}
-		return nil, &Error{File: name, Line: extra.Line, Col: extra.Column, Msg: "a config file holds one YAML document; found a second"}
+		return nil, &Error{Pos: diag.Pos{File: name, Line: extra.Line, Col: extra.Column}, Msg: "a config file holds one YAML document; found a second"}
 	}
 	return &first, nil
 }

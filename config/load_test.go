@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/diag"
 )
 
 func TestLoadErrors(t *testing.T) {
@@ -71,7 +72,7 @@ func TestLoadErrorFields(t *testing.T) {
 	_, err := config.Parse("f.yaml", []byte("sched:\n  cnt: 2\n"), config.Default())
 	var ce *config.Error
 	require.True(t, errors.As(err, &ce))
-	assert.Equal(t, config.Error{File: "f.yaml", Line: 2, Col: 3, Key: "sched.cnt",
+	assert.Equal(t, config.Error{Pos: diag.Pos{File: "f.yaml", Line: 2, Col: 3}, Key: "sched.cnt",
 		Msg: `unknown config key "sched.cnt" (did you mean sched.count?)`}, *ce)
 }
 

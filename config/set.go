@@ -3,71 +3,21 @@ package config
 import (
 	"bytes"
 	"fmt"
+	"github.com/smsim/smsim/diag"
 	"reflect"
-	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 )
 
-// Error is one configuration error. Its text is "file:line:col: message"
-// for an error found in a file, else "message"; the message names the key.
-type Error struct {
-	File string // the file, "" when the error is not from a file
-	Line int    // 1-based; 0 when not from a file
-	Col  int    // 1-based; 0 when not from a file
-	Key  string // the dotted key concerned ("" when there is none)
-	Msg  string
-}
+// Error is one configuration error (package diag, the module's one
+// positioned-error type). Its text is "file:line:col: message" for an
+// error found in a file, else "message"; the message names the key, and
+// Key holds it.
+type Error = diag.Error
 
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		f := e.File
-		if f == "" {
-			f = "<input>"
-		}
-		return fmt.Sprintf("%s:%d:%d: %s", f, e.Line, e.Col, e.Msg)
-	}
-	return e.Msg
-}
-
-// ErrorList is a list of errors, sorted by position.
-type ErrorList []*Error
-
-func (l ErrorList) Error() string {
-	var b strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(e.Error())
-	}
-	return b.String()
-}
-
-// Unwrap gives errors.As and errors.Is access to each error.
-func (l ErrorList) Unwrap() []error {
-	out := make([]error, len(l))
-	for i, e := range l {
-		out[i] = e
-	}
-	return out
-}
-
-// Err returns nil for an empty list, else the list sorted by position.
-func (l ErrorList) Err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	sort.SliceStable(l, func(i, j int) bool {
-		a, b := l[i], l[j]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
-	return l
-}
+// ErrorList is a list of errors, sorted by position by Err.
+type ErrorList = diag.ErrorList
 
 // Keys returns every settable dotted key (the leaves: array elements
 // appear as key.N), sorted segment by segment with numeric segments in

@@ -37,7 +37,7 @@ func ClockTimer(p clocktimer.Params) (Unit, error) {
 	params = append(params, split64("TimerStartNs", p.TimerStartNs)...)
 	return Bind(Spec[clocktimer.Inputs, clocktimer.Outputs, clocktimer.State]{
 		Module: "clock_timer",
-		RTL:    []string{"clock_timer.sv"},
+		RTL:    []string{"smsim_pkg.sv", "clock_timer.sv"},
 		Params: params,
 		Table:  rescope(u.Signals(), "clock_timer"),
 		New: func() (GoUnit[clocktimer.Inputs, clocktimer.Outputs, clocktimer.State], error) {

@@ -43,7 +43,7 @@ func PerfMon(p perfmon.Params) (Unit, error) {
 	}
 	return Bind(Spec[perfmon.Inputs, perfmon.Outputs, perfmon.State]{
 		Module: "perf_mon",
-		RTL:    []string{"perf_mon.sv"},
+		RTL:    []string{"smsim_pkg.sv", "perf_mon.sv"},
 		Params: params,
 		Table:  rescope(u.Signals(), "perf_mon"),
 		New: func() (GoUnit[perfmon.Inputs, perfmon.Outputs, perfmon.State], error) {

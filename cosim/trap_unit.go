@@ -20,7 +20,7 @@ func TrapUnit(p trapunit.Params) (Unit, error) {
 	}
 	return Bind(Spec[trapunit.Inputs, trapunit.Outputs, trapunit.State]{
 		Module: "trap_unit",
-		RTL:    []string{"trap_unit.sv"},
+		RTL:    []string{"smsim_pkg.sv", "trap_unit.sv"},
 		Params: []Param{{"NumWarps", p.NumWarps}, {"NumPorts", p.NumPorts}, {"HasHandler", has}},
 		Table:  rescope(u.Signals(), "trap_unit"),
 		New: func() (GoUnit[trapunit.Inputs, trapunit.Outputs, trapunit.State], error) {

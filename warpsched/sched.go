@@ -233,6 +233,10 @@ func oldest(b *rtl.Bits, age *[rtl.MaxBits]uint32, n int) int {
 	return best
 }
 
+// StampWidth is the width of a warp launch stamp: next_age_q and each
+// warp_age_q entry (smsim_pkg::StampWidth).
+const StampWidth = 32
+
 // Signals returns the scheduler's signal table under the instance path
 // scope (e.g. "sm_top.u_warp_sched_0").
 func (s *Sched) Signals(scope string) rtl.Table {

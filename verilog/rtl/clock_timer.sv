@@ -61,8 +61,8 @@ module clock_timer #(
   localparam logic [63:0] NsQuot       = 64'(NsQuotI);
   localparam logic [31:0] NsRem        = NsRemI;
   localparam logic [31:0] MHzW         = 32'(MHz);
-  // The longest sleep, in ns (1 ms).
-  localparam logic [31:0] MaxSleepNs   = 32'd1000000;
+  // The longest sleep (1 ms) is smsim_pkg::MaxSleepNs, generated from
+  // clocktimer.MaxSleepNs.
 
   // Registers.
   logic [63:0]              cycle_q,       cycle_d;
@@ -93,7 +93,7 @@ module clock_timer #(
   localparam logic [74:0] SleepMul  = 75'(MHz) * 75'(DivMagic);
   function automatic logic [31:0] sleep_cycles(logic [31:0] ns);
     logic [31:0] n;
-    n            = (ns > MaxSleepNs) ? MaxSleepNs : ns;
+    n            = (ns > smsim_pkg::MaxSleepNs) ? smsim_pkg::MaxSleepNs : ns;
     sleep_cycles = 32'((75'(n) * SleepMul) >> 47);
   endfunction
 

@@ -51,13 +51,9 @@ module perf_mon #(
   output logic [EventCountWidth-1:0] event_count_o
 );
 
-  localparam int unsigned NumEvents   = 16;
-  localparam int unsigned NumCounters = 8;
-  // Counter kinds (config.PMKind); 0, off, is every other value.
-  localparam int unsigned PmCycles       = 1;
-  localparam int unsigned PmInstructions = 2;
-  localparam int unsigned PmEvents       = 3;
-  localparam int unsigned PmStall        = 4;
+  // NumEvents, NumCounters and the counter kinds come from smsim_pkg,
+  // generated from packages perfmon and config.
+
   // Triggers of one event in one cycle (0..NumPorts).
   localparam int unsigned EvWidth = $clog2(NumPorts + 1);
   // Triggers of up to 16 events in one cycle.
@@ -68,8 +64,8 @@ module perf_mon #(
   logic [EventCountWidth-1:0] event_count_q, event_count_d;
 
   // This cycle's triggers per event.
-  logic [EvWidth*NumEvents-1:0] ev;
-  for (genvar k = 0; k < NumEvents; k++) begin : g_ev
+  logic [EvWidth*smsim_pkg::NumEvents-1:0] ev;
+  for (genvar k = 0; k < smsim_pkg::NumEvents; k++) begin : g_ev
     always_comb begin
       logic [EvWidth-1:0] n;
       n = '0;
@@ -84,31 +80,31 @@ module perf_mon #(
                                        64'(ev[EvWidth*k +: EvWidth]);
   end
 
-  localparam logic [32*NumCounters-1:0] Cfg = (256'(Counter7) << 224) | (256'(Counter6) << 192) |
+  localparam logic [32*smsim_pkg::NumCounters-1:0] Cfg = (256'(Counter7) << 224) | (256'(Counter6) << 192) |
                                               (256'(Counter5) << 160) | (256'(Counter4) << 128) |
                                               (256'(Counter3) << 96)  | (256'(Counter2) << 64) |
                                               (256'(Counter1) << 32)  | 256'(Counter0);
 
-  for (genvar i = 0; i < NumCounters; i++) begin : g_pm
+  for (genvar i = 0; i < smsim_pkg::NumCounters; i++) begin : g_pm
     localparam logic [3:0]  Kind = Cfg[32*i +: 4];
     localparam logic [15:0] Arg  = Cfg[32*i + 4 +: 16];
     logic [63:0] inc;
-    if (Kind == 4'(PmCycles)) begin : g_cycles
+    if (Kind == 4'(smsim_pkg::PmCycles)) begin : g_cycles
       assign inc = 64'd1;
-    end else if (Kind == 4'(PmInstructions)) begin : g_instructions
+    end else if (Kind == 4'(smsim_pkg::PmInstructions)) begin : g_instructions
       assign inc = 64'(issue_count_i);
-    end else if (Kind == 4'(PmEvents)) begin : g_events
+    end else if (Kind == 4'(smsim_pkg::PmEvents)) begin : g_events
       always_comb begin
         logic [EvSumWidth-1:0] n;
         n = '0;
-        for (int k = 0; k < NumEvents; k++) begin
+        for (int k = 0; k < smsim_pkg::NumEvents; k++) begin
           if (Arg[k]) begin
             n = n + EvSumWidth'(ev[EvWidth*k +: EvWidth]);
           end
         end
         inc = 64'(n);
       end
-    end else if (Kind == 4'(PmStall)) begin : g_stall
+    end else if (Kind == 4'(smsim_pkg::PmStall)) begin : g_stall
       assign inc = 64'(stall_count_i[16*Arg +: 16]);
     end else begin : g_off  // off: reads 0
       assign inc = 64'd0;

@@ -91,22 +91,8 @@ module reg_pool #(
   output logic [63:0]                 stat_blocked_cycles_o
 );
 
-  localparam int unsigned NG       = 8;   // warpgroups per CTA (regpool.MaxGroups)
-  localparam int unsigned MinCount = 24;
-  localparam int unsigned MaxCount = 256;
-
-  // regpool.ErrCode and regpool.UBKind encodings.
-  localparam logic [3:0] ErrLaunchBusy    = 4'd1;
-  localparam logic [3:0] ErrLaunchShape   = 4'd2;
-  localparam logic [3:0] ErrLaunchRegfile = 4'd3;
-  localparam logic [3:0] ErrCTAExitIdle   = 4'd4;
-  localparam logic [3:0] ErrCTAExitLive   = 4'd5;
-  localparam logic [3:0] ErrNoCTA         = 4'd6;
-  localparam logic [3:0] ErrBadWarp       = 4'd7;
-  localparam logic [3:0] ErrExited        = 4'd8;
-  localparam logic [3:0] ErrBusy          = 4'd9;
-  localparam logic [3:0] ErrBadCount      = 4'd10;
-  localparam logic [4:0] UBNotAllWarps    = 5'd1;
+  // NG (warpgroups per CTA), setmaxnreg's MinCount and MaxCount, the error
+  // codes and UB kinds come from smsim_pkg, generated from package regpool.
 
   // Registers.
   logic [NumCTAs-1:0]       cta_valid_q,       cta_valid_d;
@@ -123,10 +109,10 @@ module reg_pool #(
   logic [NumCTAs*8-1:0]     cta_blk_q,         cta_blk_d;
   logic [NumCTAs*8-1:0]     cta_unsync_q,      cta_unsync_d;
   logic [NumCTAs*8-1:0]     wg_inc_q,          wg_inc_d;
-  logic [NumCTAs*NG*9-1:0]  wg_nreg_q,         wg_nreg_d;
-  logic [NumCTAs*NG*32-1:0] wg_pc_q,           wg_pc_d;
-  logic [NumCTAs*NG*9-1:0]  wg_count_q,        wg_count_d;
-  logic [NumCTAs*NG*64-1:0] wg_blk_cycles_q,   wg_blk_cycles_d;
+  logic [NumCTAs*smsim_pkg::NG*9-1:0]  wg_nreg_q,         wg_nreg_d;
+  logic [NumCTAs*smsim_pkg::NG*32-1:0] wg_pc_q,           wg_pc_d;
+  logic [NumCTAs*smsim_pkg::NG*9-1:0]  wg_count_q,        wg_count_d;
+  logic [NumCTAs*smsim_pkg::NG*64-1:0] wg_blk_cycles_q,   wg_blk_cycles_d;
 
   // Warps of warpgroup g of a CTA with nw warps (bit i: warp i).
   function automatic logic [31:0] members(logic [5:0] nw, logic [2:0] g);
@@ -193,11 +179,11 @@ module reg_pool #(
   endfunction
 
   // Registers a CTA's warps own above the launch count.
-  function automatic logic [31:0] used(logic [5:0] nw, logic [8:0] l, logic [NG*9-1:0] nregs);
+  function automatic logic [31:0] used(logic [5:0] nw, logic [8:0] l, logic [smsim_pkg::NG*9-1:0] nregs);
     logic [31:0] n;
     logic [8:0]  r;
     n = '0;
-    for (int g = 0; g < NG; g++) begin
+    for (int g = 0; g < smsim_pkg::NG; g++) begin
       r = nregs[9*g +: 9];
       if (g < 32'(groups(nw)) && r > l) begin
         n = n + (32'(r) - 32'(l)) * 32'd32 * 32'(popcount(members(nw, 3'(g))));
@@ -254,10 +240,10 @@ module reg_pool #(
     cta_blk_d[8*c +: 8]              = '0;
     cta_unsync_d[8*c +: 8]           = '0;
     wg_inc_d[8*c +: 8]               = '0;
-    wg_nreg_d[NG*9*c +: NG*9]        = '0;
-    wg_pc_d[NG*32*c +: NG*32]        = '0;
-    wg_count_d[NG*9*c +: NG*9]       = '0;
-    wg_blk_cycles_d[NG*64*c +: NG*64] = '0;
+    wg_nreg_d[smsim_pkg::NG*9*c +: smsim_pkg::NG*9]        = '0;
+    wg_pc_d[smsim_pkg::NG*32*c +: smsim_pkg::NG*32]        = '0;
+    wg_count_d[smsim_pkg::NG*9*c +: smsim_pkg::NG*9]       = '0;
+    wg_blk_cycles_d[smsim_pkg::NG*64*c +: smsim_pkg::NG*64] = '0;
   endtask
 
   // Whether c names a live CTA slot.
@@ -313,9 +299,9 @@ module reg_pool #(
     logic [7:0]          blk;
     logic [7:0]          unsync;
     logic [7:0]          incs;
-    logic [NG*9-1:0]     nregs;
-    logic [NG*32-1:0]    pcs;
-    logic [NG*9-1:0]     counts;
+    logic [smsim_pkg::NG*9-1:0]     nregs;
+    logic [smsim_pkg::NG*32-1:0]    pcs;
+    logic [smsim_pkg::NG*9-1:0]     counts;
     logic [31:0]         free;
     logic                blk_any;
     // Steps 3-5's protocol errors by port (0: none); step 6's candidates.
@@ -381,12 +367,12 @@ module reg_pool #(
     for (int unsigned k = 0; k < NumCTAs; k++) begin
       if (cta_exit_i[k]) begin
         if (!cta_valid_d[k]) begin
-          fail(ErrCTAExitIdle, CtaIdxW'(k), 5'd0);
+          fail(smsim_pkg::ErrCTAExitIdle, CtaIdxW'(k), 5'd0);
         end else begin
           nw = cta_nwarps_d[6*k +: 6];
           if (cta_exited_d[32*k +: 32] != all_warps(nw) || cta_wait_d[32*k +: 32] != '0 ||
               cta_blk_d[8*k +: 8] != '0) begin
-            fail(ErrCTAExitLive, CtaIdxW'(k), lowest(~cta_exited_d[32*k +: 32]));
+            fail(smsim_pkg::ErrCTAExitLive, CtaIdxW'(k), lowest(~cta_exited_d[32*k +: 32]));
           end
           fp = footprint(nw, {1'b0, cta_launch_nreg_d[9*k +: 9]});
           rf_used_d = rf_used_d - ((rf_used_d < fp) ? rf_used_d : fp);
@@ -406,11 +392,11 @@ module reg_pool #(
         nw = 6'((threads + 32'd31) / 32'd32);
         fp = footprint(nw, l[9:0]);
         if (cta_valid_d[k]) begin
-          fail(ErrLaunchBusy, CtaIdxW'(k), 5'd0);
+          fail(smsim_pkg::ErrLaunchBusy, CtaIdxW'(k), 5'd0);
         end else if (threads < 32'd1 || threads > MaxThreadsPerCTA || l > MaxRegsPerThread) begin
-          fail(ErrLaunchShape, CtaIdxW'(k), 5'd0);
+          fail(smsim_pkg::ErrLaunchShape, CtaIdxW'(k), 5'd0);
         end else if (64'(rf_used_d) + 64'(fp) > 64'(Regfile)) begin
-          fail(ErrLaunchRegfile, CtaIdxW'(k), 5'd0);
+          fail(smsim_pkg::ErrLaunchRegfile, CtaIdxW'(k), 5'd0);
         end else begin
           zero_cta(k);
           cta_valid_d[k]   = 1'b1;
@@ -418,9 +404,9 @@ module reg_pool #(
           cta_blk_any_d[k] = 1'b0;
           cta_nwarps_d[6*k +: 6]      = nw;
           cta_launch_nreg_d[9*k +: 9] = l[8:0];
-          for (int unsigned j = 0; j < NG; j++) begin
+          for (int unsigned j = 0; j < smsim_pkg::NG; j++) begin
             if (j < 32'(groups(nw))) begin
-              wg_nreg_d[9*(NG*k + j) +: 9] = l[8:0];
+              wg_nreg_d[9*(smsim_pkg::NG*k + j) +: 9] = l[8:0];
             end
           end
           rf_used_d = rf_used_d + fp;
@@ -439,13 +425,13 @@ module reg_pool #(
     //    after them. The grant's candidates (step 6) are found here too.
     for (int unsigned p = 0; p < NumPorts; p++) begin
       if (exit_valid_i[p] && !cta_live(cta_valid_d, exit_cta_i[CtaIdxW*p +: CtaIdxW])) begin
-        f_exit[4*p +: 4] = ErrNoCTA;
+        f_exit[4*p +: 4] = smsim_pkg::ErrNoCTA;
       end
       if (sync_valid_i[p] && !cta_live(cta_valid_d, sync_cta_i[CtaIdxW*p +: CtaIdxW])) begin
-        f_sync[4*p +: 4] = ErrNoCTA;
+        f_sync[4*p +: 4] = smsim_pkg::ErrNoCTA;
       end
       if (arrive_valid_i[p] && !cta_live(cta_valid_d, arrive_cta_i[CtaIdxW*p +: CtaIdxW])) begin
-        f_arrive[4*p +: 4] = ErrNoCTA;
+        f_arrive[4*p +: 4] = smsim_pkg::ErrNoCTA;
       end
     end
 
@@ -456,9 +442,9 @@ module reg_pool #(
       blk     = cta_blk_d[8*k +: 8];
       unsync  = cta_unsync_d[8*k +: 8];
       incs    = wg_inc_d[8*k +: 8];
-      nregs   = wg_nreg_d[NG*9*k +: NG*9];
-      pcs     = wg_pc_d[NG*32*k +: NG*32];
-      counts  = wg_count_d[NG*9*k +: NG*9];
+      nregs   = wg_nreg_d[smsim_pkg::NG*9*k +: smsim_pkg::NG*9];
+      pcs     = wg_pc_d[smsim_pkg::NG*32*k +: smsim_pkg::NG*32];
+      counts  = wg_count_d[smsim_pkg::NG*9*k +: smsim_pkg::NG*9];
       free    = cta_free_d[32*k +: 32];
       blk_any = cta_blk_any_d[k];
 
@@ -470,14 +456,14 @@ module reg_pool #(
           bit_w = 32'd1 << wi;
           g     = w[4:2];
           if (wi >= 32'(nw)) begin
-            f_exit[4*p +: 4] = ErrBadWarp;
+            f_exit[4*p +: 4] = smsim_pkg::ErrBadWarp;
           end else if ((exited & bit_w) != '0) begin
-            f_exit[4*p +: 4] = ErrExited;
+            f_exit[4*p +: 4] = smsim_pkg::ErrExited;
           end else begin
             m    = members(nw, g);
             held = (wait_m & bit_w) != '0 || blk[g];
             if (held) begin
-              f_exit[4*p +: 4] = ErrBusy;
+              f_exit[4*p +: 4] = smsim_pkg::ErrBusy;
             end
             exited = exited | bit_w;
             others = m & ~exited;
@@ -494,7 +480,7 @@ module reg_pool #(
               waiting = wait_m & m & ~bit_w;
               wait_m  = wait_m & ~m;
               if (!held) begin
-                ub_rec(NumPorts + p, CtaIdxW'(k), w, UBNotAllWarps);
+                ub_rec(NumPorts + p, CtaIdxW'(k), w, smsim_pkg::UBNotAllWarps);
               end
               if (waiting != '0) begin
                 release_rec(NumPorts + p, CtaIdxW'(k), waiting, cur, cur, 1'b0);
@@ -509,10 +495,10 @@ module reg_pool #(
         if (sync_valid_i[p] && cta_valid_d[k] && 32'(sync_cta_i[CtaIdxW*p +: CtaIdxW]) == k) begin
           warps = sync_warps_i[32*p +: 32];
           if ((warps & ~all_warps(nw)) != '0) begin
-            f_sync[4*p +: 4] = ErrBadWarp;
+            f_sync[4*p +: 4] = smsim_pkg::ErrBadWarp;
           end
           clr = '0;
-          for (int unsigned j = 0; j < NG; j++) begin
+          for (int unsigned j = 0; j < smsim_pkg::NG; j++) begin
             live = members(nw, 3'(j)) & ~exited;
             if (j < 32'(groups(nw)) && live != '0 && (warps & live) == live) begin
               clr[j] = 1'b1;
@@ -533,13 +519,13 @@ module reg_pool #(
           bit_w = 32'd1 << wi;
           g     = w[4:2];
           if (wi >= 32'(nw)) begin
-            f_arrive[4*p +: 4] = ErrBadWarp;
+            f_arrive[4*p +: 4] = smsim_pkg::ErrBadWarp;
           end else if ((exited & bit_w) != '0) begin
-            f_arrive[4*p +: 4] = ErrExited;
+            f_arrive[4*p +: 4] = smsim_pkg::ErrExited;
           end else if ((wait_m & bit_w) != '0 || blk[g]) begin
-            f_arrive[4*p +: 4] = ErrBusy;
-          end else if (32'(cnt) < MinCount || 32'(cnt) > MaxCount || cnt[2:0] != 3'd0) begin
-            f_arrive[4*p +: 4] = ErrBadCount;
+            f_arrive[4*p +: 4] = smsim_pkg::ErrBusy;
+          end else if (32'(cnt) < smsim_pkg::MinCount || 32'(cnt) > smsim_pkg::MaxCount || cnt[2:0] != 3'd0) begin
+            f_arrive[4*p +: 4] = smsim_pkg::ErrBadCount;
           end else begin
             m        = members(nw, g);
             cur      = nregs[9*32'(g) +: 9];
@@ -548,7 +534,7 @@ module reg_pool #(
             mismatch = waiting != '0 && (pcs[32*32'(g) +: 32] != pc || counts[9*32'(g) +: 9] != cnt ||
                        incs[g] != inc);
             if ((exited & m) != '0 || mismatch) begin
-              ub_rec(p, CtaIdxW'(k), w, kind | UBNotAllWarps);
+              ub_rec(p, CtaIdxW'(k), w, kind | smsim_pkg::UBNotAllWarps);
               wait_m = wait_m & ~m;
               release_rec(p, CtaIdxW'(k), waiting | bit_w, cur, cur, 1'b0);
             end else begin
@@ -599,7 +585,7 @@ module reg_pool #(
             avail = avail - dec_regs[32*p +: 32];
           end
         end
-        for (int unsigned j = 0; j < NG; j++) begin
+        for (int unsigned j = 0; j < smsim_pkg::NG; j++) begin
           if (!fit[k] && blk[j] && need(nw, 3'(j), counts[9*j +: 9], nregs[9*j +: 9]) <= avail) begin
             fit[k]            = 1'b1;
             fit_g[3*k +: 3]   = 3'(j);
@@ -612,9 +598,9 @@ module reg_pool #(
       cta_blk_d[8*k +: 8]         = blk;
       cta_unsync_d[8*k +: 8]      = unsync;
       wg_inc_d[8*k +: 8]          = incs;
-      wg_nreg_d[NG*9*k +: NG*9]   = nregs;
-      wg_pc_d[NG*32*k +: NG*32]   = pcs;
-      wg_count_d[NG*9*k +: NG*9]  = counts;
+      wg_nreg_d[smsim_pkg::NG*9*k +: smsim_pkg::NG*9]   = nregs;
+      wg_pc_d[smsim_pkg::NG*32*k +: smsim_pkg::NG*32]   = pcs;
+      wg_count_d[smsim_pkg::NG*9*k +: smsim_pkg::NG*9]  = counts;
       cta_free_d[32*k +: 32]      = free;
       cta_blk_any_d[k]            = blk_any;
     end
@@ -626,8 +612,8 @@ module reg_pool #(
       end
     end
     for (int unsigned p = 0; p < NumPorts; p++) begin
-      if (f_sync[4*p +: 4] == ErrNoCTA) begin
-        fail(ErrNoCTA, sync_cta_i[CtaIdxW*p +: CtaIdxW], 5'd0);
+      if (f_sync[4*p +: 4] == smsim_pkg::ErrNoCTA) begin
+        fail(smsim_pkg::ErrNoCTA, sync_cta_i[CtaIdxW*p +: CtaIdxW], 5'd0);
       end else if (f_sync[4*p +: 4] != '0) begin
         fail(f_sync[4*p +: 4], sync_cta_i[CtaIdxW*p +: CtaIdxW], highest(sync_warps_i[32*p +: 32]));
       end
@@ -656,20 +642,20 @@ module reg_pool #(
 
     for (int unsigned k = 0; k < NumCTAs; k++) begin
       nw = cta_nwarps_d[6*k +: 6];
-      for (int unsigned j = 0; j < NG; j++) begin
+      for (int unsigned j = 0; j < smsim_pkg::NG; j++) begin
         if (granted && sel == k && 32'(fit_g[3*k +: 3]) == j) begin
-          cur = wg_nreg_d[9*(NG*k + j) +: 9];
-          cnt = wg_count_d[9*(NG*k + j) +: 9];
+          cur = wg_nreg_d[9*(smsim_pkg::NG*k + j) +: 9];
+          cnt = wg_count_d[9*(smsim_pkg::NG*k + j) +: 9];
           m   = members(nw, 3'(j));
           cta_free_d[32*k +: 32] = cta_free_d[32*k +: 32] - need(nw, 3'(j), cnt, cur);
-          wg_nreg_d[9*(NG*k + j) +: 9] = cnt;
+          wg_nreg_d[9*(smsim_pkg::NG*k + j) +: 9] = cnt;
           cta_blk_d[8*k + j] = 1'b0;
           if (cta_blk_d[8*k +: 8] == '0) begin
             cta_blk_any_d[k] = 1'b0;
           end
           cta_unsync_d[8*k + j] = 1'b1;
           grant_rr_d = CtaIdxW'(k);
-          r = used(nw, cta_launch_nreg_d[9*k +: 9], wg_nreg_d[NG*9*k +: NG*9]);
+          r = used(nw, cta_launch_nreg_d[9*k +: 9], wg_nreg_d[smsim_pkg::NG*9*k +: smsim_pkg::NG*9]);
           if (r > cta_high_water_d[32*k +: 32]) begin
             cta_high_water_d[32*k +: 32] = r;
           end
@@ -681,20 +667,20 @@ module reg_pool #(
       if (cta_blk_any_d[k]) begin
         inc_blocked_o = 1'b1;
         most = 64'(cta_free_d[32*k +: 32]);
-        for (int unsigned j = 0; j < NG; j++) begin
+        for (int unsigned j = 0; j < smsim_pkg::NG; j++) begin
           m   = members(nw, 3'(j));
-          cur = wg_nreg_d[9*(NG*k + j) +: 9];
+          cur = wg_nreg_d[9*(smsim_pkg::NG*k + j) +: 9];
           if (j < 32'(groups(nw)) && !cta_blk_d[8*k + j] && (cta_exited_d[32*k +: 32] & m) == '0 &&
-              32'(cur) > MinCount) begin
-            most = most + (64'(cur) - 64'(MinCount)) * 64'd32 * 64'(popcount(m));
+              32'(cur) > smsim_pkg::MinCount) begin
+            most = most + (64'(cur) - 64'(smsim_pkg::MinCount)) * 64'd32 * 64'(popcount(m));
           end
         end
         uwarps = '0;
         first  = '0;
-        for (int unsigned j = 0; j < NG; j++) begin
+        for (int unsigned j = 0; j < smsim_pkg::NG; j++) begin
           if (cta_blk_d[8*k + j]) begin
-            wg_blk_cycles_d[64*(NG*k + j) +: 64] = wg_blk_cycles_d[64*(NG*k + j) +: 64] + 64'd1;
-            r = need(nw, 3'(j), wg_count_d[9*(NG*k + j) +: 9], wg_nreg_d[9*(NG*k + j) +: 9]);
+            wg_blk_cycles_d[64*(smsim_pkg::NG*k + j) +: 64] = wg_blk_cycles_d[64*(smsim_pkg::NG*k + j) +: 64] + 64'd1;
+            r = need(nw, 3'(j), wg_count_d[9*(smsim_pkg::NG*k + j) +: 9], wg_nreg_d[9*(smsim_pkg::NG*k + j) +: 9]);
             if (64'(r) > most) begin
               if (uwarps == '0) begin
                 first = r;
@@ -737,12 +723,12 @@ module reg_pool #(
         stat_valid_o      = 1'b1;
         stat_alloc_o      = 32'(snw) * 32'd32 * 32'(snreg);
         stat_free_o       = cta_free_q[32*k +: 32];
-        stat_used_o       = used(snw, snreg, wg_nreg_q[NG*9*k +: NG*9]);
+        stat_used_o       = used(snw, snreg, wg_nreg_q[smsim_pkg::NG*9*k +: smsim_pkg::NG*9]);
         stat_high_water_o = cta_high_water_q[32*k +: 32];
-        for (int unsigned j = 0; j < NG; j++) begin
+        for (int unsigned j = 0; j < smsim_pkg::NG; j++) begin
           if (32'(stat_warp_i[4:2]) == j && 32'(stat_warp_i) < 32'(snw)) begin
-            stat_nreg_o           = wg_nreg_q[9*(NG*k + j) +: 9];
-            stat_blocked_cycles_o = wg_blk_cycles_q[64*(NG*k + j) +: 64];
+            stat_nreg_o           = wg_nreg_q[9*(smsim_pkg::NG*k + j) +: 9];
+            stat_blocked_cycles_o = wg_blk_cycles_q[64*(smsim_pkg::NG*k + j) +: 64];
           end
         end
       end

@@ -69,47 +69,9 @@ module trap_unit #(
   output logic [2:0]               host_err_o
 );
 
-  // Event kinds (ev_kind_i), trapunit.EvKind.
-  localparam logic [3:0] EvBptPause      = 4'd2;
-  localparam logic [3:0] EvBptPauseQuiet = 4'd3;
-  localparam logic [3:0] EvBptTrap       = 4'd4;
-  localparam logic [3:0] EvBptInt        = 4'd5;
-  localparam logic [3:0] EvIdeEnable     = 4'd6;
-  localparam logic [3:0] EvIdeDisable    = 4'd7;
-  localparam logic [3:0] EvRtt           = 4'd8;
-  localparam logic [3:0] EvWarpError     = 4'd9;
-  localparam logic [3:0] EvPtxTrap       = 4'd10;
-  localparam logic [3:0] EvPtxBrkpt      = 4'd11;
-  // Warp error codes (warp ESR bits 7:4), trapunit.ErrCode.
-  localparam logic [3:0] ErrIllegalInstrEncoding = 4'd1;
-  localparam logic [3:0] ErrAssertTrap           = 4'd12;
-  localparam logic [3:0] ErrUnknown              = 4'd15;
-  // BPT.TRAP reasons.
-  localparam logic [2:0] ReasonBreakpoint  = 3'd1;
-  localparam logic [2:0] ReasonNonMaskable = 3'd7;
-  // Global ESR bits.
-  localparam logic [15:0] GlobalEsrError    = 16'h0001;
-  localparam logic [15:0] GlobalEsrBptPause = 16'h0100;
-  localparam logic [15:0] GlobalEsrBptInt   = 16'h0200;
-  // Interrupt causes.
-  localparam logic [3:0] IrqPause = 4'b0001;
-  localparam logic [3:0] IrqInt   = 4'b0010;
-  localparam logic [3:0] IrqTrap  = 4'b0100;
-  localparam logic [3:0] IrqError = 4'b1000;
-  // Host commands and refusals.
-  localparam logic [2:0] HostNone           = 3'd0;
-  localparam logic [2:0] HostAckIrq         = 3'd1;
-  localparam logic [2:0] HostClearGlobalEsr = 3'd2;
-  localparam logic [2:0] HostClearWarpEsr   = 3'd3;
-  localparam logic [2:0] HostWakeAll        = 3'd4;
-  localparam logic [2:0] HostWakeWarp       = 3'd5;
-  localparam logic [2:0] HostResume         = 3'd6;
-  localparam logic [2:0] HostOk             = 3'd0;
-  localparam logic [2:0] HostErrNotTrapped  = 3'd1;
-  localparam logic [2:0] HostErrNotStopped  = 3'd2;
-  localparam logic [2:0] HostErrBadWarp     = 3'd3;
-  localparam logic [2:0] HostErrNoHandler   = 3'd4;
-  localparam logic [2:0] HostErrBadCmd      = 3'd5;
+  // Encodings (event kinds, error codes, reasons, ESR bits, interrupt causes,
+  // host commands and results) come from smsim_pkg, generated from package
+  // trapunit.
 
   localparam logic HasHandlerBit = (HasHandler != 0);
 
@@ -196,7 +158,7 @@ module trap_unit #(
     if (pend != 3'd0 && !int_mask_d[w]) begin \
       warp_esr_d[16*(w) +: 16] = {13'd0, pend}; \
       `TRAP_UNIT_REDIRECT(w) \
-      if (!HasHandlerBit) `TRAP_UNIT_IRQ(IrqTrap) \
+      if (!HasHandlerBit) `TRAP_UNIT_IRQ(smsim_pkg::IrqTrap) \
     end else begin \
       warp_esr_d[16*(w) +: 16] = {5'd0, pend, 8'd0}; \
       in_handler_d[w] = 1'b0; \
@@ -222,7 +184,7 @@ module trap_unit #(
     resume         = '0;
     trap_req       = 1'b0;
     return_to_user = 1'b0;
-    host_err       = HostOk;
+    host_err       = smsim_pkg::HostOk;
     host_ack       = 1'b0;
     pend           = '0;
     ev_w           = '0;
@@ -262,30 +224,30 @@ module trap_unit #(
     // 3. The host command.
     host_w_ok = host_arg_i < 16'(NumWarps);
     host_w    = host_arg_i[WarpIdxWidth-1:0];
-    if (host_cmd_i != HostNone) begin
+    if (host_cmd_i != smsim_pkg::HostNone) begin
       case (host_cmd_i)
-        HostAckIrq: irq_pending_d = irq_pending_d & ~host_arg_i[3:0];
-        HostClearGlobalEsr: global_esr_d = global_esr_d & ~host_arg_i;
-        HostClearWarpEsr: begin
+        smsim_pkg::HostAckIrq: irq_pending_d = irq_pending_d & ~host_arg_i[3:0];
+        smsim_pkg::HostClearGlobalEsr: global_esr_d = global_esr_d & ~host_arg_i;
+        smsim_pkg::HostClearWarpEsr: begin
           if (!host_w_ok) begin
-            host_err = HostErrBadWarp;
+            host_err = smsim_pkg::HostErrBadWarp;
           end else begin
             warp_esr_d[16*host_w +: 16] = '0;
           end
         end
-        HostWakeAll, HostWakeWarp, HostResume: begin
-          if (host_cmd_i == HostWakeWarp && (!host_w_ok || !live[host_w])) begin
-            host_err = HostErrBadWarp;
-          end else if (host_cmd_i != HostResume && !HasHandlerBit) begin
-            host_err = HostErrNoHandler;
+        smsim_pkg::HostWakeAll, smsim_pkg::HostWakeWarp, smsim_pkg::HostResume: begin
+          if (host_cmd_i == smsim_pkg::HostWakeWarp && (!host_w_ok || !live[host_w])) begin
+            host_err = smsim_pkg::HostErrBadWarp;
+          end else if (host_cmd_i != smsim_pkg::HostResume && !HasHandlerBit) begin
+            host_err = smsim_pkg::HostErrNoHandler;
           end else if (!(|(in_handler_d & live))) begin
-            host_err = HostErrNotTrapped;
+            host_err = smsim_pkg::HostErrNotTrapped;
           end else if (|(live & ~paused_d)) begin
-            host_err = HostErrNotStopped;
-          end else if (host_cmd_i == HostWakeWarp) begin
+            host_err = smsim_pkg::HostErrNotStopped;
+          end else if (host_cmd_i == smsim_pkg::HostWakeWarp) begin
             paused_d[host_w] = 1'b0;
             quiet_d[host_w]  = 1'b0;
-          end else if (host_cmd_i == HostWakeAll) begin
+          end else if (host_cmd_i == smsim_pkg::HostWakeAll) begin
             paused_d = paused_d & ~live;
             quiet_d  = quiet_d & ~live;
           end else begin
@@ -294,9 +256,9 @@ module trap_unit #(
             end
           end
         end
-        default: host_err = HostErrBadCmd;
+        default: host_err = smsim_pkg::HostErrBadCmd;
       endcase
-      host_ack = (host_err == HostOk);
+      host_ack = (host_err == smsim_pkg::HostOk);
     end
 
     // 4. The events, port 0 first.
@@ -317,36 +279,36 @@ module trap_unit #(
       // issues nothing, and an instruction of a warp redirected this cycle
       // is squashed (its errors still count).
       if (ev_valid_i[p] && 32'(ev_w) < NumWarps && live[ev_w] &&
-          (ev_kind == EvWarpError || !(paused_d[ev_w] || entered[ev_w]))) begin
+          (ev_kind == smsim_pkg::EvWarpError || !(paused_d[ev_w] || entered[ev_w]))) begin
         case (ev_kind)
-          EvBptPause, EvBptPauseQuiet: begin
+          smsim_pkg::EvBptPause, smsim_pkg::EvBptPauseQuiet: begin
             if (!in_handler_d[ev_w]) begin
               do_err   = 1'b1;
-              err_code = ErrIllegalInstrEncoding;
+              err_code = smsim_pkg::ErrIllegalInstrEncoding;
             end else begin
               paused_d[ev_w] = 1'b1;
-              if (ev_kind == EvBptPauseQuiet) begin
+              if (ev_kind == smsim_pkg::EvBptPauseQuiet) begin
                 quiet_d[ev_w] = 1'b1;
               end else begin
                 quiet_d[ev_w] = 1'b0;
-                global_esr_d  = global_esr_d | GlobalEsrBptPause;
-                `TRAP_UNIT_IRQ(IrqPause)
+                global_esr_d  = global_esr_d | smsim_pkg::GlobalEsrBptPause;
+                `TRAP_UNIT_IRQ(smsim_pkg::IrqPause)
               end
             end
           end
-          EvBptTrap: begin
+          smsim_pkg::EvBptTrap: begin
             do_bpt = 1'b1;
             bpt_r  = ev_arg[2:0];
           end
-          EvPtxBrkpt: begin
+          smsim_pkg::EvPtxBrkpt: begin
             do_bpt = 1'b1;
-            bpt_r  = ReasonBreakpoint;
+            bpt_r  = smsim_pkg::ReasonBreakpoint;
           end
-          EvBptInt: begin
-            global_esr_d = global_esr_d | GlobalEsrBptInt;
-            `TRAP_UNIT_IRQ(IrqInt)
+          smsim_pkg::EvBptInt: begin
+            global_esr_d = global_esr_d | smsim_pkg::GlobalEsrBptInt;
+            `TRAP_UNIT_IRQ(smsim_pkg::IrqInt)
           end
-          EvIdeEnable: begin
+          smsim_pkg::EvIdeEnable: begin
             int_mask_d[ev_w] = 1'b0;
             pend = warp_esr_d[16*ev_w + 8 +: 3];
             if (pend != 3'd0 && !in_handler_d[ev_w]) begin
@@ -355,22 +317,22 @@ module trap_unit #(
               take_r  = pend;
             end
           end
-          EvIdeDisable: int_mask_d[ev_w] = 1'b1;
-          EvRtt: begin
+          smsim_pkg::EvIdeDisable: int_mask_d[ev_w] = 1'b1;
+          smsim_pkg::EvRtt: begin
             if (!in_handler_d[ev_w]) begin
               do_err   = 1'b1;
-              err_code = ErrIllegalInstrEncoding;
+              err_code = smsim_pkg::ErrIllegalInstrEncoding;
             end else begin
               do_leave = 1'b1;
             end
           end
-          EvWarpError: begin
+          smsim_pkg::EvWarpError: begin
             do_err   = 1'b1;
-            err_code = (ev_arg == 4'd0) ? ErrUnknown : ev_arg;
+            err_code = (ev_arg == 4'd0) ? smsim_pkg::ErrUnknown : ev_arg;
           end
-          EvPtxTrap: begin
+          smsim_pkg::EvPtxTrap: begin
             do_err   = 1'b1;
-            err_code = ErrAssertTrap;
+            err_code = smsim_pkg::ErrAssertTrap;
           end
           default: ;  // NONE, BPT_DRAIN, reserved kinds: nothing
         endcase
@@ -380,10 +342,10 @@ module trap_unit #(
         if (do_bpt) begin
           if (bpt_r == 3'd0) begin
             do_err   = 1'b1;
-            err_code = ErrIllegalInstrEncoding;
+            err_code = smsim_pkg::ErrIllegalInstrEncoding;
           end else begin
             global_esr_d[{1'b0, bpt_r}] = 1'b1;
-            if (bpt_r != ReasonNonMaskable && int_mask_d[ev_w]) begin
+            if (bpt_r != smsim_pkg::ReasonNonMaskable && int_mask_d[ev_w]) begin
               warp_esr_d[16*ev_w + 8 +: 3] = bpt_r;
             end else begin
               do_take = 1'b1;
@@ -400,12 +362,12 @@ module trap_unit #(
             if (!entered[ev_w]) begin
               paused_d[ev_w] = 1'b1;
               quiet_d[ev_w]  = 1'b0;
-              `TRAP_UNIT_IRQ(IrqTrap)
+              `TRAP_UNIT_IRQ(smsim_pkg::IrqTrap)
             end
           end else begin
             `TRAP_UNIT_ENTER(ev_w, ev_pc)
             trap_req = 1'b1;
-            if (!HasHandlerBit) `TRAP_UNIT_IRQ(IrqTrap)
+            if (!HasHandlerBit) `TRAP_UNIT_IRQ(smsim_pkg::IrqTrap)
           end
         end
 
@@ -414,8 +376,8 @@ module trap_unit #(
           if (warp_esr_d[16*ev_w + 4 +: 4] == 4'd0) begin
             warp_esr_d[16*ev_w + 4 +: 4] = err_code;
           end
-          global_esr_d = global_esr_d | GlobalEsrError;
-          `TRAP_UNIT_IRQ(IrqError)
+          global_esr_d = global_esr_d | smsim_pkg::GlobalEsrError;
+          `TRAP_UNIT_IRQ(smsim_pkg::IrqError)
           if (in_handler_d[ev_w]) begin
             // nested(w, 0)
             if (!entered[ev_w]) begin
@@ -463,7 +425,7 @@ module trap_unit #(
   assign irq_o             = |irq_pending_q;
   assign irq_count_o       = irq_count_q;
   assign global_esr_o      = global_esr_q;
-  assign s2r_global_esr_o  = global_esr_q & ~GlobalEsrBptInt;
+  assign s2r_global_esr_o  = global_esr_q & ~smsim_pkg::GlobalEsrBptInt;
   assign warp_esr_o        = warp_esr_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

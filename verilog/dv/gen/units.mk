@@ -5,7 +5,7 @@
 # parameters as Name=Value.
 
 UNITS += clock_timer
-clock_timer_RTL := clock_timer.sv
+clock_timer_RTL := smsim_pkg.sv clock_timer.sv
 clock_timer_SETS := 9d037a08b9fd 35f4a3c0a6dd
 clock_timer_AREA_SETS := f4ce3216c605 984f9942f71d
 clock_timer_SYNTH := 
@@ -15,7 +15,7 @@ clock_timer_f4ce3216c605_PARAMS := NumWarps=64 NumPorts=4 MHz=1755 ClockStartLo=
 clock_timer_984f9942f71d_PARAMS := NumWarps=8 NumPorts=2 MHz=1000 ClockStartLo=0 ClockStartHi=0 ResolutionNsLo=1 ResolutionNsHi=0 TimerStartNsLo=0 TimerStartNsHi=0
 
 UNITS += perf_mon
-perf_mon_RTL := perf_mon.sv
+perf_mon_RTL := smsim_pkg.sv perf_mon.sv
 perf_mon_SETS := aa4da0692298 332c7cdb7c5d
 perf_mon_AREA_SETS := 061c9b41e642 aa4da0692298 332c7cdb7c5d
 perf_mon_SYNTH := 
@@ -32,7 +32,7 @@ reg_pool_42083de289ca_PARAMS := NumCTAs=32 NumPorts=4 AllocGranularity=8 MaxThre
 reg_pool_cd3d95cc8826_PARAMS := NumCTAs=2 NumPorts=2 AllocGranularity=8 MaxThreadsPerCTA=256 MaxRegsPerThread=256 Regfile=65536 RegAllocUnit=256
 
 UNITS += trap_unit
-trap_unit_RTL := trap_unit.sv
+trap_unit_RTL := smsim_pkg.sv trap_unit.sv
 trap_unit_SETS := 0cdea3849913 0cdea4849913
 trap_unit_AREA_SETS := 0cdea3849913
 trap_unit_SYNTH := 
