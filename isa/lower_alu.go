@@ -1,0 +1,379 @@
+// Lowering integer and floating-point arithmetic, compare/select, conversions and bit operations.
+
+package isa
+
+func (st *fnState) arithMods(in *Instr, ms modSet, mi *minst, allowMul bool) bool {
+	for _, m := range ms.rest {
+		switch m {
+		case "lo":
+			mi.in.Mods = mi.in.Mods&^ModMulMask | MulLo
+		case "hi":
+			mi.in.Mods = mi.in.Mods&^ModMulMask | MulHi
+		case "wide":
+			mi.in.Mods = mi.in.Mods&^ModMulMask | MulWide
+		case "sat":
+			mi.in.Mods |= ModSat
+		case "ftz":
+			mi.in.Mods |= ModFtz
+		case "uni", "sync", "aligned":
+			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
+			return false
+		default:
+			if r, ok := ParseRounding(m); ok {
+				mi.in.Mods = mi.in.Mods&^ModRndMask | uint16(r)<<ModRndShift
+				continue
+			}
+			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
+			return false
+		}
+	}
+	if !allowMul && mi.in.Mods&ModMulMask != 0 {
+		st.a.errorf(in.Pos, "unsupported: %s with .hi/.wide", in.Op)
+		return false
+	}
+	return true
+}
+
+var arithOps = map[string]Opcode{"add": OpADD, "sub": OpSUB, "mul": OpMUL, "mad": OpMAD, "div": OpDIV, "rem": OpREM, "min": OpMIN, "max": OpMAX, "and": OpAND, "or": OpOR, "xor": OpXOR, "shl": OpSHL, "shr": OpSHR, "fma": OpFMA}
+
+func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
+	t, ok := st.oneType(in, ms)
+	if !ok {
+		return
+	}
+	op := arithOps[in.Op]
+	mi.in.Op, mi.in.Type = op, t
+	if !st.arithMods(in, ms, &mi, op == OpMUL || op == OpMAD) {
+		return
+	}
+	three := op == OpMAD || op == OpFMA
+	if three {
+		if !st.wantOperands(in, 4, 4) {
+			return
+		}
+	} else if !st.wantOperands(in, 3, 3) {
+		return
+	}
+	dt, at, ct := t, t, t
+	if mi.in.Mods&ModMulMask == MulWide {
+		if t.Bits() > 32 || t.Float() {
+			st.a.errorf(in.Pos, "%s.wide needs a 16- or 32-bit integer type", in.Op)
+			return
+		}
+		dt = wideType(t)
+		ct = dt
+	}
+	bt := at
+	if op == OpSHL || op == OpSHR {
+		bt = U32
+	}
+	if !st.dst(&mi, fDst, in.Operands[0], dt, false) || !st.src(&mi, 0, in.Operands[1], at) || !st.src(&mi, 1, in.Operands[2], bt) {
+		return
+	}
+	if three && !st.src(&mi, 2, in.Operands[3], ct) {
+		return
+	}
+	mi.in.C = st.unusedSlot(mi.in.C, three)
+	st.emit(mi)
+}
+
+func wideType(t Type) Type {
+	switch t {
+	case U16:
+		return U32
+	case S16:
+		return S32
+	case U32:
+		return U64
+	case S32:
+		return S64
+	case B16:
+		return B32
+	case B32:
+		return B64
+	}
+	return t
+}
+
+var unaryOps = map[string]Opcode{"neg": OpNEG, "abs": OpABS, "not": OpNOT, "popc": OpPOPC, "clz": OpCLZ, "brev": OpBREV, "sqrt": OpSQRT, "rcp": OpRCP}
+
+func (st *fnState) lowerUnary(in *Instr, ms modSet, mi minst) {
+	t, ok := st.oneType(in, ms)
+	if !ok || !st.wantOperands(in, 2, 2) {
+		return
+	}
+	op := unaryOps[in.Op]
+	mi.in.Op, mi.in.Type = op, t
+	if !st.arithMods(in, ms, &mi, false) {
+		return
+	}
+	dt := t
+	if op == OpPOPC || op == OpCLZ {
+		dt = U32
+	}
+	if !st.dst(&mi, fDst, in.Operands[0], dt, false) || !st.src(&mi, 0, in.Operands[1], t) {
+		return
+	}
+	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
+	st.emit(mi)
+}
+
+func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
+	t, ok := st.oneType(in, ms)
+	if !ok {
+		return
+	}
+	cmp, boolop := -1, BoolNone
+	for _, m := range ms.rest {
+		if c, ok := ParseCmp(m); ok && cmp < 0 {
+			cmp = c
+			continue
+		}
+		switch m {
+		case "and":
+			boolop = BoolAnd
+		case "or":
+			boolop = BoolOr
+		case "xor":
+			boolop = BoolXor
+		case "ftz":
+			mi.in.Mods |= ModSetpFtz
+		default:
+			st.a.errorf(in.Pos, "unsupported: setp.%s", m)
+			return
+		}
+	}
+	if cmp < 0 {
+		st.a.errorf(in.Pos, "setp needs a comparison operator")
+		return
+	}
+	if !t.Float() && cmp >= CmpEQU {
+		st.a.errorf(in.Pos, "setp.%s is only for floating-point types", CmpName(cmp))
+		return
+	}
+	if t.Float() && cmp >= CmpLO && cmp <= CmpHS {
+		st.a.errorf(in.Pos, "setp.%s is only for integer types", CmpName(cmp))
+		return
+	}
+	n := 3
+	if boolop != BoolNone {
+		n = 4
+	}
+	if !st.wantOperands(in, n, n) {
+		return
+	}
+	mi.in.Op, mi.in.Type = OpSETP, t
+	mi.in.Mods |= uint16(cmp) | uint16(boolop)<<ModBoolShift
+	d := in.Operands[0]
+	if po, ok := d.(*PipeOperand); ok {
+		mi.in.Mods |= ModSetpDst2
+		if !st.dst(&mi, fDst, po.A, Pred, false) || !st.dst(&mi, fDst2, po.B, Pred, false) {
+			return
+		}
+	} else if !st.dst(&mi, fDst, d, Pred, false) {
+		return
+	}
+	if !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) {
+		return
+	}
+	if boolop != BoolNone {
+		if !st.src(&mi, 2, in.Operands[3], Pred) {
+			return
+		}
+	} else {
+		mi.in.C = ZeroOp()
+	}
+	st.emit(mi)
+}
+
+func (st *fnState) lowerSelp(in *Instr, ms modSet, mi minst) {
+	t, ok := st.oneType(in, ms)
+	if !ok || !st.wantOperands(in, 4, 4) || !st.checkNoMods(in, ms) {
+		return
+	}
+	mi.in.Op, mi.in.Type = OpSELP, t
+	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], Pred) {
+		return
+	}
+	st.emit(mi)
+}
+
+func (st *fnState) lowerCvt(in *Instr, ms modSet, mi minst) {
+	if len(ms.types) != 2 {
+		st.a.errorf(in.Pos, "cvt needs a destination and a source type")
+		return
+	}
+	dt, at := ms.types[0], ms.types[1]
+	if !dt.Encodable() || !at.Encodable() || dt == Pred || at == Pred {
+		st.a.errorf(in.Pos, "unsupported: cvt.%s.%s", dt, at)
+		return
+	}
+	if !st.wantOperands(in, 2, 2) {
+		return
+	}
+	mi.in.Op, mi.in.Type, mi.in.Type2 = OpCVT, dt, at
+	if !st.arithMods(in, ms, &mi, false) {
+		return
+	}
+	if ro, ok := in.Operands[1].(*RegOperand); ok && st.sc.lookup(ro.Name) == nil {
+		// cvt from a special register: S2R into the destination, then convert it in place.
+		s2r := minst{pos: in.Pos, uses: append([]rref(nil), mi.uses...)}
+		s2r.in.GuardOn, s2r.in.GuardNeg = mi.in.GuardOn, mi.in.GuardNeg
+		st.lowerSRegRead(in, s2r, at, 0, in.Operands[0], ro)
+		if len(st.a.errs) > 0 {
+			return
+		}
+		if !st.dst(&mi, fDst, in.Operands[0], dt, true) || !st.src(&mi, 0, in.Operands[0], at) {
+			return
+		}
+		mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
+		st.emit(mi)
+		return
+	}
+	if !st.dst(&mi, fDst, in.Operands[0], dt, false) {
+		return
+	}
+	// The source register may be wider than the source type (cvt.u32.u64 reads a 64-bit register).
+	if !st.srcWide(&mi, 0, in.Operands[1], at) {
+		return
+	}
+	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
+	st.emit(mi)
+}
+
+func (st *fnState) lowerBits(in *Instr, ms modSet, mi minst) {
+	t, ok := st.oneType(in, ms)
+	if !ok {
+		return
+	}
+	switch in.Op {
+	case "bfe":
+		if !st.wantOperands(in, 4, 4) || !st.checkNoMods(in, ms) {
+			return
+		}
+		mi.in.Op, mi.in.Type = OpBFE, t
+		if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], U32) || !st.src(&mi, 2, in.Operands[3], U32) {
+			return
+		}
+	case "bfi":
+		if !st.wantOperands(in, 5, 5) || !st.checkNoMods(in, ms) {
+			return
+		}
+		mi.in.Op, mi.in.Type = OpBFI, t
+		if !st.dst(&mi, fDst, in.Operands[0], t, false) {
+			return
+		}
+		// len: a register in Dst2, or the Imm field (reserved first).
+		switch l := in.Operands[4].(type) {
+		case *ImmOperand:
+			if l.Float {
+				st.a.errorf(l.Pos, "bfi length must be an integer")
+				return
+			}
+			mi.in.Imm = uint32(l.Int)
+			mi.immUsed = true
+			mi.immSlot = -1
+		default:
+			mi.in.Mods |= ModBfiLenReg
+			if !st.srcAsField(&mi, fDst2, l, U32) {
+				return
+			}
+		}
+		if !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], U32) {
+			return
+		}
+	case "prmt":
+		mode := PrmtDefault
+		for _, m := range ms.rest {
+			p, ok := ParsePrmt(m)
+			if !ok {
+				st.a.errorf(in.Pos, "unsupported: prmt.%s", m)
+				return
+			}
+			mode = p
+		}
+		n := 4
+		if !st.wantOperands(in, n, n) {
+			return
+		}
+		mi.in.Op, mi.in.Type, mi.in.Mods = OpPRMT, t, uint16(mode)
+		if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], t) {
+			return
+		}
+	}
+	st.emit(mi)
+}
+
+func (st *fnState) lowerShf(in *Instr, ms modSet, mi minst) {
+	t, ok := st.oneType(in, ms)
+	if !ok || !st.wantOperands(in, 4, 4) {
+		return
+	}
+	if t != B32 {
+		st.a.errorf(in.Pos, "shf needs .b32")
+		return
+	}
+	dir, mode := -1, -1
+	for _, m := range ms.rest {
+		switch m {
+		case "l":
+			dir = 1
+		case "r":
+			dir = 0
+		case "wrap":
+			mode = 1
+		case "clamp":
+			mode = 0
+		default:
+			st.a.errorf(in.Pos, "unsupported: shf.%s", m)
+			return
+		}
+	}
+	if dir < 0 || mode < 0 {
+		st.a.errorf(in.Pos, "shf needs .l or .r and .wrap or .clamp")
+		return
+	}
+	mi.in.Op, mi.in.Type = OpSHF, B32
+	if dir == 1 {
+		mi.in.Mods |= ModShfLeft
+	}
+	if mode == 1 {
+		mi.in.Mods |= ModShfWrap
+	}
+	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], U32) {
+		return
+	}
+	st.emit(mi)
+}
+
+func (st *fnState) lowerSad(in *Instr, ms modSet, mi minst) {
+	t, ok := st.oneType(in, ms)
+	if !ok || !st.wantOperands(in, 4, 4) || !st.checkNoMods(in, ms) {
+		return
+	}
+	mi.in.Op, mi.in.Type = OpSAD, t
+	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], t) {
+		return
+	}
+	st.emit(mi)
+}
+
+func (st *fnState) lowerBfind(in *Instr, ms modSet, mi minst) {
+	t, ok := st.oneType(in, ms)
+	if !ok || !st.wantOperands(in, 2, 2) {
+		return
+	}
+	for _, m := range ms.rest {
+		if m != "shiftamt" {
+			st.a.errorf(in.Pos, "unsupported: bfind.%s", m)
+			return
+		}
+		mi.in.Mods |= ModBfindShiftAmt
+	}
+	mi.in.Op, mi.in.Type = OpBFIND, t
+	if !st.dst(&mi, fDst, in.Operands[0], U32, false) || !st.src(&mi, 0, in.Operands[1], t) {
+		return
+	}
+	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
+	st.emit(mi)
+}

@@ -1,0 +1,192 @@
+// Lowering mov and the special-register reads.
+
+package isa
+
+import (
+	"strings"
+)
+
+func (st *fnState) lowerMov(in *Instr, ms modSet, mi minst) {
+	if !st.wantOperands(in, 2, 2) {
+		return
+	}
+	vec := 0
+	var rest []string
+	for _, m := range ms.rest {
+		switch m {
+		case "v2":
+			vec = 2
+		case "v4":
+			vec = 4
+		default:
+			rest = append(rest, m)
+		}
+	}
+	if len(rest) > 0 {
+		st.a.errorf(in.Pos, "unsupported: mov.%s", rest[0])
+		return
+	}
+	t, ok := st.oneType(in, ms)
+	if !ok {
+		return
+	}
+	d, s := in.Operands[0], in.Operands[1]
+	// Special registers.
+	if ro, ok := s.(*RegOperand); ok && st.sc.lookup(ro.Name) == nil {
+		st.lowerSRegRead(in, mi, t, vec, d, ro)
+		return
+	}
+	if vec > 0 {
+		st.a.errorf(in.Pos, "unsupported: mov.v%d of registers", vec)
+		return
+	}
+	// Pack {a, b} -> d.
+	if vo, ok := s.(*VecOperand); ok {
+		if len(vo.Elems) != 2 || t.Bits() < 16 {
+			st.a.errorf(vo.Pos, "unsupported: mov packing %d elements", len(vo.Elems))
+			return
+		}
+		half := halfType(t)
+		mi.in.Op, mi.in.Type, mi.in.Mods = OpMOV, t, ModMovPack
+		if !st.dst(&mi, fDst, d, t, false) || !st.src(&mi, 0, vo.Elems[0], half) || !st.src(&mi, 1, vo.Elems[1], half) {
+			return
+		}
+		st.emit(mi)
+		return
+	}
+	if vo, ok := d.(*VecOperand); ok {
+		if len(vo.Elems) != 2 || t.Bits() < 16 {
+			st.a.errorf(vo.Pos, "unsupported: mov unpacking into %d elements", len(vo.Elems))
+			return
+		}
+		half := halfType(t)
+		mi.in.Op, mi.in.Type, mi.in.Mods = OpMOV, t, ModMovUnpack
+		if !st.dst(&mi, fDst, vo.Elems[0], half, false) || !st.dst(&mi, fDst2, vo.Elems[1], half, false) || !st.src(&mi, 0, s, t) {
+			return
+		}
+		st.emit(mi)
+		return
+	}
+	// Address of a frame variable or local: FP + offset.
+	if so, ok := s.(*SymOperand); ok {
+		if e := st.sc.lookup(so.Name); e != nil && (e.kind == entFrame || (e.kind == entMem && e.mem.space == SpaceLocal)) {
+			off := uint64(e.off) + uint64(so.Offset)
+			if e.kind == entMem {
+				off = e.mem.addr + uint64(so.Offset)
+			}
+			mi.in.Op, mi.in.Type, mi.in.A = OpADD, t, FPOp()
+			if t.Bits() < 32 || t == Pred || t.Float() {
+				st.a.errorf(in.Pos, "address of %s needs a .u32/.u64/.b32/.b64 mov", so.Name)
+				return
+			}
+			if !st.dst(&mi, fDst, d, t, false) {
+				return
+			}
+			st.setImm(&mi, 1, off)
+			mi.outArea = e.kind == entFrame && e.out
+			st.emit(mi)
+			return
+		}
+	}
+	mi.in.Op, mi.in.Type = OpMOV, t
+	if !st.dst(&mi, fDst, d, t, false) || !st.src(&mi, 0, s, t) {
+		return
+	}
+	st.emit(mi)
+}
+
+func halfType(t Type) Type {
+	switch t.Bits() {
+	case 64:
+		return B32
+	case 32:
+		return B16
+	}
+	return B8
+}
+
+// lowerSRegRead lowers mov/cvt from a special register.
+func (st *fnState) lowerSRegRead(in *Instr, mi minst, t Type, vec int, d Operand, ro *RegOperand) {
+	full := ro.Name
+	if ro.Comp != "" {
+		full += "." + ro.Comp
+	}
+	if vec > 0 || (ro.Comp == "" && IsSRegVector(ro.Name)) {
+		// Whole vector: %tid etc. into a .v4 register or a {a,b,c,d} list.
+		if !IsSRegVector(ro.Name) {
+			st.a.errorf(ro.Pos, "%s is not a vector special register", ro.Name)
+			return
+		}
+		var dsts []Operand
+		switch dv := d.(type) {
+		case *VecOperand:
+			dsts = dv.Elems
+		case *RegOperand, *SymOperand:
+			name, _, _ := identOf(dv)
+			e := st.sc.lookup(name)
+			if e == nil || e.kind != entVec {
+				st.a.errorf(OperandPos(d), "%s needs a vector destination", ro.Name)
+				return
+			}
+			for i := range e.comps {
+				dsts = append(dsts, &RegOperand{Pos: OperandPos(d), Name: name, Comp: "xyzw"[i : i+1]})
+			}
+		default:
+			st.a.errorf(OperandPos(d), "bad destination")
+			return
+		}
+		if vec != 0 && len(dsts) != vec {
+			st.a.errorf(OperandPos(d), "mov.v%d needs %d destinations, got %d", vec, vec, len(dsts))
+			return
+		}
+		for i, dd := range dsts {
+			m := mi
+			m.uses = append([]rref(nil), mi.uses...)
+			if i == 3 {
+				m.in.Op, m.in.Type = OpMOV, t
+				if !st.dst(&m, fDst, dd, t, false) {
+					return
+				}
+				st.setImm(&m, 0, 0)
+				st.emit(m)
+				continue
+			}
+			sr, _ := LookupSReg(ro.Name + "." + "xyz"[i:i+1])
+			m.in.Op, m.in.Type, m.in.Imm, m.immUsed = OpS2R, t, uint32(sr), true
+			if !st.dst(&m, fDst, dd, t, false) {
+				return
+			}
+			st.emit(m)
+		}
+		return
+	}
+	if ro.Comp == "w" && IsSRegVector(ro.Name) {
+		mi.in.Op, mi.in.Type = OpMOV, t
+		if st.dst(&mi, fDst, d, t, false) {
+			st.setImm(&mi, 0, 0)
+			st.emit(mi)
+		}
+		return
+	}
+	sr, ok := LookupSReg(full)
+	if !ok {
+		if strings.HasPrefix(full, "%") {
+			st.a.errorf(ro.Pos, "undeclared register or unknown special register %s", full)
+		} else {
+			st.a.errorf(ro.Pos, "undeclared register %s", full)
+		}
+		return
+	}
+	if sr == SRGlobalESR || sr == SRWarpESR {
+		st.a.errorf(ro.Pos, "%s is read with S2R, not mov", full)
+		return
+	}
+	if (sr.Type() == Pred) != (t == Pred) {
+		st.a.errorf(in.Pos, "%s is .%s; mov.%s cannot read it", full, sr.Type(), t)
+		return
+	}
+	mi.in.Op, mi.in.Type, mi.in.Imm, mi.immUsed = OpS2R, t, uint32(sr), true
+	if st.dst(&mi, fDst, d, t, false) {
+		st.emit(mi)
+	}
+}
