@@ -84,7 +84,7 @@ func TestClockTimerMutations(t *testing.T) {
 		ins[5].SleepValid[0] = true
 		ins[5].SleepWarp[0] = 2
 		ins[5].SleepNs[0] = 2_000_000
-		ho := mutantRTL(t, "ct-sleep-clamp", "clock_timer.sv", "MaxSleepNs   = 32'd1000000;", "MaxSleepNs   = 32'd999999;")
+		ho := mutantRTL(t, "ct-sleep-clamp", "smsim_pkg.sv", "MaxSleepNs = 32'd1000000;", "MaxSleepNs = 32'd999999;")
 		_, err := Run(context.Background(), u, records(t, u, ins), Options{Harness: ho, Window: 8})
 		var m *Mismatch
 		if !errors.As(err, &m) {

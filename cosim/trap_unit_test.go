@@ -165,7 +165,7 @@ func TestTrapUnitMutationsAreCaught(t *testing.T) {
 			// BPT.TRAP 7 at cycle 10 is held instead of taken, so the
 			// pulse enter_handler_o differs at once.
 			name: "trap-nonmaskable",
-			old:  "if (bpt_r != ReasonNonMaskable && int_mask_d[ev_w]) begin",
+			old:  "if (bpt_r != smsim_pkg::ReasonNonMaskable && int_mask_d[ev_w]) begin",
 			new:  "if (int_mask_d[ev_w]) begin",
 			inputs: func() []trapunit.Inputs {
 				ins := base(20)

@@ -1,0 +1,195 @@
+// Decoding ALU instructions: operand widths, latency classes and the compiled lane functions.
+
+package pipeline
+
+import (
+	"github.com/smsim/smsim/alu"
+	"github.com/smsim/smsim/isa"
+)
+
+// typeMask is the mask of a type's bits (pred: 1).
+func typeMask(t isa.Type) uint64 {
+	b := t.Bits()
+	if b >= 64 {
+		return ^uint64(0)
+	}
+	if b <= 0 {
+		return ^uint64(0)
+	}
+	return uint64(1)<<uint(b) - 1
+}
+
+// ext32 extends the low bits of v (type t, at most 32 bits) to a 32-bit
+// register value by t's signedness.
+func ext32(v uint64, t isa.Type) uint32 {
+	b := t.Bits()
+	if b >= 32 || b <= 0 {
+		return uint32(v)
+	}
+	if t.Signed() {
+		s := uint(32 - b)
+		return uint32(int32(uint32(v)<<s) >> s)
+	}
+	return uint32(v) & (uint32(1)<<uint(b) - 1)
+}
+
+// ext64 extends the low bits of v (type t) to 64 bits by t's signedness.
+func ext64(v uint64, t isa.Type) uint64 {
+	b := t.Bits()
+	if b >= 64 || b <= 0 {
+		return v
+	}
+	if t.Signed() {
+		s := uint(64 - b)
+		return uint64(int64(v<<s) >> s)
+	}
+	return v & (uint64(1)<<uint(b) - 1)
+}
+
+func halfType(t isa.Type) isa.Type {
+	switch t.Bits() {
+	case 64:
+		return isa.B32
+	case 32:
+		return isa.B16
+	}
+	return isa.B8
+}
+
+func wideType(t isa.Type) isa.Type {
+	switch t {
+	case isa.U8:
+		return isa.U16
+	case isa.S8:
+		return isa.S16
+	case isa.B8:
+		return isa.B16
+	case isa.U16:
+		return isa.U32
+	case isa.S16:
+		return isa.S32
+	case isa.B16:
+		return isa.B32
+	case isa.U32:
+		return isa.U64
+	case isa.S32:
+		return isa.S64
+	case isa.B32:
+		return isa.B64
+	}
+	return t
+}
+
+func aluLat(in *isa.Inst) latClass {
+	t := in.Type
+	fl := t.Float()
+	f64 := t == isa.F64
+	if in.Op == isa.OpCVT {
+		fl = fl || in.Type2.Float()
+		f64 = f64 || in.Type2 == isa.F64
+	}
+	if fl {
+		switch in.Op {
+		case isa.OpSQRT, isa.OpRCP, isa.OpDIV:
+			return latSFU
+		case isa.OpMOV, isa.OpSELP:
+			return latALU
+		}
+		if f64 {
+			return latFP64
+		}
+		return latFP
+	}
+	switch in.Op {
+	case isa.OpMUL, isa.OpMAD, isa.OpSAD:
+		return latMul
+	case isa.OpDIV, isa.OpREM:
+		return latDiv
+	}
+	return latALU
+}
+
+func (dc *decoder) decodeALU(d *dinst) *decodeErr {
+	in := &d.in
+	d.cat = catALU
+	d.lat = aluLat(in)
+	t := in.Type
+	if !t.Encodable() {
+		return illegal("%s.%s", d.label, t)
+	}
+	fn, aerr := alu.Compile(in)
+	if aerr != nil {
+		return illegal("%v", aerr)
+	}
+	d.fn = fn
+	n := in.Op.Arity(in.Mods)
+	d.nsrc = n
+	types := [3]isa.Type{t, t, t}
+	mm := in.Mods & isa.ModMulMask
+	switch in.Op {
+	case isa.OpSHL, isa.OpSHR:
+		types[1] = isa.U32
+	case isa.OpMAD:
+		if mm == isa.MulWide {
+			types[2] = wideType(t)
+		}
+	case isa.OpCVT:
+		types[0] = in.Type2
+	case isa.OpSETP, isa.OpSELP:
+		types[2] = isa.Pred
+	case isa.OpBFE:
+		types[1], types[2] = isa.U32, isa.U32
+	case isa.OpBFI, isa.OpSHF:
+		types[2] = isa.U32
+	case isa.OpMOV:
+		if in.Mods&isa.ModMovPack != 0 {
+			types[0], types[1] = halfType(t), halfType(t)
+		}
+	}
+	slots := [3]isa.Operand12{in.A, in.B, in.C}
+	dst := [3]*opnd{&d.a, &d.b, &d.c}
+	var err *decodeErr
+	for i := 0; i < n; i++ {
+		if *dst[i], err = dc.src(d, slots[i], types[i]); err != nil {
+			return err
+		}
+	}
+	if in.Op == isa.OpBFI {
+		if in.Mods&isa.ModBfiLenReg != 0 {
+			if err := dc.useReg(d, in.Dst2, false); err != nil {
+				return err
+			}
+			d.srcR = append(d.srcR, in.Dst2)
+			d.d = opnd{kind: opReg32, reg: in.Dst2}
+		} else {
+			d.d = opnd{kind: opConst, val: uint64(in.Imm)}
+		}
+	}
+	// Destinations.
+	switch {
+	case in.Op == isa.OpSETP:
+		if d.d1, err = dc.dstReg(d, in.Dst, isa.Pred); err != nil {
+			return err
+		}
+		if in.Mods&isa.ModSetpDst2 != 0 {
+			d.d2, err = dc.dstReg(d, in.Dst2, isa.Pred)
+		}
+	case t == isa.Pred:
+		d.d1, err = dc.dstReg(d, in.Dst, isa.Pred)
+	case in.Op == isa.OpMOV && in.Mods&isa.ModMovUnpack != 0:
+		if d.d1, err = dc.dstReg(d, in.Dst, halfType(t)); err != nil {
+			return err
+		}
+		d.d2, err = dc.dstReg(d, in.Dst2, halfType(t))
+	case (in.Op == isa.OpMUL || in.Op == isa.OpMAD) && mm == isa.MulWide:
+		d.d1, err = dc.dstReg(d, in.Dst, wideType(t))
+	case in.Op == isa.OpPOPC || in.Op == isa.OpCLZ || in.Op == isa.OpBFIND:
+		d.d1, err = dc.dstReg(d, in.Dst, isa.U32)
+	default:
+		d.d1, err = dc.dstReg(d, in.Dst, t)
+	}
+	if err == nil {
+		d.vop = vecOf(d)
+	}
+	return err
+}
