@@ -461,7 +461,7 @@ func TestSVPackageUpToDate(t *testing.T) {
 		for _, n := range names {
 			// An alias of the package's item (warp_sched's StampWidth =
 			// smsim_pkg::StampWidth) is no copy; a value is.
-			for _, m2 := range regexp.MustCompile(`localparam[^=;]*\b` + n + `\s*=\s*([^;]*);`).FindAllSubmatch(text, -1) {
+			for _, m2 := range regexp.MustCompile(`localparam[^=;]*\b`+n+`\s*=\s*([^;]*);`).FindAllSubmatch(text, -1) {
 				if !bytes.HasPrefix(m2[1], []byte("smsim_pkg::")) {
 					t.Errorf("%s keeps its own localparam %s = %s (use smsim_pkg::%s)", filepath.Base(m), n, m2[1], n)
 				}

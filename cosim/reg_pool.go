@@ -1,8 +1,9 @@
 package cosim
 
 import (
-	"github.com/smsim/smsim/rtl"
 	"math/rand/v2"
+
+	"github.com/smsim/smsim/rtl"
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/regpool"

@@ -1,0 +1,240 @@
+// Capturing each cycle: the hooks' frames of the issue stage, writeback, warps, CTAs and units.
+
+package trace
+
+import (
+	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/warpsched"
+)
+
+// inWindow reports whether cycle c is dumped.
+func (t *Tracer) inWindow(c uint64) bool {
+	return c >= t.opt.Start && (t.opt.End == 0 || c < t.opt.End)
+}
+
+// onCycle captures the cycle into a frame; the first cycle of the window
+// is dumped at once (the $dumpvars section), the others by the workers.
+func (t *Tracer) onCycle(ci *pipeline.CycleInfo) {
+	c := ci.Cycle
+	if !t.inWindow(c) || t.closed {
+		t.live = false
+		return
+	}
+	f := t.par.next()
+	f.cycle, f.prev = c, t.last
+	if t.started {
+		// The end of the cycle before.
+		t.captureEnd(f)
+	}
+	t.live = true
+	t.last = c
+	f.top = topObs{Clk: true, RstN: !t.rstLow}
+	t.capture(ci, f, false)
+	if t.started {
+		t.par.commit()
+		return
+	}
+	t.captureEnd(f)
+	t.s.first(f)
+	t.started, t.rstLow = true, false
+	if err := t.par.start(); err != nil {
+		t.err = err
+	}
+}
+
+// capture fills f with cycle ci's values (final: the state after the run
+// ended, nothing issuing).
+func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
+	s := t.s
+	copy(f.states, ci.States)
+	copy(f.pcs, ci.PCs)
+	copy(f.masks, ci.Masks)
+	copy(f.nregs, ci.NRegs)
+	l := &t.lay
+	tq := t.sm.TrapStateRef()
+	s.trQ.capture(f.bytes[l.trQ:], tq)
+	n := min(len(f.esr), len(tq.WarpESR))
+	for i, e := range tq.WarpESR[:n] {
+		f.esr[i] = uint16(e)
+	}
+	clear(f.esr[n:])
+	t.sampleIssue(ci, final)
+	t.sampleWriteback(ci.Cycle)
+	for k := range t.wbObs {
+		if s.wb[k].any {
+			s.wb[k].capture(f.bytes[l.wb[k]:], &t.wbObs[k])
+		}
+	}
+	for k, u := range t.sm.Schedulers() {
+		in, out := &ci.SchedIn[k], &ci.SchedOut[k]
+		if final {
+			in, out = &warpsched.Inputs{}, &warpsched.Outputs{}
+		}
+		s.sIn[k].capture(f.bytes[l.sIn[k]:], in)
+		s.sOut[k].capture(f.bytes[l.sOut[k]:], out)
+		if s.sQ[k].any {
+			s.sQ[k].capture(f.bytes[l.sQ[k]:], u.QRef())
+		}
+	}
+	if s.ctOut.any || s.ctQ.any {
+		ct := t.sm.ClockTimer()
+		o := ct.Out()
+		s.ctOut.capture(f.bytes[l.ctOut:], &o)
+		s.ctQ.capture(f.bytes[l.ctQ:], ct.QRef())
+	}
+	if s.pmOut.any {
+		o := t.sm.PerfMon().Out()
+		s.pmOut.capture(f.bytes[l.pmOut:], &o)
+	}
+	if s.pool.any {
+		// CTA slots are given lowest-free-first and at most
+		// MaxResidentCTAs CTAs are resident, so the slots above stay
+		// empty (one more is read for a CTA leaving as another arrives).
+		// A free slot reads 0 (as Pool.CTAStats).
+		q := t.sm.RegPool().QRef()
+		for c := 0; c < t.poolN; c++ {
+			t.poolV.Free[c], t.poolV.HighWater[c] = 0, 0
+			if q.Valid.Has(c) {
+				t.poolV.Free[c], t.poolV.HighWater[c] = q.Free[c], q.HighWater[c]
+			}
+		}
+		s.pool.capture(f.bytes[l.pool:], &t.poolV)
+	}
+	t.captureCTAs(ci, f)
+}
+
+// captureEnd captures the end of the cycle before into f: the issue
+// stage (with the guard masks of its instructions) and trap_unit's
+// outputs (those of its Eval at the end of the cycle).
+func (t *Tracer) captureEnd(f *frame) {
+	s := t.s
+	for k := range t.issueObs {
+		if s.issue[k].any {
+			s.issue[k].capture(f.bytes[t.lay.issue[k]:], &t.issueObs[k])
+		}
+	}
+	if s.trOut.any {
+		t.sm.TrapOutputsTo(&t.trOut)
+		s.trOut.capture(f.bytes[t.lay.trOut:], &t.trOut)
+	}
+}
+
+// sampleIssue samples the issue stage into t.issueObs; it is dumped once
+// the cycle's instructions have executed (their guard masks come from
+// OnIssue). A port that issues nothing drops issue_valid_o and shows
+// issue_op_o idle; its other outputs hold (as a pipeline register's data
+// would), which keeps the dump small.
+func (t *Tracer) sampleIssue(ci *pipeline.CycleInfo, idle bool) {
+	for s := range t.issueObs {
+		o := &t.issueObs[s]
+		o.Valid, o.Op = false, opIdle
+		if w := ci.Issued[s]; w >= 0 && !idle {
+			o.Valid, o.Warp, o.PC, o.Mask = true, uint16(w), ci.PCs[w], ci.Masks[w]
+			o.Op = 0
+			if int(o.PC) < len(t.ops) {
+				o.Op = t.ops[o.PC]
+			}
+		}
+	}
+}
+
+func (t *Tracer) onIssue(ii *pipeline.IssueInfo) {
+	if !t.live || ii.Cycle != t.last || t.closed {
+		return
+	}
+	s := ii.Sched
+	if s < len(t.issueObs) {
+		t.issueObs[s].Exec = ii.Exec
+	}
+	if ii.Done > ii.Cycle && s < len(t.s.wb) && t.s.wb[s].any && t.inWindow(ii.Done) {
+		t.wbSeq++
+		t.wbq.push(ii.Cycle, wbEvent{at: ii.Done, seq: t.wbSeq, sched: s, warp: ii.Warp, pc: ii.PC})
+	}
+}
+
+// sampleWriteback sets t.wbObs to cycle c's writebacks.
+func (t *Tracer) sampleWriteback(c uint64) {
+	for s := range t.wbObs {
+		o := &t.wbObs[s]
+		o.Valid, o.Count = false, 0 // wb_warp_o and wb_pc_o hold
+	}
+	if len(t.wbLast) != len(t.wbObs) {
+		t.wbLast = make([]uint64, len(t.wbObs))
+	}
+	// Of several writebacks in one cycle, the one issued last shows its
+	// warp and PC; events due before c (cycles not sampled) are dropped.
+	take := func(e *wbEvent) {
+		if e.at != c || e.sched >= len(t.wbObs) {
+			return
+		}
+		o := &t.wbObs[e.sched]
+		if !o.Valid || e.seq > t.wbLast[e.sched] {
+			o.Warp, o.PC, t.wbLast[e.sched] = uint16(e.warp), e.pc, e.seq
+		}
+		o.Valid = true
+		if o.Count < 15 {
+			o.Count++
+		}
+	}
+	b := &t.wbq.ring[c%wbRing]
+	for i := range *b {
+		take(&(*b)[i])
+	}
+	*b = (*b)[:0]
+	for len(t.wbq.far) > 0 && t.wbq.far[0].at <= c {
+		e := t.wbq.far.pop()
+		take(&e)
+	}
+}
+
+// captureCTAs assigns the resident CTAs to CTA slots (a CTA keeps its
+// slot while resident; a new one takes the lowest free slot, in launch
+// order) and copies their barriers into f.
+func (t *Tracer) captureCTAs(ci *pipeline.CycleInfo, f *frame) {
+	if len(t.s.ctas) == 0 {
+		return
+	}
+	for k := range t.ctaMark {
+		t.ctaMark[k] = false
+	}
+	for i := range ci.CTAs {
+		c := &ci.CTAs[i]
+		for k, l := range t.ctaOf {
+			if l == int64(c.Linear) {
+				t.ctaMark[k] = true
+				break
+			}
+		}
+	}
+	for k := range t.ctaOf {
+		if !t.ctaMark[k] {
+			t.ctaOf[k] = -1
+		}
+	}
+	f.ctaOrder = f.ctaOrder[:0]
+	for i := range ci.CTAs {
+		c := &ci.CTAs[i]
+		slot := -1
+		for k, l := range t.ctaOf {
+			if l == int64(c.Linear) {
+				slot = k
+				break
+			}
+		}
+		if slot < 0 {
+			for k, l := range t.ctaOf {
+				if l < 0 {
+					slot = k
+					t.ctaOf[k] = int64(c.Linear)
+					break
+				}
+			}
+			if slot < 0 {
+				continue // more resident CTAs than MaxResidentCTAs: cannot happen
+			}
+		}
+		f.ctaOrder = append(f.ctaOrder, slot)
+		f.ctaInfo[slot] = *c
+	}
+	copy(f.ctaLin, t.ctaOf)
+}

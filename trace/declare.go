@@ -1,0 +1,215 @@
+// Declaring the VCD scopes and variables of every traced instance.
+
+package trace
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/smsim/smsim/clocktimer"
+	"github.com/smsim/smsim/perfmon"
+	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/trapunit"
+	"github.com/smsim/smsim/vcd"
+	"github.com/smsim/smsim/warpsched"
+)
+
+// scopeStack opens and closes VCD scopes as declarations move through the
+// hierarchy.
+type scopeStack struct {
+	w    *vcd.Writer
+	open []string
+}
+
+func (s *scopeStack) enter(path string) error {
+	var want []string
+	if path != "" {
+		want = strings.Split(path, ".")
+	}
+	k := 0
+	for k < len(s.open) && k < len(want) && s.open[k] == want[k] {
+		k++
+	}
+	for len(s.open) > k {
+		if err := s.w.Upscope(); err != nil {
+			return err
+		}
+		s.open = s.open[:len(s.open)-1]
+	}
+	for _, name := range want[k:] {
+		if err := s.w.Scope(vcd.ScopeModule, name); err != nil {
+			return err
+		}
+		s.open = append(s.open, name)
+	}
+	return nil
+}
+
+func (s *scopeStack) close() error { return s.enter("") }
+
+// newInst binds T's fields in table (all in one scope) and declares the
+// selected ones.
+func newInst[T any](t *Tracer, ss *scopeStack, table rtl.Table, enums map[string][]string) (tinst[T], error) {
+	bt, err := bindType[T](table, enums)
+	if err != nil {
+		return tinst[T]{}, err
+	}
+	x := tinst[T]{inst: inst{b: bt.b}, bt: bt}
+	x.cur = make([]uint64, bt.b.words)
+	x.raw = make([]byte, bt.b.raws)
+	for _, f := range bt.b.fields {
+		id, sid := vcd.ID(-1), vcd.ID(-1)
+		if t.selected(f.sig.Path()) {
+			if err := ss.enter(f.sig.Scope); err != nil {
+				return x, err
+			}
+			name := f.sig.Name
+			if f.sig.Width > 1 {
+				name += "[" + strconv.Itoa(f.sig.Width-1) + ":0]"
+			}
+			if id, err = t.w.Register(vcd.Wire, f.sig.Width, name); err != nil {
+				return x, err
+			}
+			if f.enum != nil {
+				if sid, err = t.w.Register(vcd.String, 1, f.sig.Name+StrSuffix); err != nil {
+					return x, err
+				}
+				for len(t.comp) <= int(id) {
+					t.comp = append(t.comp, companion{id: -1})
+				}
+				named, err := t.w.NewNamed(id, sid, f.enum)
+				if err != nil {
+					return x, err
+				}
+				t.comp[id] = companion{sid, named}
+			}
+			t.table = append(t.table, f.sig)
+			x.any = true
+		}
+		x.ids = append(x.ids, id)
+	}
+	x.words(bt.b.typ.Size())
+	return x, nil
+}
+
+// declare declares every signal, scope by scope, in the order of the
+// Verilog hierarchy the waveform is compared with.
+func (t *Tracer) declare() error {
+	sm := t.sm
+	cfg := sm.Config()
+	p := params(sm)
+	ss := &scopeStack{w: t.w}
+	s := t.s
+	var err error
+	vals := t.enums
+	if s.top, err = newInst[topObs](t, ss, obsTable[topObs](ScopeTop, p), enumsOf[topObs](vals)); err != nil {
+		return err
+	}
+	nw := cfg.SM.MaxWarps
+	s.warps = make([]tinst[warpObs], nw)
+	s.warpSeen = make([]warpKey, nw)
+	for i := range s.warps {
+		if s.warps[i], err = newInst[warpObs](t, ss, obsTable[warpObs](scopef(ScopeWarp, i), p), enumsOf[warpObs](vals)); err != nil {
+			return err
+		}
+		s.warps[i].fast = warpLayoutOK(s.warps[i].b)
+		s.warpSeen[i] = warpKey{state: 255}
+	}
+	scheds := sm.Schedulers()
+	ns := len(scheds)
+	s.issue = make([]tinst[issueObs], ns)
+	t.issueObs = make([]issueObs, ns)
+	s.wb = make([]tinst[wbObs], ns)
+	t.wbObs = make([]wbObs, ns)
+	s.sIn = make([]tinst[warpsched.Inputs], ns)
+	s.sOut = make([]tinst[warpsched.Outputs], ns)
+	s.sQ = make([]tinst[warpsched.State], ns)
+	all := sm.Signals()
+	for k := 0; k < ns; k++ {
+		if s.issue[k], err = newInst[issueObs](t, ss, obsTable[issueObs](scopef(ScopeIssue, k), p), enumsOf[issueObs](vals)); err != nil {
+			return err
+		}
+	}
+	for k := 0; k < ns; k++ {
+		if s.wb[k], err = newInst[wbObs](t, ss, obsTable[wbObs](scopef(ScopeWriteback, k), p), nil); err != nil {
+			return err
+		}
+	}
+	for k := 0; k < ns; k++ {
+		scope := scopef(ScopeSched, k)
+		var tab rtl.Table
+		for _, sig := range all {
+			if sig.Scope == scope {
+				tab = append(tab, sig)
+			}
+		}
+		if s.sIn[k], err = newInst[warpsched.Inputs](t, ss, tab, nil); err != nil {
+			return err
+		}
+		if s.sOut[k], err = newInst[warpsched.Outputs](t, ss, tab, nil); err != nil {
+			return err
+		}
+		if s.sQ[k], err = newInst[warpsched.State](t, ss, tab, nil); err != nil {
+			return err
+		}
+	}
+	// clock_timer: its outputs and registers; perf_mon: its outputs (its
+	// registers are the same values: pm_o = pm_q, event_count_o =
+	// event_count_q). Their inputs are driven while the issued
+	// instructions execute, after the observation point, and are not
+	// visible to hooks.
+	ct := sm.ClockTimer().Signals()
+	if s.ctOut, err = newInst[clocktimer.Outputs](t, ss, ct, nil); err != nil {
+		return err
+	}
+	if s.ctQ, err = newInst[clocktimer.State](t, ss, ct, nil); err != nil {
+		return err
+	}
+	pm := sm.PerfMon().Signals()
+	if s.pmOut, err = newInst[perfmon.Outputs](t, ss, pm, nil); err != nil {
+		return err
+	}
+	// trap_unit: its outputs and registers (its inputs are driven while
+	// the instructions execute). Its outputs are those of the unit's Eval
+	// at the end of each cycle, sampled when the next cycle starts.
+	tt := sm.TrapUnitModel().Signals()
+	if s.trOut, err = newInst[trapunit.Outputs](t, ss, tt, nil); err != nil {
+		return err
+	}
+	if s.trQ, err = newInst[trapunit.State](t, ss, tt, nil); err != nil {
+		return err
+	}
+	if cfg.SM.MaxCTAs > maxCTASlots {
+		return fmt.Errorf("trace: sm.max_ctas %d exceeds %d", cfg.SM.MaxCTAs, maxCTASlots)
+	}
+	if s.pool, err = newInst[regPoolObs](t, ss, obsTable[regPoolObs](ScopeRegPool, p), nil); err != nil {
+		return err
+	}
+	nc := sm.MaxResidentCTAs()
+	s.ctas = make([]tinst[ctaObs], nc)
+	s.bars = make([][pipeline.NumBarriers]tinst[barObs], nc)
+	t.ctaOf = make([]int64, nc)
+	s.ctaSeen = make([]pipeline.CTAInfo, nc)
+	s.ctaLin = make([]int64, nc)
+	t.ctaMark = make([]bool, nc)
+	for k := 0; k < nc; k++ {
+		t.ctaOf[k], s.ctaLin[k] = -1, -1
+		if s.ctas[k], err = newInst[ctaObs](t, ss, obsTable[ctaObs](scopef(ScopeBarrier, k), p), nil); err != nil {
+			return err
+		}
+		for b := range s.bars[k] {
+			if s.bars[k][b], err = newInst[barObs](t, ss, obsTable[barObs](scopef(ScopeBar, k, b), p), nil); err != nil {
+				return err
+			}
+		}
+	}
+	if err := ss.close(); err != nil {
+		return err
+	}
+	if err := t.w.EndDefinitions(); err != nil {
+		return err
+	}
+	return t.w.Error()
+}
