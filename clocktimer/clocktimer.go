@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
 )
 
@@ -42,18 +41,6 @@ type Params struct {
 	ResolutionNs uint64
 	// TimerStartNs is gtimer_q at reset (timer.start_ns).
 	TimerStartNs uint64
-}
-
-// ParamsFrom takes the parameters from a configuration.
-func ParamsFrom(c config.Config) Params {
-	return Params{
-		NumWarps:     c.SM.MaxWarps,
-		NumPorts:     c.Sched.Count,
-		MHz:          c.Clock.MHz,
-		ClockStart:   c.Clock.Start,
-		ResolutionNs: c.Timer.ResolutionNs,
-		TimerStartNs: c.Timer.StartNs,
-	}
 }
 
 // Inputs are the ports the SM drives each cycle. Port p carries the

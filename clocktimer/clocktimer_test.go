@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/rtl/rtltest"
 )
@@ -276,12 +275,12 @@ func TestSleepDurationBounds(t *testing.T) {
 			tmin = min(tmin, uint64(v))
 		}
 		res := uint64(1 + r.IntN(64))
-		for _, mode := range []config.SleepMode{config.SleepExact, config.SleepUniform} {
+		for _, mode := range []SleepMode{SleepExact, SleepUniform} {
 			d := SleepDuration(mode, ts, res, rng)
 			if d > 2*tmin || d > MaxSleepNs {
 				t.Fatalf("%s ts %v: duration %d outside [0, 2*%d] or above 1 ms", mode, ts, d, tmin)
 			}
-			if mode == config.SleepExact && d != min(tmin-tmin%res, MaxSleepNs) {
+			if mode == SleepExact && d != min(tmin-tmin%res, MaxSleepNs) {
 				t.Fatalf("exact ts %v res %d: %d", ts, res, d)
 			}
 		}
@@ -290,38 +289,38 @@ func TestSleepDurationBounds(t *testing.T) {
 
 func TestSleepDurationCases(t *testing.T) {
 	rng := NewRNG(1)
-	if d := SleepDuration(config.SleepExact, []uint32{5_000_000}, 32, rng); d != 1_000_000 {
+	if d := SleepDuration(SleepExact, []uint32{5_000_000}, 32, rng); d != 1_000_000 {
 		t.Errorf("exact 5 ms: %d, want the 1 ms cap", d)
 	}
 	for i := 0; i < 1000; i++ {
-		if d := SleepDuration(config.SleepUniform, []uint32{5_000_000}, 32, rng); d > 1_000_000 {
+		if d := SleepDuration(SleepUniform, []uint32{5_000_000}, 32, rng); d > 1_000_000 {
 			t.Fatalf("uniform 5 ms: %d above 1 ms", d)
 		}
 	}
-	if d := SleepDuration(config.SleepExact, []uint32{42}, 32, rng); d != 32 {
+	if d := SleepDuration(SleepExact, []uint32{42}, 32, rng); d != 32 {
 		t.Errorf("exact 42 ns at 32 ns resolution: %d", d)
 	}
-	if d := SleepDuration(config.SleepExact, []uint32{42}, 0, rng); d != 42 {
+	if d := SleepDuration(SleepExact, []uint32{42}, 0, rng); d != 42 {
 		t.Errorf("exact 42 ns, resolution 0: %d", d)
 	}
-	if d := SleepDuration(config.SleepUniform, nil, 32, rng); d != 0 {
+	if d := SleepDuration(SleepUniform, nil, 32, rng); d != 0 {
 		t.Errorf("no lanes: %d", d)
 	}
-	if d := SleepDuration(config.SleepUniform, []uint32{100}, 1, nil); d != 100 {
+	if d := SleepDuration(SleepUniform, []uint32{100}, 1, nil); d != 100 {
 		t.Errorf("uniform, nil rng: %d (want exact)", d)
 	}
-	if d := SleepDuration(config.SleepUniform, []uint32{0, 7}, 1, rng); d != 0 {
+	if d := SleepDuration(SleepUniform, []uint32{0, 7}, 1, rng); d != 0 {
 		t.Errorf("t = 0 lane: %d", d)
 	}
 	// Lanes with different t: one duration for the warp, within every
 	// lane's [0, 2t], i.e. at most 2 * the smallest t.
 	ts := []uint32{1000, 40, 900000, 64}
-	if d := SleepDuration(config.SleepExact, ts, 1, rng); d != 40 {
+	if d := SleepDuration(SleepExact, ts, 1, rng); d != 40 {
 		t.Errorf("exact, lanes %v: %d, want the smallest t", ts, d)
 	}
 	seen := map[uint64]bool{}
 	for i := 0; i < 5000; i++ {
-		d := SleepDuration(config.SleepUniform, ts, 1, rng)
+		d := SleepDuration(SleepUniform, ts, 1, rng)
 		for _, v := range ts {
 			if d > 2*uint64(v) {
 				t.Fatalf("uniform, lanes %v: %d exceeds lane t=%d's bound", ts, d, v)
@@ -339,7 +338,7 @@ func TestSleepDurationDeterministic(t *testing.T) {
 		rng := NewRNG(seed)
 		var out []uint64
 		for i := uint32(0); i < 50; i++ {
-			out = append(out, SleepDuration(config.SleepUniform, []uint32{1000 + i}, 32, rng))
+			out = append(out, SleepDuration(SleepUniform, []uint32{1000 + i}, 32, rng))
 		}
 		return out
 	}
@@ -354,7 +353,7 @@ func TestSleepDurationDeterministic(t *testing.T) {
 	rng := NewRNG(9)
 	const n = 20000
 	for i := 0; i < n; i++ {
-		sum += SleepDuration(config.SleepUniform, []uint32{1000}, 1, rng)
+		sum += SleepDuration(SleepUniform, []uint32{1000}, 1, rng)
 	}
 	if mean := float64(sum) / n; mean < 980 || mean > 1020 {
 		t.Errorf("uniform [0, 2000] mean %.1f, want about 1000", mean)
@@ -376,20 +375,7 @@ func TestNewErrors(t *testing.T) {
 			t.Errorf("%+v accepted", p)
 		}
 	}
-	for _, name := range config.Presets() {
-		c, err := config.Preset(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u, err := New(ParamsFrom(c))
-		if err != nil {
-			t.Fatalf("preset %s: %v", name, err)
-		}
-		o := u.Eval(Inputs{})
-		if o.Clock64 != c.Clock.Start || o.GlobalTimer != c.Timer.StartNs-c.Timer.StartNs%c.Timer.ResolutionNs {
-			t.Errorf("preset %s: reset outputs %+v", name, o)
-		}
-	}
+
 }
 
 // checkTags: every field of Inputs, Outputs and State has an sv tag with
@@ -412,8 +398,8 @@ func TestSignalTable(t *testing.T) {
 	if err := rtl.CheckState(State{}); err != nil {
 		t.Fatal(err)
 	}
-	c := config.Default()
-	u := mustNew(t, ParamsFrom(c))
+	// The h100 preset's clock_timer (unitcfg.ClockTimer of config.Default).
+	u := mustNew(t, Params{NumWarps: 64, NumPorts: 4, MHz: 1755, ResolutionNs: 32})
 	tab := u.Signals()
 	want := map[string]struct {
 		w int

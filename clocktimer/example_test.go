@@ -5,6 +5,7 @@ import (
 
 	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/unitcfg"
 )
 
 // A warp executes nanosleep with different t per lane: one duration serves
@@ -12,14 +13,14 @@ import (
 // [0, 2t] and all wake together.
 func ExampleSleepDuration() {
 	c := config.Default() // clock.mhz 1755, timer.resolution_ns 32
-	u, err := clocktimer.New(clocktimer.ParamsFrom(c))
+	u, err := clocktimer.New(unitcfg.ClockTimer(c))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	rng := clocktimer.NewRNG(c.Run.Seed)
 	ts := []uint32{1000, 250, 5_000_000}
-	ns := clocktimer.SleepDuration(c.Sleep.Mode, ts, c.Timer.ResolutionNs, rng)
+	ns := clocktimer.SleepDuration(unitcfg.SleepMode(c.Sleep.Mode), ts, c.Timer.ResolutionNs, rng)
 	fmt.Println(ns, "ns,", u.SleepCycles(uint32(ns)), "cycles")
 
 	// Drive the request on port 0 for warp 3, then watch sleeping_o.
@@ -30,7 +31,7 @@ func ExampleSleepDuration() {
 	o := u.Eval(clocktimer.Inputs{})
 	wake, _ := u.NextWake()
 	fmt.Println("sleeping", o.Sleeping, "for", wake, "cycles")
-	fmt.Println(clocktimer.SleepDuration(c.Sleep.Mode, []uint32{5_000_000}, 32, rng), "ns (the 1 ms cap)")
+	fmt.Println(clocktimer.SleepDuration(unitcfg.SleepMode(c.Sleep.Mode), []uint32{5_000_000}, 32, rng), "ns (the 1 ms cap)")
 	// Output:
 	// 224 ns, 393 cycles
 	// sleeping {3} for 393 cycles
@@ -42,7 +43,7 @@ func ExampleSleepDuration() {
 func ExampleClockTimer_Advance() {
 	c := config.Default()
 	c.Clock.Start = 1<<32 - 1
-	u, err := clocktimer.New(clocktimer.ParamsFrom(c))
+	u, err := clocktimer.New(unitcfg.ClockTimer(c))
 	if err != nil {
 		fmt.Println(err)
 		return

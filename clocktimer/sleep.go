@@ -3,8 +3,6 @@ package clocktimer
 import (
 	"math/bits"
 	"math/rand/v2"
-
-	"github.com/smsim/smsim/config"
 )
 
 // sleepStream is the PCG stream (the second seed word) of the nanosleep
@@ -15,6 +13,23 @@ const sleepStream = 0x6e616e6f736c6565 // "nanoslee"
 // with run.seed. The SM holds one and passes it to every SleepDuration
 // call, in issue order, so equal seeds give identical runs.
 func NewRNG(seed uint64) *rand.PCG { return rand.NewPCG(seed, sleepStream) }
+
+// SleepMode is how a nanosleep's duration is chosen (sleep.mode).
+type SleepMode uint8
+
+// The sleep modes.
+const (
+	SleepExact   SleepMode = iota // t rounded down to the timer granularity
+	SleepUniform                  // a seeded draw from [0, 2t]
+)
+
+// String is the mode's configuration name (sleep.mode).
+func (m SleepMode) String() string {
+	if m == SleepUniform {
+		return "uniform"
+	}
+	return "exact"
+}
 
 // SleepDuration chooses the sleep duration in ns of one warp-level
 // nanosleep from the t operands of the lanes that execute it (active and
@@ -39,7 +54,7 @@ func NewRNG(seed uint64) *rand.PCG { return rand.NewPCG(seed, sleepStream) }
 // The result is always in [0, 2*min t] and at most MaxSleepNs (1 ms, seed
 // 000: "The sleep duration is approximated, but guaranteed to be in the
 // interval [0, 2*t]. The maximum sleep duration is 1 millisecond.").
-func SleepDuration(mode config.SleepMode, ts []uint32, resolutionNs uint64, rng *rand.PCG) uint64 {
+func SleepDuration(mode SleepMode, ts []uint32, resolutionNs uint64, rng *rand.PCG) uint64 {
 	if len(ts) == 0 {
 		return 0
 	}
@@ -47,7 +62,7 @@ func SleepDuration(mode config.SleepMode, ts []uint32, resolutionNs uint64, rng 
 	for _, v := range ts[1:] {
 		t = min(t, uint64(v))
 	}
-	if mode == config.SleepUniform && rng != nil {
+	if mode == SleepUniform && rng != nil {
 		return min(uniform(rng, 2*t+1), MaxSleepNs)
 	}
 	r := max(resolutionNs, 1)

@@ -6,6 +6,7 @@ import (
 	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/unitcfg"
 )
 
 // split64 returns a 64-bit parameter as the Verilog parameters name+"Lo"
@@ -80,12 +81,12 @@ func clockTimerInfo() *UnitInfo {
 		// The h100 preset (64 warps, 4 schedulers) and a small SM.
 		AreaSets: func() ([]Unit, error) {
 			return mk([]clocktimer.Params{
-				clocktimer.ParamsFrom(config.Default()),
+				unitcfg.ClockTimer(config.Default()),
 				{NumWarps: 8, NumPorts: 2, MHz: 1000, ResolutionNs: 1},
 			})
 		},
 		FromConfig: func(cfg config.Config) (Unit, error) {
-			return ClockTimer(clocktimer.ParamsFrom(cfg))
+			return ClockTimer(unitcfg.ClockTimer(cfg))
 		},
 	}
 }

@@ -3,7 +3,6 @@ package cosim_test
 import (
 	"fmt"
 
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/cosim"
 	"github.com/smsim/smsim/warpsched"
 )
@@ -12,7 +11,7 @@ import (
 // Verilator stores it in, inputs in one record, outputs and registers in
 // the other.
 func ExampleNewLayout() {
-	u, err := cosim.WarpSched(warpsched.Params{NumWarps: 16, Policy: config.PolicyGTO, TwoLevelActive: 8})
+	u, err := cosim.WarpSched(warpsched.Params{NumWarps: 16, Policy: warpsched.PolicyGTO, TwoLevelActive: 8})
 	if err != nil {
 		panic(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/warpsched"
 )
 
 // reaped reports whether the process pid is gone (not even a zombie).
@@ -58,7 +58,7 @@ func wantCause(t *testing.T, err error, cause Cause, texts ...string) *HarnessEr
 // naming the cause, with the tail of the harness's stderr, and no
 // process left behind.
 func TestFaults(t *testing.T) {
-	u := warpSched(t, config.PolicyGTO, 16, 8)
+	u := warpSched(t, warpsched.PolicyGTO, 16, 8)
 	cases := []struct {
 		name   string
 		opt    HarnessOptions
@@ -115,7 +115,7 @@ func TestFaults(t *testing.T) {
 // TestProtocolVersionMismatch: a client speaking another version is
 // refused in HELLO.
 func TestProtocolVersionMismatch(t *testing.T) {
-	u := warpSched(t, config.PolicyGTO, 16, 8)
+	u := warpSched(t, warpsched.PolicyGTO, 16, 8)
 	_, err := Start(context.Background(), u, HarnessOptions{protocolVersion: 99})
 	wantCause(t, err, CauseVersion, "protocol version 99 not supported (harness speaks 1)", "during HELLO")
 }
@@ -123,12 +123,12 @@ func TestProtocolVersionMismatch(t *testing.T) {
 // TestParameterMismatch: a harness built for other parameters is refused.
 func TestParameterMismatch(t *testing.T) {
 	ctx := context.Background()
-	gto := warpSched(t, config.PolicyGTO, 16, 8)
+	gto := warpSched(t, warpsched.PolicyGTO, 16, 8)
 	bin, err := Build(ctx, gto, HarnessOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lrr := warpSched(t, config.PolicyLRR, 16, 8)
+	lrr := warpSched(t, warpsched.PolicyLRR, 16, 8)
 	_, err = Start(ctx, lrr, HarnessOptions{Binary: bin})
 	wantCause(t, err, CauseParams, "parameter mismatch", "NumWarps=16 Policy=1 TwoLevelActive=8", "NumWarps=16 Policy=0 TwoLevelActive=8")
 }
@@ -136,7 +136,7 @@ func TestParameterMismatch(t *testing.T) {
 // TestStartFailures: a harness that cannot start, or exits before
 // listening.
 func TestStartFailures(t *testing.T) {
-	u := warpSched(t, config.PolicyGTO, 16, 8)
+	u := warpSched(t, warpsched.PolicyGTO, 16, 8)
 	_, err := Start(context.Background(), u, HarnessOptions{Binary: filepath.Join(t.TempDir(), "nope")})
 	wantCause(t, err, CauseStart, "cannot start")
 	script := filepath.Join(t.TempDir(), "fake")
@@ -148,7 +148,7 @@ func TestStartFailures(t *testing.T) {
 // TestBuildFailure: RTL that does not compile is a build error with
 // Verilator's message.
 func TestBuildFailure(t *testing.T) {
-	u := warpSched(t, config.PolicyGTO, 16, 8)
+	u := warpSched(t, warpsched.PolicyGTO, 16, 8)
 	ho := mutantRTL(t, "syntax", "warp_sched.sv", "endmodule", "endmodul")
 	_, err := Start(context.Background(), u, ho)
 	wantCause(t, err, CauseBuild, "make failed", "warp_sched.sv")
@@ -157,7 +157,7 @@ func TestBuildFailure(t *testing.T) {
 // TestCancelLeavesValidVCDs: canceling the context mid-run (Ctrl-C)
 // stops the run with the context's error and leaves both VCDs complete.
 func TestCancelLeavesValidVCDs(t *testing.T) {
-	u := warpSched(t, config.PolicyGTO, 16, 8)
+	u := warpSched(t, warpsched.PolicyGTO, 16, 8)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dir := t.TempDir()

@@ -27,7 +27,7 @@ func TestStorageBytes(t *testing.T) {
 }
 
 func TestWarpSchedLayout(t *testing.T) {
-	u := warpSched(t, config.PolicyGTO, 16, 8)
+	u := warpSched(t, warpsched.PolicyGTO, 16, 8)
 	l := u.Layout()
 	var got []string
 	for _, f := range append(append([]Field(nil), l.In...), l.Out...) {
@@ -46,7 +46,7 @@ func TestWarpSchedLayout(t *testing.T) {
 	}
 	// The hash covers names and directions only: every parameter set of a
 	// unit has the same.
-	if u2 := warpSched(t, config.PolicyLRR, 70, 3); u2.Layout().Hash() != l.Hash() {
+	if u2 := warpSched(t, warpsched.PolicyLRR, 70, 3); u2.Layout().Hash() != l.Hash() {
 		t.Error("layout hash depends on the parameters")
 	}
 }
@@ -165,7 +165,7 @@ func TestCodecErrors(t *testing.T) {
 }
 
 func TestBindErrors(t *testing.T) {
-	p := warpsched.Params{NumWarps: 4, Policy: config.PolicyLRR}
+	p := warpsched.Params{NumWarps: 4, Policy: warpsched.PolicyLRR}
 	s, _ := warpsched.New(p)
 	good := Spec[warpsched.Inputs, warpsched.Outputs, warpsched.State]{
 		Module: "warp_sched", RTL: []string{"warp_sched.sv"}, Table: s.Signals("warp_sched"),
@@ -264,7 +264,7 @@ func b2u(b bool) byte {
 // TestStimulus: deterministic for a seed, different across seeds, no bit
 // above the scheduler's size, and a mix of cases.
 func TestStimulus(t *testing.T) {
-	u := warpSched(t, config.PolicyGTO, 12, 4)
+	u := warpSched(t, warpsched.PolicyGTO, 12, 4)
 	l := u.Layout()
 	gen := func(seed uint64) []byte {
 		s := u.NewRandom(seed)

@@ -13,13 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/vcd"
 	"github.com/smsim/smsim/warpsched"
 )
 
-func warpSched(t testing.TB, pol config.SchedPolicy, n, tla int) Unit {
+func warpSched(t testing.TB, pol warpsched.Policy, n, tla int) Unit {
 	t.Helper()
 	u, err := WarpSched(warpsched.Params{NumWarps: n, Policy: pol, TwoLevelActive: tla})
 	if err != nil {
@@ -63,13 +62,13 @@ func TestWarpSchedMillion(t *testing.T) {
 // word (over TCP).
 func TestWarpSchedOddSizes(t *testing.T) {
 	cases := []struct {
-		pol    config.SchedPolicy
+		pol    warpsched.Policy
 		n, tla int
 		cycles uint64
 		tcp    bool
 	}{
-		{config.PolicyTwoLevel, 12, 3, 300_000, false},
-		{config.PolicyGTO, 70, 8, 30_000, true},
+		{warpsched.PolicyTwoLevel, 12, 3, 300_000, false},
+		{warpsched.PolicyGTO, 70, 8, 30_000, true},
 	}
 	for _, c := range cases {
 		u := warpSched(t, c.pol, c.n, c.tla)
@@ -88,7 +87,7 @@ func TestWarpSchedOddSizes(t *testing.T) {
 // TestRecordsEnd: a recorded stimulus runs to its end when no cycle
 // count is given, across batch boundaries.
 func TestRecordsEnd(t *testing.T) {
-	u := warpSched(t, config.PolicyGTO, 16, 8)
+	u := warpSched(t, warpsched.PolicyGTO, 16, 8)
 	l := u.Layout()
 	st := u.NewRandom(3)
 	data := make([]byte, 2500*l.InBytes)
@@ -110,7 +109,7 @@ func TestRecordsEnd(t *testing.T) {
 // TestWholeRunVCD: with VCDDir the Go and Verilator waveforms of the whole
 // run are written, and vcd.Diff finds them equal.
 func TestWholeRunVCD(t *testing.T) {
-	u := warpSched(t, config.PolicyTwoLevel, 16, 8)
+	u := warpSched(t, warpsched.PolicyTwoLevel, 16, 8)
 	dir := t.TempDir()
 	res, err := Run(context.Background(), u, random(u, 5), Options{Cycles: 3000, Batch: 512, VCDDir: dir})
 	if err != nil {
@@ -214,7 +213,7 @@ func mutantRTL(t *testing.T, name, file, old, new string) HarnessOptions {
 func TestMutationsAreCaught(t *testing.T) {
 	cases := []struct {
 		name, old, new string
-		pol            config.SchedPolicy
+		pol            warpsched.Policy
 		inputs         func() []warpsched.Inputs
 		cycle          uint64
 		signal         string
@@ -223,7 +222,7 @@ func TestMutationsAreCaught(t *testing.T) {
 		{
 			// Launch stamps count by two: the first launch (cycle 10)
 			// shows in next_age_q at cycle 11.
-			name: "stamp-step", pol: config.PolicyLRR,
+			name: "stamp-step", pol: warpsched.PolicyLRR,
 			old: "next_age_d = next_age_d + StampWidth'(1);", new: "next_age_d = next_age_d + StampWidth'(2);",
 			inputs: func() []warpsched.Inputs {
 				ins := make([]warpsched.Inputs, 40)
@@ -239,7 +238,7 @@ func TestMutationsAreCaught(t *testing.T) {
 			// The age comparison flipped: GTO picks the youngest ready
 			// warp. Warp 5 is launched at cycle 20, warp 2 at cycle 21;
 			// both are ready at cycle 30: Go issues 5, the mutant 2.
-			name: "age-order", pol: config.PolicyGTO,
+			name: "age-order", pol: warpsched.PolicyGTO,
 			old: "older[NumWarps*j + i] = warp_age_d[StampWidth*i +: StampWidth] <=", new: "older[NumWarps*j + i] = warp_age_d[StampWidth*i +: StampWidth] >=",
 			inputs: func() []warpsched.Inputs {
 				ins := make([]warpsched.Inputs, 60)
@@ -324,7 +323,7 @@ func checkReport(t *testing.T, m *Mismatch, u Unit) {
 // and the mutant differ, which a run with the mutant as its own
 // reference confirms.
 func TestMutationRandom(t *testing.T) {
-	u := warpSched(t, config.PolicyTwoLevel, 16, 8)
+	u := warpSched(t, warpsched.PolicyTwoLevel, 16, 8)
 	ho := mutantRTL(t, "swap-bound", "warp_sched.sv", "swap_out[i] = n_lower < n_cand;", "swap_out[i] = n_lower + CntWidth'(1) < n_cand;")
 	_, err := Run(context.Background(), u, random(u, 11), Options{Cycles: 1_000_000, Harness: ho})
 	var m *Mismatch
@@ -348,7 +347,7 @@ func TestMutationRandom(t *testing.T) {
 // (headless, under xvfb-run) and checks that every trace resolves and the
 // marker sits on the mismatch.
 func TestGTKWaveLoadsSaveFile(t *testing.T) {
-	u := warpSched(t, config.PolicyLRR, 16, 8)
+	u := warpSched(t, warpsched.PolicyLRR, 16, 8)
 	ho := mutantRTL(t, "stamp-step", "warp_sched.sv", "next_age_d = next_age_d + StampWidth'(1);", "next_age_d = next_age_d + StampWidth'(2);")
 	ins := make([]warpsched.Inputs, 20)
 	ins[5] = warpsched.Inputs{WarpValid: rtl.BitsOf(0), WarpLaunch: rtl.BitsOf(0)}

@@ -6,25 +6,20 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/perfmon"
+	"github.com/smsim/smsim/unitcfg"
 )
 
 // PerfMonCounterCode is the value of perf_mon's CounterN parameter for a
-// counter: the kind (config.PMKind) in bits 3:0, the event mask (events)
-// or the stall_count_i index (stall) in bits 19:4.
-func PerfMonCounterCode(c config.PMCounter) (int, error) {
+// counter: the kind (perfmon.Kind, smsim_pkg::Pm*) in bits 3:0, the event
+// mask (Events) or the stall_count_i index (Stall) in bits 19:4.
+func PerfMonCounterCode(c perfmon.Counter) int {
 	switch c.Kind {
-	case config.PMOff, config.PMCycles, config.PMInstructions:
-		return int(c.Kind), nil
-	case config.PMEvents:
-		return int(c.Kind) | int(c.Mask)<<4, nil
-	case config.PMStall:
-		k, ok := perfmon.StallIndex(c.State)
-		if !ok {
-			return 0, fmt.Errorf("cosim: perf_mon: unknown stall state %q", c.State)
-		}
-		return int(c.Kind) | k<<4, nil
+	case perfmon.Events:
+		return int(c.Kind) | int(c.Mask)<<4
+	case perfmon.Stall:
+		return int(c.Kind) | c.Stall<<4
 	}
-	return 0, fmt.Errorf("cosim: perf_mon: no encoding for counter kind %d", c.Kind)
+	return int(c.Kind)
 }
 
 // PerfMon returns perf_mon at the parameters p.
@@ -35,11 +30,7 @@ func PerfMon(p perfmon.Params) (Unit, error) {
 	}
 	params := []Param{{"NumPorts", p.NumPorts}}
 	for i, c := range p.Counters {
-		code, err := PerfMonCounterCode(c)
-		if err != nil {
-			return nil, err
-		}
-		params = append(params, Param{fmt.Sprintf("Counter%d", i), code})
+		params = append(params, Param{fmt.Sprintf("Counter%d", i), PerfMonCounterCode(c)})
 	}
 	return Bind(Spec[perfmon.Inputs, perfmon.Outputs, perfmon.State]{
 		Module: "perf_mon",
@@ -55,14 +46,16 @@ func PerfMon(p perfmon.Params) (Unit, error) {
 	})
 }
 
-func pmCounters(specs ...string) [perfmon.NumCounters]config.PMCounter {
-	var cs [perfmon.NumCounters]config.PMCounter
+func pmCounters(specs ...string) [perfmon.NumCounters]perfmon.Counter {
+	var cs [perfmon.NumCounters]perfmon.Counter
 	for i, s := range specs {
 		c, err := config.ParsePMCounter(s)
 		if err != nil {
 			panic(err)
 		}
-		cs[i] = c
+		if cs[i], err = unitcfg.Counter(c); err != nil {
+			panic(err)
+		}
 	}
 	return cs
 }
@@ -95,14 +88,14 @@ func perfMonInfo() *UnitInfo {
 		Summary: "performance monitor of one SM (%pm0..%pm7, pmevent counts)",
 		Sets:    func() ([]Unit, error) { return mk(PerfMonSets()) },
 		AreaSets: func() ([]Unit, error) {
-			p, err := perfmon.ParamsFrom(config.Default())
+			p, err := unitcfg.PerfMon(config.Default())
 			if err != nil {
 				return nil, err
 			}
 			return mk(append([]perfmon.Params{p}, PerfMonSets()...))
 		},
 		FromConfig: func(cfg config.Config) (Unit, error) {
-			p, err := perfmon.ParamsFrom(cfg)
+			p, err := unitcfg.PerfMon(cfg)
 			if err != nil {
 				return nil, err
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/perfmon"
 	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/unitcfg"
 )
 
 // TestPerfMonMillion: one million random cycles per standard set.
@@ -28,12 +29,13 @@ func TestPerfMonCounterCode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := PerfMonCounterCode(pc); err != nil || got != c.code {
-			t.Errorf("%s: %d %v, want %d", c.spec, got, err, c.code)
+		pm, err := unitcfg.Counter(pc)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if _, err := PerfMonCounterCode(config.PMCounter{Kind: 9}); err == nil {
-		t.Error("unknown kind encoded")
+		if got := PerfMonCounterCode(pm); got != c.code {
+			t.Errorf("%s: %d, want %d", c.spec, got, c.code)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/unitcfg"
 	"github.com/smsim/smsim/warpsched"
 )
 
@@ -79,7 +80,11 @@ type SchedRecording struct {
 // NewSchedRecording returns an empty recording for the schedulers of an
 // SM with the configuration cfg.
 func NewSchedRecording(cfg config.Config) (*SchedRecording, error) {
-	u, err := WarpSched(WarpSchedParams(cfg))
+	p, err := unitcfg.WarpSched(cfg)
+	if err != nil {
+		return nil, err
+	}
+	u, err := WarpSched(p)
 	if err != nil {
 		return nil, err
 	}

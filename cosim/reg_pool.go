@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/unitcfg"
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/regpool"
@@ -44,7 +45,7 @@ func RegPoolStdParams() regpool.Params {
 // (config.Default: 32 CTA slots of up to 32 warps, 4 ports, a 64K
 // register file) and the small one of RegPoolStdParams.
 func RegPoolSets() []regpool.Params {
-	return []regpool.Params{regpool.FromConfig(config.Default()), RegPoolStdParams()}
+	return []regpool.Params{unitcfg.RegPool(config.Default()), RegPoolStdParams()}
 }
 
 func regPoolInfo() *UnitInfo {
@@ -80,7 +81,7 @@ func regPoolInfo() *UnitInfo {
 		// synthesized without it: its cell count is an upper bound.
 		SynthFlags: "-noshare",
 		FromConfig: func(cfg config.Config) (Unit, error) {
-			return RegPool(regpool.FromConfig(cfg))
+			return RegPool(unitcfg.RegPool(cfg))
 		},
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/warpsched"
 )
@@ -165,9 +164,9 @@ func portSets(t *testing.T) []Unit {
 		us = append(us, sets...)
 	}
 	for _, p := range []warpsched.Params{
-		{NumWarps: 1, Policy: config.PolicyLRR, TwoLevelActive: 1},
-		{NumWarps: 12, Policy: config.PolicyTwoLevel, TwoLevelActive: 3},
-		{NumWarps: 70, Policy: config.PolicyGTO, TwoLevelActive: 8},
+		{NumWarps: 1, Policy: warpsched.PolicyLRR, TwoLevelActive: 1},
+		{NumWarps: 12, Policy: warpsched.PolicyTwoLevel, TwoLevelActive: 3},
+		{NumWarps: 70, Policy: warpsched.PolicyGTO, TwoLevelActive: 8},
 	} {
 		u, err := WarpSched(p)
 		if err != nil {
@@ -223,29 +222,23 @@ func TestPortsMatchGoTags(t *testing.T) {
 	}
 }
 
-// TestPolicyEncoding checks PolicyCode against smsim_pkg::sched_policy_e.
+// TestPolicyEncoding checks warpsched's policy values against
+// smsim_pkg::sched_policy_e as Verilator elaborates it.
 func TestPolicyEncoding(t *testing.T) {
-	u, err := WarpSched(warpsched.Params{NumWarps: 4, Policy: config.PolicyGTO})
+	u, err := WarpSched(warpsched.Params{NumWarps: 4, Policy: warpsched.PolicyGTO})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, enums := verilatorXML(t, u)
 	items := enums["smsim_pkg::sched_policy_e"]
-	names := map[config.SchedPolicy]string{config.PolicyLRR: "SchedPolicyLrr", config.PolicyGTO: "SchedPolicyGto", config.PolicyTwoLevel: "SchedPolicyTwoLevel"}
+	names := map[warpsched.Policy]string{warpsched.PolicyLRR: "SchedPolicyLrr", warpsched.PolicyGTO: "SchedPolicyGto", warpsched.PolicyTwoLevel: "SchedPolicyTwoLevel"}
 	if len(items) != len(names) {
 		t.Fatalf("sched_policy_e has %v", items)
 	}
 	for p, n := range names {
-		code, err := PolicyCode(p)
-		if err != nil {
-			t.Fatal(err)
+		if v, ok := items[n]; !ok || v != int(p) {
+			t.Errorf("%s: Go %d, smsim_pkg::%s = %d (%v)", p, int(p), n, v, ok)
 		}
-		if v, ok := items[n]; !ok || v != code {
-			t.Errorf("%s: Go %d, smsim_pkg::%s = %d (%v)", p, code, n, v, ok)
-		}
-	}
-	if _, err := PolicyCode("fifo"); err == nil {
-		t.Error("unknown policy encoded")
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/smsim/smsim/clocktimer"
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/perfmon"
 	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/trapunit"
@@ -46,15 +45,14 @@ func svSections() []svSection {
 	rp := func(name string, width int, v uint64, src string) svConst {
 		return svConst{name, width, v, "regpool." + src}
 	}
-	pol := func(name string, p config.SchedPolicy) svConst {
-		c, _ := PolicyCode(p) // every policy of policies() has a code (TestPolicyEncoding)
-		return svConst{name, 0, uint64(c), fmt.Sprintf("cosim.PolicyCode(%q)", p)}
+	pol := func(name string, p warpsched.Policy) svConst {
+		return svConst{name, 0, uint64(p), fmt.Sprintf("warpsched.Policy %s", p)}
 	}
 	return []svSection{
 		{title: "warp_sched: scheduling policy (config sched.policy), the Policy parameter. An int\n// parameter rather than the enum type, so that `verilator -GPolicy=N` and Yosys\n// `chparam -set Policy N` can set it.", enum: "sched_policy_e", items: []svConst{
-			pol("SchedPolicyLrr", config.PolicyLRR),
-			pol("SchedPolicyGto", config.PolicyGTO),
-			pol("SchedPolicyTwoLevel", config.PolicyTwoLevel),
+			pol("SchedPolicyLrr", warpsched.PolicyLRR),
+			pol("SchedPolicyGto", warpsched.PolicyGTO),
+			pol("SchedPolicyTwoLevel", warpsched.PolicyTwoLevel),
 		}},
 		{title: "warp_sched: width of a warp launch stamp (next_age_q, one warp_age_q entry).", items: []svConst{
 			{"StampWidth", 0, warpsched.StampWidth, "warpsched.StampWidth"},
@@ -144,13 +142,13 @@ func svSections() []svSection {
 			rp("UBIncBelow", 5, uint64(regpool.UBIncBelow), "UBIncBelow"),
 			rp("UBPartialWarp", 5, uint64(regpool.UBPartialWarp), "UBPartialWarp"),
 		}},
-		{title: "perf_mon: pmevent events, %pm counters and the counter kinds (config.PMKind; 0,\n// off, is every other value).", items: []svConst{
+		{title: "perf_mon: pmevent events, %pm counters and the counter kinds (perfmon.Kind; 0,\n// off, is every other value).", items: []svConst{
 			{"NumEvents", 0, perfmon.NumEvents, "perfmon.NumEvents"},
 			{"NumCounters", 0, perfmon.NumCounters, "perfmon.NumCounters"},
-			{"PmCycles", 0, uint64(config.PMCycles), "config.PMCycles"},
-			{"PmInstructions", 0, uint64(config.PMInstructions), "config.PMInstructions"},
-			{"PmEvents", 0, uint64(config.PMEvents), "config.PMEvents"},
-			{"PmStall", 0, uint64(config.PMStall), "config.PMStall"},
+			{"PmCycles", 0, uint64(perfmon.Cycles), "perfmon.Cycles"},
+			{"PmInstructions", 0, uint64(perfmon.Instructions), "perfmon.Instructions"},
+			{"PmEvents", 0, uint64(perfmon.Events), "perfmon.Events"},
+			{"PmStall", 0, uint64(perfmon.Stall), "perfmon.Stall"},
 		}},
 		{title: "clock_timer: the longest nanosleep, in ns.", items: []svConst{
 			{"MaxSleepNs", 32, clocktimer.MaxSleepNs, "clocktimer.MaxSleepNs"},

@@ -6,6 +6,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/trapunit"
+	"github.com/smsim/smsim/unitcfg"
 )
 
 // TrapUnit returns trap_unit at the parameters p.
@@ -30,12 +31,6 @@ func TrapUnit(p trapunit.Params) (Unit, error) {
 			return newTrapStim(p, seed).next
 		},
 	})
-}
-
-// TrapUnitParams are the parameters of the trap unit of an SM with the
-// configuration cfg.
-func TrapUnitParams(cfg config.Config) trapunit.Params {
-	return trapunit.Params{NumWarps: cfg.SM.MaxWarps, NumPorts: cfg.Sched.Count, HasHandler: cfg.Trap.Handler != ""}
 }
 
 func trapUnitInfo() *UnitInfo {
@@ -66,7 +61,7 @@ func trapUnitInfo() *UnitInfo {
 			return mk(trapunit.Params{NumWarps: 8, NumPorts: 2, HasHandler: true})
 		},
 		FromConfig: func(cfg config.Config) (Unit, error) {
-			return TrapUnit(TrapUnitParams(cfg))
+			return TrapUnit(unitcfg.TrapUnit(cfg))
 		},
 	}
 }

@@ -1,30 +1,16 @@
 package cosim
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/unitcfg"
 	"github.com/smsim/smsim/warpsched"
 )
 
-// PolicyCode is the value of warp_sched's Policy parameter for a policy:
-// smsim_pkg::sched_policy_e (TestPolicyEncoding checks the package).
-func PolicyCode(p config.SchedPolicy) (int, error) {
-	switch p {
-	case config.PolicyLRR:
-		return 0, nil
-	case config.PolicyGTO:
-		return 1, nil
-	case config.PolicyTwoLevel:
-		return 2, nil
-	}
-	return 0, fmt.Errorf("cosim: no warp_sched encoding for policy %q", p)
-}
-
-func policies() []config.SchedPolicy {
-	return []config.SchedPolicy{config.PolicyLRR, config.PolicyGTO, config.PolicyTwoLevel}
+func policies() []warpsched.Policy {
+	return []warpsched.Policy{warpsched.PolicyLRR, warpsched.PolicyGTO, warpsched.PolicyTwoLevel}
 }
 
 // WarpSched returns warp_sched at the parameters p.
@@ -33,14 +19,10 @@ func WarpSched(p warpsched.Params) (Unit, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, err := PolicyCode(p.Policy)
-	if err != nil {
-		return nil, err
-	}
 	return Bind(Spec[warpsched.Inputs, warpsched.Outputs, warpsched.State]{
 		Module: "warp_sched",
 		RTL:    []string{"smsim_pkg.sv", "warp_sched.sv"},
-		Params: []Param{{"NumWarps", p.NumWarps}, {"Policy", code}, {"TwoLevelActive", p.TwoLevelActive}},
+		Params: []Param{{"NumWarps", p.NumWarps}, {"Policy", int(p.Policy)}, {"TwoLevelActive", p.TwoLevelActive}},
 		Table:  s.Signals("warp_sched"),
 		New: func() (GoUnit[warpsched.Inputs, warpsched.Outputs, warpsched.State], error) {
 			return warpsched.New(p)
@@ -49,16 +31,6 @@ func WarpSched(p warpsched.Params) (Unit, error) {
 			return newWarpSchedStim(p.NumWarps, seed).next
 		},
 	})
-}
-
-// WarpSchedParams are the parameters of the warp schedulers of an SM with
-// the configuration cfg.
-func WarpSchedParams(cfg config.Config) warpsched.Params {
-	n := 0
-	if cfg.Sched.Count > 0 {
-		n = cfg.SM.MaxWarps / cfg.Sched.Count
-	}
-	return warpsched.Params{NumWarps: n, Policy: cfg.Sched.Policy, TwoLevelActive: cfg.Sched.TwoLevelActive}
 }
 
 func warpSchedInfo() *UnitInfo {
@@ -94,7 +66,11 @@ func warpSchedInfo() *UnitInfo {
 		Sets:     sets,
 		AreaSets: area,
 		FromConfig: func(cfg config.Config) (Unit, error) {
-			return WarpSched(WarpSchedParams(cfg))
+			p, err := unitcfg.WarpSched(cfg)
+			if err != nil {
+				return nil, err
+			}
+			return WarpSched(p)
 		},
 	}
 }

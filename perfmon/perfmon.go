@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
 )
 
@@ -23,34 +22,36 @@ const NumCounters = 8
 const MaxPorts = 8
 
 // NumStallStates is the length of the stall_count_i vector: one entry per
-// name of config.StallStates, in that order ("any" first).
+// name of config.StallStates, in that order ("any" first; unitcfg.StallIndex
+// maps the names).
 const NumStallStates = 11
 
-// StallIndex returns the stall_count_i index of a config.StallStates name.
-func StallIndex(state string) (int, bool) {
-	for i, s := range config.StallStates() {
-		if s == state && i < NumStallStates {
-			return i, true
-		}
-	}
-	return 0, false
+// Kind is what a counter counts: the value in bits 3:0 of the Verilog
+// CounterN parameter (smsim_pkg::Pm*).
+type Kind uint8
+
+// The counter kinds.
+const (
+	Off          Kind = iota // always 0
+	Cycles                   // SM cycles
+	Instructions             // warp-instructions issued
+	Events                   // pmevent triggers of the events in Mask
+	Stall                    // warp-cycles in the stall state Stall
+)
+
+// Counter is one %pmN counter.
+type Counter struct {
+	Kind  Kind
+	Mask  uint16 // Events: the pmevent events counted (bit K = event K)
+	Stall int    // Stall: the stall_count_i index (0..NumStallStates-1)
 }
 
 // Params are the module parameters of perf_mon.
 type Params struct {
-	// Counters says what each %pmN counts (pm.counter.N parsed).
-	Counters [NumCounters]config.PMCounter
+	// Counters says what each %pmN counts.
+	Counters [NumCounters]Counter
 	// NumPorts is the number of pmevent ports (sched.count), 1..MaxPorts.
 	NumPorts int
-}
-
-// ParamsFrom takes the parameters from a configuration.
-func ParamsFrom(c config.Config) (Params, error) {
-	pc, err := c.PMCounters()
-	if err != nil {
-		return Params{}, err
-	}
-	return Params{Counters: pc, NumPorts: c.Sched.Count}, nil
 }
 
 // Inputs are the ports the SM drives each cycle.
@@ -95,9 +96,8 @@ type Counts struct {
 
 // PerfMon is the perf_mon unit: a two-phase unit (rtl.Unit).
 type PerfMon struct {
-	p     Params
-	stall [NumCounters]int // stall_count_i index of each PMStall counter
-	q, d  State
+	p    Params
+	q, d State
 }
 
 var (
@@ -113,17 +113,15 @@ func New(p Params) (*PerfMon, error) {
 	u := &PerfMon{p: p}
 	for i, c := range p.Counters {
 		switch c.Kind {
-		case config.PMOff, config.PMCycles, config.PMInstructions:
-		case config.PMEvents:
+		case Off, Cycles, Instructions:
+		case Events:
 			if c.Mask == 0 {
 				return nil, fmt.Errorf("perfmon: counter %d: empty event mask", i)
 			}
-		case config.PMStall:
-			k, ok := StallIndex(c.State)
-			if !ok {
-				return nil, fmt.Errorf("perfmon: counter %d: unknown stall state %q", i, c.State)
+		case Stall:
+			if c.Stall < 0 || c.Stall >= NumStallStates {
+				return nil, fmt.Errorf("perfmon: counter %d: stall index %d outside 0..%d", i, c.Stall, NumStallStates-1)
 			}
-			u.stall[i] = k
 		default:
 			return nil, fmt.Errorf("perfmon: counter %d: unknown kind %d", i, c.Kind)
 		}
@@ -179,16 +177,16 @@ func (u *PerfMon) add(s *State, in *Inputs, n uint64) {
 	for i, c := range u.p.Counters {
 		var inc uint64
 		switch c.Kind {
-		case config.PMCycles:
+		case Cycles:
 			inc = 1
-		case config.PMInstructions:
+		case Instructions:
 			inc = uint64(in.IssueCount)
-		case config.PMEvents:
+		case Events:
 			for m := c.Mask; m != 0; m &= m - 1 {
 				inc += ev[bits.TrailingZeros16(m)]
 			}
-		case config.PMStall:
-			inc = uint64(in.StallCount[u.stall[i]])
+		case Stall:
+			inc = uint64(in.StallCount[c.Stall])
 		}
 		s.Pm[i] += n * inc
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/trapunit"
+	"github.com/smsim/smsim/unitcfg"
 )
 
 // rpUnit is the SM's reg_pool instance (package regpool, the per-CTA
@@ -91,7 +92,7 @@ type RegPoolWarp struct {
 // rounding; valid says whether it is a valid maximum register count.
 func (sm *SM) initRegPool(nreg int, valid bool) error {
 	r := &sm.rp
-	r.p = regpool.FromConfig(sm.cfg)
+	r.p = unitcfg.RegPool(sm.cfg)
 	u, err := regpool.New(r.p)
 	if err != nil {
 		return err

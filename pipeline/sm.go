@@ -9,6 +9,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/unitcfg"
 	"github.com/smsim/smsim/warpsched"
 )
 
@@ -247,9 +248,12 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	sm.slots = make([]*warp, c.MaxWarps)
 	sm.pool = make([]*warp, c.MaxWarps)
 	nsched := cfg.Sched.Count
-	per := c.MaxWarps / nsched
+	wp, err := unitcfg.WarpSched(cfg)
+	if err != nil {
+		return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
+	}
 	for s := 0; s < nsched; s++ {
-		u, err := warpsched.New(warpsched.Params{NumWarps: per, Policy: cfg.Sched.Policy, TwoLevelActive: cfg.Sched.TwoLevelActive})
+		u, err := warpsched.New(wp)
 		if err != nil {
 			return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
 		}

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/smsim/smsim/clocktimer"
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/perfmon"
+	"github.com/smsim/smsim/unitcfg"
 )
 
 // units holds the SM's clock_timer and perf_mon instances (packages
@@ -59,11 +59,11 @@ type units struct {
 // initUnits builds the units from the configuration.
 func (sm *SM) initUnits() error {
 	u := &sm.u
-	ct, err := clocktimer.New(clocktimer.ParamsFrom(sm.cfg))
+	ct, err := clocktimer.New(unitcfg.ClockTimer(sm.cfg))
 	if err != nil {
 		return err
 	}
-	pp, err := perfmon.ParamsFrom(sm.cfg)
+	pp, err := unitcfg.PerfMon(sm.cfg)
 	if err != nil {
 		return err
 	}
@@ -73,13 +73,13 @@ func (sm *SM) initUnits() error {
 	}
 	u.ct, u.pm = ct, pm
 	for _, c := range pp.Counters {
-		u.needStall = u.needStall || c.Kind == config.PMStall
+		u.needStall = u.needStall || c.Kind == perfmon.Stall
 	}
 	u.rng = clocktimer.NewRNG(sm.cfg.Run.Seed)
 	for s := WarpState(0); s < numStates; s++ {
 		u.any[s] = stalled(s)
 		if name := pmStall(s); name != "" {
-			if k, ok := perfmon.StallIndex(name); ok {
+			if k, ok := unitcfg.StallIndex(name); ok {
 				u.stall[s] = uint8(k)
 			}
 		}
@@ -199,7 +199,7 @@ func (sm *SM) requestSleep(w *warp, d *dinst, emask uint32, s int) {
 		u.ts[n] = uint32(w.value(&d.a, bits.TrailingZeros32(m)))
 		n++
 	}
-	ns := clocktimer.SleepDuration(sm.cfg.Sleep.Mode, u.ts[:n], sm.cfg.Timer.ResolutionNs, u.rng)
+	ns := clocktimer.SleepDuration(unitcfg.SleepMode(sm.cfg.Sleep.Mode), u.ts[:n], sm.cfg.Timer.ResolutionNs, u.rng)
 	u.ctIn.SleepValid[s], u.ctIn.SleepWarp[s], u.ctIn.SleepNs[s] = true, uint16(w.slot), uint32(min(ns, clocktimer.MaxSleepNs))
 	u.req = true
 }

@@ -3,14 +3,20 @@ package regpool
 import (
 	"testing"
 
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
 )
+
+// h100Params are reg_pool's parameters at the h100 preset
+// (unitcfg.RegPool of config.Default).
+func h100Params() Params {
+	return Params{NumCTAs: 32, NumPorts: 4, AllocGranularity: 8, MaxThreadsPerCTA: 1024,
+		MaxRegsPerThread: 256, Regfile: 65536, RegAllocUnit: 256}
+}
 
 // benchPool is an H100-sized pool with two resident CTAs; with blocked,
 // warpgroup 1 of CTA 0 waits in .inc for registers that never come.
 func benchPool(b *testing.B, blocked bool) (*Pool, Inputs) {
-	u, err := New(FromConfig(config.Default()))
+	u, err := New(h100Params())
 	if err != nil {
 		b.Fatal(err)
 	}

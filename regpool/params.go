@@ -4,8 +4,6 @@ package regpool
 
 import (
 	"fmt"
-
-	"github.com/smsim/smsim/config"
 )
 
 // Params are the parameters of the reg_pool module.
@@ -31,19 +29,6 @@ type Params struct {
 	// registers inside the CTA and never changes the footprint.
 	Regfile      int
 	RegAllocUnit int
-}
-
-// FromConfig returns the parameters for cfg.
-func FromConfig(cfg config.Config) Params {
-	return Params{
-		NumCTAs:          cfg.SM.MaxCTAs,
-		NumPorts:         cfg.Sched.Count,
-		AllocGranularity: cfg.RegPool.AllocGranularity,
-		MaxThreadsPerCTA: cfg.SM.MaxThreadsPerCTA,
-		MaxRegsPerThread: cfg.SM.MaxRegsPerThread,
-		Regfile:          cfg.SM.Regfile,
-		RegAllocUnit:     cfg.SM.RegAllocUnit,
-	}
 }
 
 // NumRel is the number of release records in use (2*NumPorts+1).

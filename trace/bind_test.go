@@ -13,6 +13,7 @@ import (
 	"github.com/smsim/smsim/perfmon"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/trapunit"
+	"github.com/smsim/smsim/unitcfg"
 	"github.com/smsim/smsim/warpsched"
 )
 
@@ -128,17 +129,19 @@ func checkBinder[T any](t *testing.T, table rtl.Table) {
 
 func TestBinderMatchesReflection(t *testing.T) {
 	cfg := config.Default()
-	ws, err := warpsched.New(warpsched.Params{NumWarps: 16, Policy: cfg.Sched.Policy})
+	wp, err := unitcfg.WarpSched(cfg)
+	require.NoError(t, err)
+	ws, err := warpsched.New(wp)
 	require.NoError(t, err)
 	st := ws.Signals("u")
 	checkBinder[warpsched.Inputs](t, st)
 	checkBinder[warpsched.Outputs](t, st)
 	checkBinder[warpsched.State](t, st)
-	ct, err := clocktimer.New(clocktimer.ParamsFrom(cfg))
+	ct, err := clocktimer.New(unitcfg.ClockTimer(cfg))
 	require.NoError(t, err)
 	checkBinder[clocktimer.Outputs](t, ct.Signals())
 	checkBinder[clocktimer.State](t, ct.Signals())
-	pp, err := perfmon.ParamsFrom(cfg)
+	pp, err := unitcfg.PerfMon(cfg)
 	require.NoError(t, err)
 	pm, err := perfmon.New(pp)
 	require.NoError(t, err)

@@ -4,9 +4,29 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
 )
+
+// Policy is a scheduling policy: the value of the Verilog Policy
+// parameter (smsim_pkg::sched_policy_e).
+type Policy uint8
+
+// The policies.
+const (
+	PolicyLRR      Policy = iota // loose round-robin
+	PolicyGTO                    // greedy-then-oldest
+	PolicyTwoLevel               // two-level: a small active set, round-robin within it
+)
+
+var policyNames = [...]string{"lrr", "gto", "two_level"}
+
+// String is the policy's configuration name (sched.policy).
+func (p Policy) String() string {
+	if int(p) < len(policyNames) {
+		return policyNames[p]
+	}
+	return fmt.Sprintf("policy(%d)", uint8(p))
+}
 
 // Params are the parameters of one warp_sched instance.
 type Params struct {
@@ -14,8 +34,8 @@ type Params struct {
 	// slots s with s % sched.count == this scheduler's index), at most
 	// rtl.MaxBits.
 	NumWarps int
-	// Policy is lrr, gto or two_level.
-	Policy config.SchedPolicy
+	// Policy is PolicyLRR, PolicyGTO or PolicyTwoLevel.
+	Policy Policy
 	// TwoLevelActive is the size of the active set under two_level.
 	TwoLevelActive int
 }
@@ -83,13 +103,13 @@ func New(p Params) (*Sched, error) {
 		return nil, fmt.Errorf("warpsched: NumWarps %d outside 1..%d", p.NumWarps, rtl.MaxBits)
 	}
 	switch p.Policy {
-	case config.PolicyLRR, config.PolicyGTO:
-	case config.PolicyTwoLevel:
+	case PolicyLRR, PolicyGTO:
+	case PolicyTwoLevel:
 		if p.TwoLevelActive < 1 {
 			return nil, fmt.Errorf("warpsched: TwoLevelActive %d must be at least 1", p.TwoLevelActive)
 		}
 	default:
-		return nil, fmt.Errorf("warpsched: unknown policy %q (lrr, gto, two_level)", p.Policy)
+		return nil, fmt.Errorf("warpsched: unknown policy %d (lrr, gto, two_level)", uint8(p.Policy))
 	}
 	s := &Sched{p: p}
 	s.Reset()
@@ -151,12 +171,12 @@ func (s *Sched) Eval(in Inputs) Outputs {
 	ready := in.WarpReady.And(in.WarpValid)
 	w := -1
 	switch s.p.Policy {
-	case config.PolicyLRR:
+	case PolicyLRR:
 		w = ready.NextCyclic(int(s.q.Last)+1, n)
 		if w >= 0 {
 			s.d.Last = uint16(w)
 		}
-	case config.PolicyGTO:
+	case PolicyGTO:
 		if s.q.GreedyValid && ready.Has(int(s.q.Greedy)) {
 			w = int(s.q.Greedy)
 		} else {
@@ -165,7 +185,7 @@ func (s *Sched) Eval(in Inputs) Outputs {
 		if w >= 0 {
 			s.d.Greedy, s.d.GreedyValid, s.d.Last = uint16(w), true, uint16(w)
 		}
-	case config.PolicyTwoLevel:
+	case PolicyTwoLevel:
 		active := s.q.Active.And(in.WarpValid)
 		cand := ready.AndNot(active).AndNot(in.WarpLongWait)
 		// Swap long-waiting active warps for the oldest ready pending ones.

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/rtl/rtltest"
 )
@@ -32,7 +31,7 @@ func TestPolicies(t *testing.T) {
 	}{
 		{
 			name: "lrr rotates from the warp after the last issued",
-			p:    Params{NumWarps: 8, Policy: config.PolicyLRR},
+			p:    Params{NumWarps: 8, Policy: PolicyLRR},
 			cycles: []cyc{
 				{valid: all8, ready: all8, want: 0},
 				{valid: all8, ready: all8, want: 1},
@@ -49,7 +48,7 @@ func TestPolicies(t *testing.T) {
 		},
 		{
 			name: "gto keeps the greedy warp, then the oldest ready",
-			p:    Params{NumWarps: 8, Policy: config.PolicyGTO},
+			p:    Params{NumWarps: 8, Policy: PolicyGTO},
 			cycles: []cyc{
 				{valid: all8, ready: all8, want: 5},              // oldest
 				{valid: all8, ready: all8, want: 5},              // greedy
@@ -66,7 +65,7 @@ func TestPolicies(t *testing.T) {
 		},
 		{
 			name: "two_level: active set, round-robin inside it, swap on long waits",
-			p:    Params{NumWarps: 8, Policy: config.PolicyTwoLevel, TwoLevelActive: 2},
+			p:    Params{NumWarps: 8, Policy: PolicyTwoLevel, TwoLevelActive: 2},
 			cycles: []cyc{
 				{valid: all8, ready: nil, want: -1, active: []int{}},                               // nothing ready: nothing promoted
 				{valid: all8, ready: all8, want: 2, active: []int{2, 5}},                           // the two oldest; rr from 0 finds 2
@@ -124,7 +123,7 @@ func TestPolicies(t *testing.T) {
 
 func TestLargeSchedulers(t *testing.T) {
 	// 1024 warps: the search crosses word boundaries in both directions.
-	s, err := New(Params{NumWarps: 1024, Policy: config.PolicyLRR})
+	s, err := New(Params{NumWarps: 1024, Policy: PolicyLRR})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +144,7 @@ func TestLargeSchedulers(t *testing.T) {
 		}
 	}
 	// GTO with equal ages (no launches recorded): index order decides.
-	g, _ := New(Params{NumWarps: 100, Policy: config.PolicyGTO})
+	g, _ := New(Params{NumWarps: 100, Policy: PolicyGTO})
 	out := rtltest.CheckTwoPhase[Inputs, Outputs, State](t, g, Inputs{WarpValid: rtl.BitsOf(valid[:100]...), WarpReady: rtl.BitsOf(90, 64)})[0]
 	if out.IssueWarp != 64 {
 		t.Fatalf("gto without ages issued %d", out.IssueWarp)
@@ -154,10 +153,10 @@ func TestLargeSchedulers(t *testing.T) {
 
 func TestNewErrors(t *testing.T) {
 	for _, p := range []Params{
-		{NumWarps: 0, Policy: config.PolicyLRR},
-		{NumWarps: 1025, Policy: config.PolicyLRR},
-		{NumWarps: 4, Policy: "fifo"},
-		{NumWarps: 4, Policy: config.PolicyTwoLevel},
+		{NumWarps: 0, Policy: PolicyLRR},
+		{NumWarps: 1025, Policy: PolicyLRR},
+		{NumWarps: 4, Policy: 7},
+		{NumWarps: 4, Policy: PolicyTwoLevel},
 	} {
 		if _, err := New(p); err == nil {
 			t.Errorf("%+v accepted", p)
@@ -166,7 +165,7 @@ func TestNewErrors(t *testing.T) {
 }
 
 func TestSignalTable(t *testing.T) {
-	s, _ := New(Params{NumWarps: 16, Policy: config.PolicyGTO})
+	s, _ := New(Params{NumWarps: 16, Policy: PolicyGTO})
 	tab := s.Signals("sm_top.u_warp_sched_1")
 	want := map[string]struct {
 		w   int
@@ -223,7 +222,7 @@ func TestCopySmall(t *testing.T) {
 // TestLaunchDuringEval: a launch seen by an Eval that is not ticked
 // leaves no trace in the next Eval.
 func TestLaunchDuringEval(t *testing.T) {
-	s, _ := New(Params{NumWarps: 8, Policy: config.PolicyGTO})
+	s, _ := New(Params{NumWarps: 8, Policy: PolicyGTO})
 	s.Eval(Inputs{WarpLaunch: rtl.BitsOf(3, 4)})
 	s.Eval(Inputs{WarpLaunch: rtl.BitsOf(6)})
 	s.Tick()

@@ -17,14 +17,12 @@ package kernelrec
 import (
 	"fmt"
 
-	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/cosim"
 	"github.com/smsim/smsim/isa"
-	"github.com/smsim/smsim/perfmon"
 	"github.com/smsim/smsim/pipeline"
-	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/trapunit"
+	"github.com/smsim/smsim/unitcfg"
 	"github.com/smsim/smsim/warpsched"
 )
 
@@ -53,11 +51,11 @@ func unitRecs(cfg config.Config) (*unitRec, error) {
 	if r.trapShadow, err = trapunit.New(trapP); err != nil {
 		return nil, err
 	}
-	cu, err := cosim.ClockTimer(clocktimer.ParamsFrom(cfg))
+	cu, err := cosim.ClockTimer(unitcfg.ClockTimer(cfg))
 	if err != nil {
 		return nil, err
 	}
-	pp, err := perfmon.ParamsFrom(cfg)
+	pp, err := unitcfg.PerfMon(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +63,7 @@ func unitRecs(cfg config.Config) (*unitRec, error) {
 	if err != nil {
 		return nil, err
 	}
-	ru, err := cosim.RegPool(regpool.FromConfig(cfg))
+	ru, err := cosim.RegPool(unitcfg.RegPool(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +171,10 @@ type observer struct {
 }
 
 func newObserver(cfg config.Config, rec cosim.Recorder) (*observer, error) {
-	p := cosim.WarpSchedParams(cfg)
+	p, err := unitcfg.WarpSched(cfg)
+	if err != nil {
+		return nil, err
+	}
 	o := &observer{rec: rec, ns: cfg.Sched.Count}
 	for s := 0; s < o.ns; s++ {
 		sh, err := warpsched.New(p)
