@@ -183,20 +183,28 @@ func SVPackage() ([]byte, error) {
 			for i, c := range s.items {
 				sep := ","
 				if i == len(s.items)-1 {
-					sep = " "
+					sep = ""
 				}
-				fmt.Fprintf(&b, "    %-*s = %d%s  // %s\n", nw, c.name, c.value, sep, c.goSrc)
+				fmt.Fprintf(&b, "    %-*s = %-*s  // %s\n", nw, c.name, 4, fmt.Sprintf("%d%s", c.value, sep), c.goSrc)
 			}
 			fmt.Fprintf(&b, "  } %s;\n", s.enum)
 			continue
 		}
-		for _, c := range s.items {
-			typ, lit := "int unsigned", fmt.Sprintf("%d", c.value)
+		lits := make([]string, len(s.items))
+		lw := 0
+		for i, c := range s.items {
+			lits[i] = fmt.Sprintf("%d;", c.value)
+			if c.width > 0 {
+				lits[i] = fmt.Sprintf("%d'd%d;", c.width, c.value)
+			}
+			lw = max(lw, len(lits[i]))
+		}
+		for i, c := range s.items {
+			typ := "int unsigned"
 			if c.width > 0 {
 				typ = fmt.Sprintf("logic [%d:0]", c.width-1)
-				lit = fmt.Sprintf("%d'd%d", c.width, c.value)
 			}
-			fmt.Fprintf(&b, "  localparam %-14s %-*s = %s;  // %s\n", typ, nw, c.name, lit, c.goSrc)
+			fmt.Fprintf(&b, "  localparam %-12s %-*s = %-*s  // %s\n", typ, nw, c.name, lw, lits[i], c.goSrc)
 		}
 	}
 	fmt.Fprintf(&b, "\nendpackage\n")

@@ -10,109 +10,109 @@ package smsim_pkg;
   // parameter rather than the enum type, so that `verilator -GPolicy=N` and Yosys
   // `chparam -set Policy N` can set it.
   typedef enum int unsigned {
-    SchedPolicyLrr      = 0,  // cosim.PolicyCode("lrr")
-    SchedPolicyGto      = 1,  // cosim.PolicyCode("gto")
-    SchedPolicyTwoLevel = 2   // cosim.PolicyCode("two_level")
+    SchedPolicyLrr      = 0,    // warpsched.Policy lrr
+    SchedPolicyGto      = 1,    // warpsched.Policy gto
+    SchedPolicyTwoLevel = 2     // warpsched.Policy two_level
   } sched_policy_e;
 
   // warp_sched: width of a warp launch stamp (next_age_q, one warp_age_q entry).
-  localparam int unsigned   StampWidth = 32;  // warpsched.StampWidth
+  localparam int unsigned StampWidth = 32;  // warpsched.StampWidth
 
   // trap_unit: event kinds on ev_kind_i (4 bits per port).
-  localparam logic [3:0]    EvNone          = 4'd0;  // trapunit.EvNone
-  localparam logic [3:0]    EvBptDrain      = 4'd1;  // trapunit.EvBPTDrain
-  localparam logic [3:0]    EvBptPause      = 4'd2;  // trapunit.EvBPTPause
-  localparam logic [3:0]    EvBptPauseQuiet = 4'd3;  // trapunit.EvBPTPauseQuiet
-  localparam logic [3:0]    EvBptTrap       = 4'd4;  // trapunit.EvBPTTrap
-  localparam logic [3:0]    EvBptInt        = 4'd5;  // trapunit.EvBPTInt
-  localparam logic [3:0]    EvIdeEnable     = 4'd6;  // trapunit.EvIDEEnable
-  localparam logic [3:0]    EvIdeDisable    = 4'd7;  // trapunit.EvIDEDisable
-  localparam logic [3:0]    EvRtt           = 4'd8;  // trapunit.EvRTT
-  localparam logic [3:0]    EvWarpError     = 4'd9;  // trapunit.EvWarpError
-  localparam logic [3:0]    EvPtxTrap       = 4'd10;  // trapunit.EvPTXTrap
-  localparam logic [3:0]    EvPtxBrkpt      = 4'd11;  // trapunit.EvPTXBrkpt
+  localparam logic [3:0]  EvNone          = 4'd0;   // trapunit.EvNone
+  localparam logic [3:0]  EvBptDrain      = 4'd1;   // trapunit.EvBPTDrain
+  localparam logic [3:0]  EvBptPause      = 4'd2;   // trapunit.EvBPTPause
+  localparam logic [3:0]  EvBptPauseQuiet = 4'd3;   // trapunit.EvBPTPauseQuiet
+  localparam logic [3:0]  EvBptTrap       = 4'd4;   // trapunit.EvBPTTrap
+  localparam logic [3:0]  EvBptInt        = 4'd5;   // trapunit.EvBPTInt
+  localparam logic [3:0]  EvIdeEnable     = 4'd6;   // trapunit.EvIDEEnable
+  localparam logic [3:0]  EvIdeDisable    = 4'd7;   // trapunit.EvIDEDisable
+  localparam logic [3:0]  EvRtt           = 4'd8;   // trapunit.EvRTT
+  localparam logic [3:0]  EvWarpError     = 4'd9;   // trapunit.EvWarpError
+  localparam logic [3:0]  EvPtxTrap       = 4'd10;  // trapunit.EvPTXTrap
+  localparam logic [3:0]  EvPtxBrkpt      = 4'd11;  // trapunit.EvPTXBrkpt
 
   // trap_unit: warp error codes (warp ESR bits 7:4; ev_arg_i of EvWarpError).
-  localparam logic [3:0]    ErrIllegalInstrEncoding = 4'd1;  // trapunit.ErrIllegalInstrEncoding
-  localparam logic [3:0]    ErrIllegalInstrParam    = 4'd2;  // trapunit.ErrIllegalInstrParam
-  localparam logic [3:0]    ErrMisalignedAddr       = 4'd3;  // trapunit.ErrMisalignedAddr
-  localparam logic [3:0]    ErrOutOfRangeAddr       = 4'd4;  // trapunit.ErrOutOfRangeAddr
-  localparam logic [3:0]    ErrIllegalRegister      = 4'd5;  // trapunit.ErrIllegalRegister
-  localparam logic [3:0]    ErrInvalidPc            = 4'd6;  // trapunit.ErrInvalidPC
-  localparam logic [3:0]    ErrStackOverflow        = 4'd7;  // trapunit.ErrStackOverflow
-  localparam logic [3:0]    ErrBrxIndexOutOfRange   = 4'd8;  // trapunit.ErrBrxIndexOutOfRange
-  localparam logic [3:0]    ErrSetmaxnregUb         = 4'd9;  // trapunit.ErrSetmaxnregUB
-  localparam logic [3:0]    ErrUniformViolation     = 4'd10;  // trapunit.ErrUniformViolation
-  localparam logic [3:0]    ErrWarpSync             = 4'd11;  // trapunit.ErrWarpSync
-  localparam logic [3:0]    ErrAssertTrap           = 4'd12;  // trapunit.ErrAssertTrap
-  localparam logic [3:0]    ErrUnknown              = 4'd15;  // trapunit.ErrUnknown
+  localparam logic [3:0]  ErrIllegalInstrEncoding = 4'd1;   // trapunit.ErrIllegalInstrEncoding
+  localparam logic [3:0]  ErrIllegalInstrParam    = 4'd2;   // trapunit.ErrIllegalInstrParam
+  localparam logic [3:0]  ErrMisalignedAddr       = 4'd3;   // trapunit.ErrMisalignedAddr
+  localparam logic [3:0]  ErrOutOfRangeAddr       = 4'd4;   // trapunit.ErrOutOfRangeAddr
+  localparam logic [3:0]  ErrIllegalRegister      = 4'd5;   // trapunit.ErrIllegalRegister
+  localparam logic [3:0]  ErrInvalidPc            = 4'd6;   // trapunit.ErrInvalidPC
+  localparam logic [3:0]  ErrStackOverflow        = 4'd7;   // trapunit.ErrStackOverflow
+  localparam logic [3:0]  ErrBrxIndexOutOfRange   = 4'd8;   // trapunit.ErrBrxIndexOutOfRange
+  localparam logic [3:0]  ErrSetmaxnregUb         = 4'd9;   // trapunit.ErrSetmaxnregUB
+  localparam logic [3:0]  ErrUniformViolation     = 4'd10;  // trapunit.ErrUniformViolation
+  localparam logic [3:0]  ErrWarpSync             = 4'd11;  // trapunit.ErrWarpSync
+  localparam logic [3:0]  ErrAssertTrap           = 4'd12;  // trapunit.ErrAssertTrap
+  localparam logic [3:0]  ErrUnknown              = 4'd15;  // trapunit.ErrUnknown
 
   // trap_unit: BPT.TRAP reasons with a fixed meaning.
-  localparam logic [2:0]    ReasonBreakpoint  = 3'd1;  // trapunit.ReasonBreakpoint
-  localparam logic [2:0]    ReasonNonMaskable = 3'd7;  // trapunit.ReasonNonMaskable
+  localparam logic [2:0]  ReasonBreakpoint  = 3'd1;  // trapunit.ReasonBreakpoint
+  localparam logic [2:0]  ReasonNonMaskable = 3'd7;  // trapunit.ReasonNonMaskable
 
   // trap_unit: global ESR bits (global_esr_o).
-  localparam logic [15:0]   GlobalEsrError    = 16'd1;  // trapunit.GlobalESRError
-  localparam logic [15:0]   GlobalEsrBptPause = 16'd256;  // trapunit.GlobalESRBPTPause
-  localparam logic [15:0]   GlobalEsrBptInt   = 16'd512;  // trapunit.GlobalESRBPTInt
+  localparam logic [15:0] GlobalEsrError    = 16'd1;    // trapunit.GlobalESRError
+  localparam logic [15:0] GlobalEsrBptPause = 16'd256;  // trapunit.GlobalESRBPTPause
+  localparam logic [15:0] GlobalEsrBptInt   = 16'd512;  // trapunit.GlobalESRBPTInt
 
   // trap_unit: interrupt causes (irq_cause_o).
-  localparam logic [3:0]    IrqPause = 4'd1;  // trapunit.IRQPause
-  localparam logic [3:0]    IrqInt   = 4'd2;  // trapunit.IRQInt
-  localparam logic [3:0]    IrqTrap  = 4'd4;  // trapunit.IRQTrap
-  localparam logic [3:0]    IrqError = 4'd8;  // trapunit.IRQError
+  localparam logic [3:0]  IrqPause = 4'd1;  // trapunit.IRQPause
+  localparam logic [3:0]  IrqInt   = 4'd2;  // trapunit.IRQInt
+  localparam logic [3:0]  IrqTrap  = 4'd4;  // trapunit.IRQTrap
+  localparam logic [3:0]  IrqError = 4'd8;  // trapunit.IRQError
 
   // trap_unit: host commands (host_cmd_i).
-  localparam logic [2:0]    HostNone           = 3'd0;  // trapunit.HostNone
-  localparam logic [2:0]    HostAckIrq         = 3'd1;  // trapunit.HostAckIRQ
-  localparam logic [2:0]    HostClearGlobalEsr = 3'd2;  // trapunit.HostClearGlobalESR
-  localparam logic [2:0]    HostClearWarpEsr   = 3'd3;  // trapunit.HostClearWarpESR
-  localparam logic [2:0]    HostWakeAll        = 3'd4;  // trapunit.HostWakeAll
-  localparam logic [2:0]    HostWakeWarp       = 3'd5;  // trapunit.HostWakeWarp
-  localparam logic [2:0]    HostResume         = 3'd6;  // trapunit.HostResume
+  localparam logic [2:0]  HostNone           = 3'd0;  // trapunit.HostNone
+  localparam logic [2:0]  HostAckIrq         = 3'd1;  // trapunit.HostAckIRQ
+  localparam logic [2:0]  HostClearGlobalEsr = 3'd2;  // trapunit.HostClearGlobalESR
+  localparam logic [2:0]  HostClearWarpEsr   = 3'd3;  // trapunit.HostClearWarpESR
+  localparam logic [2:0]  HostWakeAll        = 3'd4;  // trapunit.HostWakeAll
+  localparam logic [2:0]  HostWakeWarp       = 3'd5;  // trapunit.HostWakeWarp
+  localparam logic [2:0]  HostResume         = 3'd6;  // trapunit.HostResume
 
   // trap_unit: host command results (host_err_o).
-  localparam logic [2:0]    HostOk            = 3'd0;  // trapunit.HostOK
-  localparam logic [2:0]    HostErrNotTrapped = 3'd1;  // trapunit.HostErrNotTrapped
-  localparam logic [2:0]    HostErrNotStopped = 3'd2;  // trapunit.HostErrNotStopped
-  localparam logic [2:0]    HostErrBadWarp    = 3'd3;  // trapunit.HostErrBadWarp
-  localparam logic [2:0]    HostErrNoHandler  = 3'd4;  // trapunit.HostErrNoHandler
-  localparam logic [2:0]    HostErrBadCmd     = 3'd5;  // trapunit.HostErrBadCmd
+  localparam logic [2:0]  HostOk            = 3'd0;  // trapunit.HostOK
+  localparam logic [2:0]  HostErrNotTrapped = 3'd1;  // trapunit.HostErrNotTrapped
+  localparam logic [2:0]  HostErrNotStopped = 3'd2;  // trapunit.HostErrNotStopped
+  localparam logic [2:0]  HostErrBadWarp    = 3'd3;  // trapunit.HostErrBadWarp
+  localparam logic [2:0]  HostErrNoHandler  = 3'd4;  // trapunit.HostErrNoHandler
+  localparam logic [2:0]  HostErrBadCmd     = 3'd5;  // trapunit.HostErrBadCmd
 
   // reg_pool: warpgroups per CTA slot and setmaxnreg's count range.
-  localparam int unsigned   NG       = 8;  // regpool.MaxGroups
-  localparam int unsigned   MinCount = 24;  // regpool.MinCount
-  localparam int unsigned   MaxCount = 256;  // regpool.MaxCount
+  localparam int unsigned NG       = 8;    // regpool.MaxGroups
+  localparam int unsigned MinCount = 24;   // regpool.MinCount
+  localparam int unsigned MaxCount = 256;  // regpool.MaxCount
 
   // reg_pool: protocol errors (err_code_o).
-  localparam logic [3:0]    ErrLaunchBusy    = 4'd1;  // regpool.ErrLaunchBusy
-  localparam logic [3:0]    ErrLaunchShape   = 4'd2;  // regpool.ErrLaunchShape
-  localparam logic [3:0]    ErrLaunchRegfile = 4'd3;  // regpool.ErrLaunchRegfile
-  localparam logic [3:0]    ErrCTAExitIdle   = 4'd4;  // regpool.ErrCTAExitIdle
-  localparam logic [3:0]    ErrCTAExitLive   = 4'd5;  // regpool.ErrCTAExitLive
-  localparam logic [3:0]    ErrNoCTA         = 4'd6;  // regpool.ErrNoCTA
-  localparam logic [3:0]    ErrBadWarp       = 4'd7;  // regpool.ErrBadWarp
-  localparam logic [3:0]    ErrExited        = 4'd8;  // regpool.ErrExited
-  localparam logic [3:0]    ErrBusy          = 4'd9;  // regpool.ErrBusy
-  localparam logic [3:0]    ErrBadCount      = 4'd10;  // regpool.ErrBadCount
+  localparam logic [3:0]  ErrLaunchBusy    = 4'd1;   // regpool.ErrLaunchBusy
+  localparam logic [3:0]  ErrLaunchShape   = 4'd2;   // regpool.ErrLaunchShape
+  localparam logic [3:0]  ErrLaunchRegfile = 4'd3;   // regpool.ErrLaunchRegfile
+  localparam logic [3:0]  ErrCTAExitIdle   = 4'd4;   // regpool.ErrCTAExitIdle
+  localparam logic [3:0]  ErrCTAExitLive   = 4'd5;   // regpool.ErrCTAExitLive
+  localparam logic [3:0]  ErrNoCTA         = 4'd6;   // regpool.ErrNoCTA
+  localparam logic [3:0]  ErrBadWarp       = 4'd7;   // regpool.ErrBadWarp
+  localparam logic [3:0]  ErrExited        = 4'd8;   // regpool.ErrExited
+  localparam logic [3:0]  ErrBusy          = 4'd9;   // regpool.ErrBusy
+  localparam logic [3:0]  ErrBadCount      = 4'd10;  // regpool.ErrBadCount
 
   // reg_pool: undefined behaviours of setmaxnreg (ub_kind_o, 5 bits per record).
-  localparam logic [4:0]    UBNotAllWarps   = 5'd1;  // regpool.UBNotAllWarps
-  localparam logic [4:0]    UBNoSyncBetween = 5'd2;  // regpool.UBNoSyncBetween
-  localparam logic [4:0]    UBDecAbove      = 5'd4;  // regpool.UBDecAbove
-  localparam logic [4:0]    UBIncBelow      = 5'd8;  // regpool.UBIncBelow
-  localparam logic [4:0]    UBPartialWarp   = 5'd16;  // regpool.UBPartialWarp
+  localparam logic [4:0]  UBNotAllWarps   = 5'd1;   // regpool.UBNotAllWarps
+  localparam logic [4:0]  UBNoSyncBetween = 5'd2;   // regpool.UBNoSyncBetween
+  localparam logic [4:0]  UBDecAbove      = 5'd4;   // regpool.UBDecAbove
+  localparam logic [4:0]  UBIncBelow      = 5'd8;   // regpool.UBIncBelow
+  localparam logic [4:0]  UBPartialWarp   = 5'd16;  // regpool.UBPartialWarp
 
-  // perf_mon: pmevent events, %pm counters and the counter kinds (config.PMKind; 0,
+  // perf_mon: pmevent events, %pm counters and the counter kinds (perfmon.Kind; 0,
   // off, is every other value).
-  localparam int unsigned   NumEvents      = 16;  // perfmon.NumEvents
-  localparam int unsigned   NumCounters    = 8;  // perfmon.NumCounters
-  localparam int unsigned   PmCycles       = 1;  // config.PMCycles
-  localparam int unsigned   PmInstructions = 2;  // config.PMInstructions
-  localparam int unsigned   PmEvents       = 3;  // config.PMEvents
-  localparam int unsigned   PmStall        = 4;  // config.PMStall
+  localparam int unsigned NumEvents      = 16;  // perfmon.NumEvents
+  localparam int unsigned NumCounters    = 8;   // perfmon.NumCounters
+  localparam int unsigned PmCycles       = 1;   // perfmon.Cycles
+  localparam int unsigned PmInstructions = 2;   // perfmon.Instructions
+  localparam int unsigned PmEvents       = 3;   // perfmon.Events
+  localparam int unsigned PmStall        = 4;   // perfmon.Stall
 
   // clock_timer: the longest nanosleep, in ns.
-  localparam logic [31:0]   MaxSleepNs = 32'd1000000;  // clocktimer.MaxSleepNs
+  localparam logic [31:0] MaxSleepNs = 32'd1000000;  // clocktimer.MaxSleepNs
 
 endpackage
