@@ -63,27 +63,14 @@ func ClockTimerSets() []clocktimer.Params {
 }
 
 func clockTimerInfo() *UnitInfo {
-	mk := func(ps []clocktimer.Params) ([]Unit, error) {
-		var us []Unit
-		for _, p := range ps {
-			u, err := ClockTimer(p)
-			if err != nil {
-				return nil, err
-			}
-			us = append(us, u)
-		}
-		return us, nil
-	}
 	return &UnitInfo{
 		Module:  "clock_timer",
 		Summary: "cycle counter, %globaltimer and nanosleep timers of one SM",
-		Sets:    func() ([]Unit, error) { return mk(ClockTimerSets()) },
+		Sets:    func() ([]Unit, error) { return units(ClockTimer, ClockTimerSets()...) },
 		// The h100 preset (64 warps, 4 schedulers) and a small SM.
 		AreaSets: func() ([]Unit, error) {
-			return mk([]clocktimer.Params{
-				unitcfg.ClockTimer(config.Default()),
-				{NumWarps: 8, NumPorts: 2, MHz: 1000, ResolutionNs: 1},
-			})
+			return units(ClockTimer, unitcfg.ClockTimer(config.Default()),
+				clocktimer.Params{NumWarps: 8, NumPorts: 2, MHz: 1000, ResolutionNs: 1})
 		},
 		FromConfig: func(cfg config.Config) (Unit, error) {
 			return ClockTimer(unitcfg.ClockTimer(cfg))

@@ -72,27 +72,16 @@ func PerfMonSets() []perfmon.Params {
 }
 
 func perfMonInfo() *UnitInfo {
-	mk := func(ps []perfmon.Params) ([]Unit, error) {
-		var us []Unit
-		for _, p := range ps {
-			u, err := PerfMon(p)
-			if err != nil {
-				return nil, err
-			}
-			us = append(us, u)
-		}
-		return us, nil
-	}
 	return &UnitInfo{
 		Module:  "perf_mon",
 		Summary: "performance monitor of one SM (%pm0..%pm7, pmevent counts)",
-		Sets:    func() ([]Unit, error) { return mk(PerfMonSets()) },
+		Sets:    func() ([]Unit, error) { return units(PerfMon, PerfMonSets()...) },
 		AreaSets: func() ([]Unit, error) {
 			p, err := unitcfg.PerfMon(config.Default())
 			if err != nil {
 				return nil, err
 			}
-			return mk(append([]perfmon.Params{p}, PerfMonSets()...))
+			return units(PerfMon, append([]perfmon.Params{p}, PerfMonSets()...)...)
 		},
 		FromConfig: func(cfg config.Config) (Unit, error) {
 			p, err := unitcfg.PerfMon(cfg)

@@ -49,31 +49,14 @@ func RegPoolSets() []regpool.Params {
 }
 
 func regPoolInfo() *UnitInfo {
-	sets := func() ([]Unit, error) {
-		var us []Unit
-		for _, p := range RegPoolSets() {
-			u, err := RegPool(p)
-			if err != nil {
-				return nil, err
-			}
-			us = append(us, u)
-		}
-		return us, nil
-	}
 	return &UnitInfo{
 		Module:  "reg_pool",
 		Summary: "per-CTA register pool behind setmaxnreg",
-		Sets:    sets,
+		Sets:    func() ([]Unit, error) { return units(RegPool, RegPoolSets()...) },
 		// The small set only: Yosys 0.23 takes about 2.5 minutes and
 		// 1.7 GB on it (141,992 cells); the h100 set, 16 times the CTA
 		// slots and twice the ports, would take hours.
-		AreaSets: func() ([]Unit, error) {
-			u, err := RegPool(RegPoolStdParams())
-			if err != nil {
-				return nil, err
-			}
-			return []Unit{u}, nil
-		},
+		AreaSets: func() ([]Unit, error) { return units(RegPool, RegPoolStdParams()) },
 		// Yosys 0.23's SAT-based resource sharing (SHARE) ran out of
 		// 7 GB within 2.5 minutes on the small set and never finished
 		// (the per-port arithmetic of used/need/footprint gives it

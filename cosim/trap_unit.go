@@ -34,31 +34,20 @@ func TrapUnit(p trapunit.Params) (Unit, error) {
 }
 
 func trapUnitInfo() *UnitInfo {
-	mk := func(ps ...trapunit.Params) ([]Unit, error) {
-		var us []Unit
-		for _, p := range ps {
-			u, err := TrapUnit(p)
-			if err != nil {
-				return nil, err
-			}
-			us = append(us, u)
-		}
-		return us, nil
-	}
 	return &UnitInfo{
 		Module:  "trap_unit",
 		Summary: "trap unit of one SM (BPT, IDE, RTT, warp errors, ESRs, host commands)",
 		// The standard sets: a small SM (8 warps, 2 schedulers) with and
 		// without a trap handler.
 		Sets: func() ([]Unit, error) {
-			return mk(trapunit.Params{NumWarps: 8, NumPorts: 2, HasHandler: true},
+			return units(TrapUnit, trapunit.Params{NumWarps: 8, NumPorts: 2, HasHandler: true},
 				trapunit.Params{NumWarps: 8, NumPorts: 2, HasHandler: false})
 		},
 		// One area set: Yosys 0.23 takes about 40 s on it (18,725 cells)
 		// but 4.5 minutes on 16 warps and 4 ports (59,771 cells, mostly the
 		// multiplexers of the per-event warp indexing).
 		AreaSets: func() ([]Unit, error) {
-			return mk(trapunit.Params{NumWarps: 8, NumPorts: 2, HasHandler: true})
+			return units(TrapUnit, trapunit.Params{NumWarps: 8, NumPorts: 2, HasHandler: true})
 		},
 		FromConfig: func(cfg config.Config) (Unit, error) {
 			return TrapUnit(unitcfg.TrapUnit(cfg))

@@ -240,6 +240,20 @@ type UnitInfo struct {
 	FromConfig func(cfg config.Config) (Unit, error)
 }
 
+// units binds a unit at each of the parameter sets ps (UnitInfo's Sets
+// and AreaSets).
+func units[P any](bind func(P) (Unit, error), ps ...P) ([]Unit, error) {
+	us := make([]Unit, 0, len(ps))
+	for _, p := range ps {
+		u, err := bind(p)
+		if err != nil {
+			return nil, err
+		}
+		us = append(us, u)
+	}
+	return us, nil
+}
+
 // Units lists the units cosim knows, sorted by module name. Adding a unit
 // means adding its UnitInfo here (see doc.go).
 func Units() []*UnitInfo {

@@ -35,36 +35,22 @@ func WarpSched(p warpsched.Params) (Unit, error) {
 
 func warpSchedInfo() *UnitInfo {
 	// The standard sets: the h100 preset's schedulers (16 warps, an active
-	// set of 8) under each policy.
-	sets := func() ([]Unit, error) {
-		var us []Unit
-		for _, pol := range policies() {
-			u, err := WarpSched(warpsched.Params{NumWarps: 16, Policy: pol, TwoLevelActive: 8})
-			if err != nil {
-				return nil, err
-			}
-			us = append(us, u)
-		}
-		return us, nil
+	// set of 8) under each policy; the area sets: 8 and 16 warps under
+	// each policy.
+	var sets, area []warpsched.Params
+	for _, pol := range policies() {
+		sets = append(sets, warpsched.Params{NumWarps: 16, Policy: pol, TwoLevelActive: 8})
 	}
-	area := func() ([]Unit, error) {
-		var us []Unit
-		for _, n := range []int{8, 16} {
-			for _, pol := range policies() {
-				u, err := WarpSched(warpsched.Params{NumWarps: n, Policy: pol, TwoLevelActive: n / 2})
-				if err != nil {
-					return nil, err
-				}
-				us = append(us, u)
-			}
+	for _, n := range []int{8, 16} {
+		for _, pol := range policies() {
+			area = append(area, warpsched.Params{NumWarps: n, Policy: pol, TwoLevelActive: n / 2})
 		}
-		return us, nil
 	}
 	return &UnitInfo{
 		Module:   "warp_sched",
 		Summary:  "warp scheduler of one SM sub-partition (lrr, gto, two_level)",
-		Sets:     sets,
-		AreaSets: area,
+		Sets:     func() ([]Unit, error) { return units(WarpSched, sets...) },
+		AreaSets: func() ([]Unit, error) { return units(WarpSched, area...) },
 		FromConfig: func(cfg config.Config) (Unit, error) {
 			p, err := unitcfg.WarpSched(cfg)
 			if err != nil {

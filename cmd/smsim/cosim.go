@@ -208,12 +208,12 @@ func randomJob(u cosim.Unit, seed, cycles uint64) job {
 // file (launch flags as for `smsim run`; --seed is run.seed) and returns a
 // replay job per recorded stream.
 func kernelJobs(c *cli.Context, file, unit string) ([]job, error) {
-	im, err := loadImage(file)
+	im, spec, err := kernelFile(c, file)
 	if err != nil {
-		return nil, cosimBad("--from-kernel: %v", err)
-	}
-	spec, err := buildLaunch(c, im)
-	if err != nil {
+		var ex *exitError
+		if errors.As(err, &ex) && ex.code == 2 {
+			return nil, cosimBad("--from-kernel %s: %v", file, ex.err)
+		}
 		return nil, err
 	}
 	cfg, l := spec.cfg, spec.launch

@@ -14,15 +14,7 @@ func debugCommand() *cli.Command {
 		ArgsUsage: "KERNEL.ptx",
 		Flags:     append(runFlags(), &cli.BoolFlag{Name: "echo", Usage: "echo commands read from a pipe (readable transcripts)"}),
 		Action: func(c *cli.Context) error {
-			path, err := oneArg(c, "KERNEL.ptx")
-			if err != nil {
-				return err
-			}
-			im, err := loadImage(path)
-			if err != nil {
-				return err
-			}
-			spec, err := buildLaunch(c, im)
+			im, spec, err := kernelArg(c)
 			if err != nil {
 				return err
 			}

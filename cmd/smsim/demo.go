@@ -1,39 +1,16 @@
 package main
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
 	"github.com/smsim/smsim/examples"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/pipeline"
 )
-
-// exampleLaunch turns an example's launch description into a pipeline launch.
-func exampleLaunch(e *examples.Example) pipeline.Launch {
-	l := pipeline.Launch{Entry: e.Entry, Args: map[string]uint64{}, DynamicSmem: uint32(e.DynamicSmem), MaxNReg: uint32(e.MaxNReg)}
-	for i := 0; i < 3; i++ {
-		l.Grid[i], l.Block[i] = uint32(max(e.Grid[i], 1)), uint32(max(e.Block[i], 1))
-		l.Cluster[i] = uint32(e.Cluster[i])
-	}
-	if e.Cluster == (examples.Dim3{}) {
-		l.Cluster = [3]uint32{}
-	}
-	for k, v := range e.Args {
-		l.Args[k] = v
-	}
-	for _, b := range e.Buffers {
-		init := make([]byte, 4*len(b.Init))
-		for i, w := range b.Init {
-			binary.LittleEndian.PutUint32(init[4*i:], w)
-		}
-		l.Buffers = append(l.Buffers, pipeline.Buffer{Param: b.Param, Size: 4 * b.Words, Init: init})
-	}
-	return l
-}
 
 func demoCommand(log *logrus.Logger) *cli.Command {
 	return &cli.Command{
@@ -59,7 +36,7 @@ func demoCommand(log *logrus.Logger) *cli.Command {
 			if err != nil {
 				return abnormal(fmt.Errorf("embedded kernel: %v", err))
 			}
-			sm, err := pipeline.New(cfg, im, exampleLaunch(e))
+			sm, err := pipeline.New(cfg, im, exlaunch.Launch(e))
 			if err != nil {
 				return badInput(err)
 			}

@@ -115,15 +115,11 @@ func extraCommands(log *logrus.Logger) []*cli.Command {
 			ArgsUsage: "KERNEL.ptx",
 			Flags:     append(runFlags(), vcdFlags()...),
 			Action: func(c *cli.Context) error {
-				path, err := oneArg(c, "KERNEL.ptx")
+				im, spec, err := kernelArg(c)
 				if err != nil {
 					return err
 				}
-				im, err := loadImage(path)
-				if err != nil {
-					return err
-				}
-				return runKernel(c, log, im)
+				return runKernel(c, log, im, spec)
 			},
 		},
 		demoCommand(log),
@@ -320,11 +316,31 @@ func parseArgValue(s string) (uint64, error) {
 	return 0, fmt.Errorf("%q is not an integer", s)
 }
 
-func runKernel(c *cli.Context, log *logrus.Logger, im *isa.Image) error {
+// kernelArg loads the kernel named by the command's one argument (.ptx,
+// disassembly or image) and its launch from the launch flags (run, debug).
+func kernelArg(c *cli.Context) (*isa.Image, *launchSpec, error) {
+	path, err := oneArg(c, "KERNEL.ptx")
+	if err != nil {
+		return nil, nil, err
+	}
+	return kernelFile(c, path)
+}
+
+// kernelFile loads the kernel in path and its launch from the launch flags
+// (kernelArg; cosim --from-kernel).
+func kernelFile(c *cli.Context, path string) (*isa.Image, *launchSpec, error) {
+	im, err := loadImage(path)
+	if err != nil {
+		return nil, nil, err
+	}
 	spec, err := buildLaunch(c, im)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
+	return im, spec, nil
+}
+
+func runKernel(c *cli.Context, log *logrus.Logger, im *isa.Image, spec *launchSpec) error {
 	sm, err := pipeline.New(spec.cfg, im, spec.launch)
 	if err != nil {
 		return badInput(err)
