@@ -39,6 +39,7 @@ func commands(log *logrus.Logger) []*cli.Command {
 		configCommand(),
 		vcddiffCommand(),
 		cosimcli.Command(),
+		sweepCommand(),
 	}
 	return append(cmds, extraCommands(log)...)
 }
