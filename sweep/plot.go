@@ -351,7 +351,7 @@ func (t *Table) series(pl Plot, c map[[2]string]float64, ylabel string) (*plot.P
 				p.Legend.Add(g, l, s)
 			}
 		}
-			return p, nil
+		return p, nil
 	}
 	n := max(len(groups), 1)
 	width := vg.Points(min(24, 200/float64(n*len(xs))+4))
