@@ -160,6 +160,14 @@ func (p *specParser) errAt(line, col int, format string, args ...any) {
 
 func (p *specParser) errorf(n ast.Node, format string, args ...any) {
 	line, col := 0, 0
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		if len(m.Values) > 0 {
+			n = m.Values[0].Key // a block mapping's own token is its first ':'
+		}
+	case *ast.MappingValueNode:
+		n = m.Key
+	}
 	if n != nil {
 		if t := n.GetToken(); t != nil && t.Position != nil {
 			line, col = t.Position.Line, t.Position.Column
@@ -363,6 +371,7 @@ func (p *specParser) workloads(s *Spec, n ast.Node) {
 		}
 		var w Workload
 		var kernelN, nameN ast.Node
+		plan := false
 		for _, e := range es {
 			switch e.key {
 			case "kernel":
@@ -390,12 +399,16 @@ func (p *specParser) workloads(s *Spec, n ast.Node) {
 					w.Args = append(w.Args, v)
 				}
 			case "plan":
+				plan = true
 				p.errorf(e.keyN, "%s.plan: plan-file workloads are not supported yet (smsim run takes no host plan)", what)
 			default:
 				p.errorf(e.keyN, "%s: unknown key %q (keys: kernel, name, args)", what, e.key)
 			}
 		}
 		if kernelN == nil {
+			if plan {
+				continue
+			}
 			p.errorf(it, "%s.kernel: missing", what)
 			continue
 		}
@@ -566,8 +579,10 @@ func (p *specParser) rangeValues(n ast.Node, what string) []string {
 		return nil
 	}
 	var from, to, step *float64
+	at := map[string]ast.Node{}
 	isInt := true
 	for _, e := range es {
+		at[e.key] = e.val
 		v, ok := p.scalar(e.val, what+"."+e.key)
 		if !ok {
 			return nil
@@ -604,10 +619,10 @@ func (p *specParser) rangeValues(n ast.Node, what string) []string {
 	}
 	switch {
 	case st <= 0:
-		p.errorf(n, "%s: bad range: step %v must be positive", what, st)
+		p.errorf(at["step"], "%s: bad range: step %v must be positive", what, st)
 		return nil
 	case *to < *from:
-		p.errorf(n, "%s: bad range: to %v is below from %v", what, *to, *from)
+		p.errorf(at["to"], "%s: bad range: to %v is below from %v", what, *to, *from)
 		return nil
 	case (*to-*from)/st >= 10000:
 		p.errorf(n, "%s: bad range: more than 10000 values", what)
