@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // fakeRun is a deterministic Runner: the report's numbers derive from the
@@ -304,5 +306,29 @@ func TestShards(t *testing.T) {
 		if a.Results[i].Report != b.Results[i].Report || a.Results[i].Status != b.Results[i].Status {
 			t.Errorf("point %d: local %s %q, shards %s %q", i, a.Results[i].Status, a.Results[i].Report, b.Results[i].Status, b.Results[i].Report)
 		}
+	}
+}
+
+// TestProgressLines checks the off-terminal progress: a line per interval
+// with done/total, failures and ETA, and a closing line.
+func TestProgressLines(t *testing.T) {
+	s, out := loadEngineSpec(t)
+	var buf strings.Builder
+	if _, err := RunLocal(context.Background(), s, out, fakeRun(nil), Options{Workers: 1, Progress: &buf, Interval: time.Nanosecond}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 13 {
+		t.Fatalf("%d lines, want 12 progress lines and a summary:\n%s", len(lines), buf.String())
+	}
+	re := regexp.MustCompile(`^sweep: (\d+)/12 points, 0 failed, elapsed \S+, ETA \S+$`)
+	for i, l := range lines[:12] {
+		m := re.FindStringSubmatch(l)
+		if m == nil || m[1] != fmt.Sprint(i+1) {
+			t.Errorf("line %d: %q", i, l)
+		}
+	}
+	if !strings.HasPrefix(lines[12], "sweep: ran 12 points, 0 failed, in ") {
+		t.Errorf("summary %q", lines[12])
 	}
 }
