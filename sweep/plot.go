@@ -74,7 +74,7 @@ func plotSize(pl Plot, t *Table) (vg.Length, vg.Length) {
 	n := len(xs) * max(1, len(t.groups(pl)))
 	w := 6 * vg.Inch
 	if pl.Kind != PlotHeatmap && pl.Kind != PlotLines && n > 12 {
-		w = vg.Length(min(16, 4+float64(n)/4)) * vg.Inch
+		w = vg.Length(min(11, 4+float64(n)/6)) * vg.Inch
 	}
 	return w, 4 * vg.Inch
 }

@@ -31,6 +31,7 @@ type SlurmOptions struct {
 	CPUsPerTask int    // --cpus-per-task, also each task's workers (0 = 1)
 	Tasks       int    // array size; 0 = one per 8 points, at most 256
 	Sbatch      string // the sbatch command (default "sbatch")
+	Force       bool   // hand every point to the array, done or not
 }
 
 // Job is what DIR/slurm/job.json records of a submitted array.
@@ -60,7 +61,7 @@ func SubmitSlurm(s *Spec, dir string, opt SlurmOptions) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	todo, err := Pending(points, db, false)
+	todo, err := Pending(points, db, opt.Force)
 	db.Close()
 	if err != nil {
 		return nil, err

@@ -141,7 +141,7 @@ func sweepAction(c *cli.Context) error {
 		}
 		job, err := sweep.SubmitSlurm(spec, dir, sweep.SlurmOptions{
 			Exe: exe, Partition: c.String("partition"), Time: c.String("time"),
-			CPUsPerTask: c.Int("cpus-per-task"), Tasks: c.Int("tasks"),
+			CPUsPerTask: c.Int("cpus-per-task"), Tasks: c.Int("tasks"), Force: c.Bool("force"),
 		})
 		if err != nil {
 			return abnormal(err)
