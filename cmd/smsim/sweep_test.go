@@ -350,3 +350,22 @@ func examplesDir(t *testing.T) string {
 	}
 	return d
 }
+
+// BenchmarkSweepWorkers runs bench/sweep/bench.yaml's 20 points with 1 and
+// 2 workers (every iteration with --force); bench/sweep/run.sh compares the
+// two through the binary.
+func BenchmarkSweepWorkers(b *testing.B) {
+	spec := filepath.Join("..", "..", "bench", "sweep", "bench.yaml")
+	for _, w := range []string{"1", "2"} {
+		b.Run("workers="+w, func(b *testing.B) {
+			out := b.TempDir()
+			for b.Loop() {
+				var stdout, stderr strings.Builder
+				if code := run([]string{"smsim", "sweep", spec, "-o", out, "--workers", w, "--force"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+					b.Fatalf("exit %d: %s", code, stderr.String())
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/sweep")
+		})
+	}
+}
