@@ -63,10 +63,10 @@ type Inputs struct {
 	SleepValid [MaxPorts]bool `sv:"sleep_valid_i" width:"NumPorts"`
 	// SleepWarp[p]: the warp slot that executed it (0..NumWarps-1; others
 	// are ignored).
-	SleepWarp [MaxPorts]uint16 `sv:"sleep_warp_i" width:"SleepWarpWidth"`
+	SleepWarp [MaxPorts]uint16 `sv:"sleep_warp_i" width:"NumPorts*idx(NumWarps)" elem:"idx(NumWarps)"`
 	// SleepNs[p]: the warp's sleep duration in ns, as chosen by
 	// SleepDuration; values above MaxSleepNs are clamped to it.
-	SleepNs [MaxPorts]uint32 `sv:"sleep_ns_i" width:"SleepNsWidth"`
+	SleepNs [MaxPorts]uint32 `sv:"sleep_ns_i" width:"32*NumPorts"`
 }
 
 // Outputs are the unit's ports. All are functions of the registers only
@@ -100,17 +100,15 @@ type State struct {
 	// (always < MHz): cycles*1000 = (GTimer-start_ns)*MHz + GFrac.
 	GFrac uint32 `sv:"gtimer_frac_q"`
 	// SleepCnt[w] is the number of cycles warp w still sleeps (0: awake).
-	SleepCnt [MaxWarps]uint32 `sv:"sleep_cnt_q" width:"SleepCntWidth"`
+	SleepCnt [MaxWarps]uint32 `sv:"sleep_cnt_q" width:"32*NumWarps"`
 }
 
 // ClockTimer is the clock_timer unit: a two-phase unit (rtl.Unit).
 type ClockTimer struct {
-	p       Params
-	nsQuot  uint64 // 1000 / MHz: whole ns per cycle
-	nsRem   uint32 // 1000 % MHz: fractional ns per cycle, in 1/MHz ns
-	q, d    State
-	widthOf map[string]int
-
+	p      Params
+	nsQuot uint64 // 1000 / MHz: whole ns per cycle
+	nsRem  uint32 // 1000 % MHz: fractional ns per cycle, in 1/MHz ns
+	q, d   State
 	// Derived from the registers, not registers themselves (an SM under
 	// observation steps the unit every cycle, so these spare it two
 	// passes over the warps and a division a cycle): the warps whose
@@ -138,18 +136,10 @@ func New(p Params) (*ClockTimer, error) {
 	case p.ResolutionNs < 1:
 		return nil, fmt.Errorf("clocktimer: ResolutionNs must be at least 1")
 	}
-	idx := max(bits.Len(uint(p.NumWarps-1)), 1)
 	u := &ClockTimer{
 		p:      p,
 		nsQuot: 1000 / uint64(p.MHz),
 		nsRem:  uint32(1000 % p.MHz),
-		widthOf: map[string]int{
-			"NumWarps":       p.NumWarps,
-			"NumPorts":       p.NumPorts,
-			"SleepWarpWidth": idx * p.NumPorts,
-			"SleepNsWidth":   32 * p.NumPorts,
-			"SleepCntWidth":  32 * p.NumWarps,
-		},
 	}
 	u.Reset()
 	return u, nil
@@ -315,5 +305,5 @@ func (u *ClockTimer) NextWake() (uint64, bool) {
 
 // Signals returns the unit's signal table under Scope.
 func (u *ClockTimer) Signals() rtl.Table {
-	return rtl.MustSignals(Scope, u.widthOf, Inputs{}, Outputs{}, State{})
+	return rtl.MustSignals(Scope, u.p, Inputs{}, Outputs{}, State{})
 }

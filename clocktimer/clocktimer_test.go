@@ -8,6 +8,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/rtl/rtltest"
 )
 
 func mustNew(t *testing.T, p Params) *ClockTimer {
@@ -30,7 +31,7 @@ func TestClockWrap(t *testing.T) {
 	p := base()
 	p.ClockStart = 1<<32 - 3
 	u := mustNew(t, p)
-	outs := rtl.CheckTwoPhase[Inputs, Outputs, State](t, u, idle(6)...)
+	outs := rtltest.CheckTwoPhase[Inputs, Outputs, State](t, u, idle(6)...)
 	wantLo := []uint32{1<<32 - 3, 1<<32 - 2, 1<<32 - 1, 0, 1, 2}
 	wantHi := []uint32{0, 0, 0, 1, 1, 1}
 	for i, o := range outs {
@@ -52,7 +53,7 @@ func TestClock64Halves(t *testing.T) {
 		p.ClockStart = start
 		u := mustNew(t, p)
 		prev := uint64(0)
-		for i, o := range rtl.CheckTwoPhase[Inputs, Outputs, State](t, u, idle(12)...) {
+		for i, o := range rtltest.CheckTwoPhase[Inputs, Outputs, State](t, u, idle(12)...) {
 			if uint32(o.Clock64) != o.Clock || uint32(o.Clock64>>32) != o.ClockHi {
 				t.Fatalf("start %#x cycle %d: clock64 %#x clock %#x clock_hi %#x", start, i, o.Clock64, o.Clock, o.ClockHi)
 			}
@@ -139,7 +140,7 @@ func TestSleepUnit(t *testing.T) {
 	in.SleepWarp = [MaxPorts]uint16{3, 5, 6} // port 2 is beyond NumPorts: ignored
 	in.SleepNs = [MaxPorts]uint32{10, 1000, 1000}
 	ins := append([]Inputs{in}, idle(1760)...)
-	outs := rtl.CheckTwoPhase[Inputs, Outputs, State](t, u, ins...)
+	outs := rtltest.CheckTwoPhase[Inputs, Outputs, State](t, u, ins...)
 	// Warp 3 sleeps 17 cycles (17.55), warp 5 1755, both from cycle 1.
 	for c, o := range outs {
 		w3, w5 := c >= 1 && c <= 17, c >= 1 && c <= 1755
@@ -161,7 +162,7 @@ func TestSleepEdgeCases(t *testing.T) {
 	in := Inputs{}
 	in.SleepValid[0], in.SleepWarp[0], in.SleepNs[0] = true, 200, 500 // warp out of range
 	in.SleepValid[1], in.SleepWarp[1], in.SleepNs[1] = true, 2, 0     // zero: no sleep
-	outs := rtl.CheckTwoPhase[Inputs, Outputs, State](t, u, in, Inputs{}, Inputs{})
+	outs := rtltest.CheckTwoPhase[Inputs, Outputs, State](t, u, in, Inputs{}, Inputs{})
 	for c, o := range outs {
 		if o.Sleeping.Any() {
 			t.Errorf("cycle %d: sleeping %v", c, o.Sleeping)
@@ -174,11 +175,11 @@ func TestSleepEdgeCases(t *testing.T) {
 	in = Inputs{}
 	in.SleepValid[0], in.SleepWarp[0], in.SleepNs[0] = true, 7, 1
 	in.SleepValid[1], in.SleepWarp[1], in.SleepNs[1] = true, 1, 4
-	rtl.CheckTwoPhase[Inputs, Outputs, State](t, u, in)
+	rtltest.CheckTwoPhase[Inputs, Outputs, State](t, u, in)
 	if n, ok := u.NextWake(); !ok || n != 1 {
 		t.Errorf("NextWake = %d %v", n, ok)
 	}
-	outs = rtl.CheckTwoPhase[Inputs, Outputs, State](t, u, idle(5)...)
+	outs = rtltest.CheckTwoPhase[Inputs, Outputs, State](t, u, idle(5)...)
 	got := []string{}
 	for _, o := range outs {
 		got = append(got, o.Sleeping.String())
@@ -221,7 +222,7 @@ func TestTwoPhaseRandom(t *testing.T) {
 		for i := range ins {
 			ins[i] = randInputs(r, p)
 		}
-		rtl.CheckTwoPhase[Inputs, Outputs, State](t, u, ins...)
+		rtltest.CheckTwoPhase[Inputs, Outputs, State](t, u, ins...)
 	}
 }
 

@@ -1,7 +1,6 @@
 package cosim
 
 import (
-	"math/bits"
 	"math/rand/v2"
 
 	"github.com/smsim/smsim/clocktimer"
@@ -41,8 +40,6 @@ func ClockTimer(p clocktimer.Params) (Unit, error) {
 		RTL:    []string{"clock_timer.sv"},
 		Params: params,
 		Table:  rescope(u.Signals(), "clock_timer"),
-		// sleep_warp_i: one warp index per port.
-		ElemWidths: map[string]int{"sleep_warp_i": clockTimerIdxBits(p.NumWarps)},
 		New: func() (GoUnit[clocktimer.Inputs, clocktimer.Outputs, clocktimer.State], error) {
 			return clocktimer.New(p)
 		},
@@ -50,12 +47,6 @@ func ClockTimer(p clocktimer.Params) (Unit, error) {
 			return newClockTimerStim(p, seed).next
 		},
 	})
-}
-
-// clockTimerIdxBits is the width of one warp index (clocktimer's
-// SleepWarpWidth / NumPorts).
-func clockTimerIdxBits(numWarps int) int {
-	return max(bits.Len(uint(numWarps-1)), 1)
 }
 
 // ClockTimerSets are clock_timer's standard parameter sets: a small SM at

@@ -21,7 +21,7 @@ import (
 // An array (nested arrays row-major) is the flat vector the Verilog
 // declares: element i at bits [ew*i, ew*i+ew) of the signal, ew its
 // element width, which is the Go element's own width (1 for bool) unless
-// the unit gives a narrower one (Spec.ElemWidths: 5-bit warp indices in
+// the signal's elem tag gives a narrower one (5-bit warp indices in
 // uint8s, 9-bit register counts in uint16s, ...). The signal's width says
 // how many elements travel; the Go array may hold more (sized for the
 // largest parameters), and those stay out of the record.
@@ -57,112 +57,48 @@ type fieldCodec struct {
 }
 
 // newStructCodec binds the `sv`-tagged fields of t to the fields of
-// layout with the same names. Every tagged field must have a place.
-// elemWidths gives the element width of array signals whose elements are
-// narrower than their Go type, by Verilog name (names of other structs'
-// signals are ignored).
-func newStructCodec(t reflect.Type, fields []Field, elemWidths map[string]int) (*structCodec, error) {
+// layout with the same names. Every tagged field must have a place. Where
+// each signal's bits live in the Go struct (its element width, how many
+// elements travel) is rtl.Places's answer, which the waveform tracer
+// shares.
+func newStructCodec(t reflect.Type, fields []Field) (*structCodec, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("cosim: %s is not a struct", t)
-	}
 	byName := map[string]Field{}
-	for _, f := range fields {
+	table := make(rtl.Table, len(fields))
+	for i, f := range fields {
 		byName[f.Name] = f
+		table[i] = f.Signal
+	}
+	places, err := rtl.Places(t, table, true)
+	if err != nil {
+		return nil, fmt.Errorf("cosim: %v (it has no place in the wire record)", err)
 	}
 	c := &structCodec{typ: t}
-	for i := 0; i < t.NumField(); i++ {
-		sf := t.Field(i)
-		name, ok := sf.Tag.Lookup("sv")
-		if !ok || name == "" || name == "-" {
-			continue
-		}
-		f, ok := byName[name]
-		if !ok {
-			return nil, fmt.Errorf("cosim: %s.%s (%s) has no place in the wire record", t.Name(), sf.Name, name)
-		}
-		fc := fieldCodec{name: name, goOff: sf.Offset, goSize: int(sf.Type.Size()), off: f.Offset, size: f.Size, width: f.Width}
-		ft := sf.Type
-		if _, ok := elemWidths[name]; ok && ft.Kind() != reflect.Array {
-			return nil, fmt.Errorf("cosim: %s: an element width for a %s, not an array", name, ft)
-		}
+	for _, p := range places {
+		f := byName[p.Name]
+		fc := fieldCodec{name: p.Name, goOff: p.Offset, goSize: p.LeafSize, off: f.Offset, size: f.Size, width: p.Width}
 		switch {
-		case ft == reflect.TypeFor[rtl.Bits]():
+		case p.Bits:
 			fc.kind = kBits
-			if f.Width > rtl.MaxBits {
-				return nil, fmt.Errorf("cosim: %s: width %d exceeds rtl.MaxBits", name, f.Width)
-			}
-		case ft.Kind() == reflect.Bool:
+		case p.Array:
+			fc.kind, fc.ew, fc.count = kArray, p.Elem, p.Count
+			fc.signed = p.Leaf == rtl.LeafInt
+			fc.same = p.Leaf != rtl.LeafBool && p.Elem == 8*p.LeafSize && littleEndian()
+		case p.Leaf == rtl.LeafBool:
 			fc.kind = kBool
-		case isUint(ft.Kind()):
+		case p.Leaf == rtl.LeafUint:
 			fc.kind = kUint
-		case isInt(ft.Kind()):
-			fc.kind = kInt
-		case ft.Kind() == reflect.Array:
-			if err := fc.array(ft, elemWidths); err != nil {
-				return nil, err
-			}
 		default:
-			return nil, fmt.Errorf("cosim: %s: Go type %s has no wire encoding", name, ft)
-		}
-		if (fc.kind == kUint || fc.kind == kInt) && f.Width > 8*fc.goSize {
-			return nil, fmt.Errorf("cosim: %s: width %d is wider than its Go type %s", name, f.Width, ft)
+			fc.kind = kInt
 		}
 		if fc.off+fc.size > maxRecord {
-			return nil, fmt.Errorf("cosim: %s: record too large", name)
+			return nil, fmt.Errorf("cosim: %s: record too large", p.Name)
 		}
 		c.fields = append(c.fields, fc)
 	}
 	return c, nil
-}
-
-func isUint(k reflect.Kind) bool { return k >= reflect.Uint && k <= reflect.Uintptr }
-func isInt(k reflect.Kind) bool  { return k >= reflect.Int && k <= reflect.Int64 }
-
-// array sets up an array field of Go type t: its elements (the leaves of
-// nested arrays, row-major) and their width on the wire.
-func (fc *fieldCodec) array(t reflect.Type, elemWidths map[string]int) error {
-	leaves, e := 1, t
-	for e.Kind() == reflect.Array {
-		leaves *= e.Len()
-		e = e.Elem()
-	}
-	var tw int // the element's own width
-	switch {
-	case e.Kind() == reflect.Bool:
-		tw = 1
-	case isUint(e.Kind()) || isInt(e.Kind()):
-		tw = 8 * int(e.Size())
-		fc.signed = isInt(e.Kind())
-	default:
-		return fmt.Errorf("cosim: %s: array elements of Go type %s have no wire encoding", fc.name, e)
-	}
-	ew := tw
-	if w, ok := elemWidths[fc.name]; ok {
-		if w < 1 || w > tw {
-			return fmt.Errorf("cosim: %s: element width %d outside 1..%d (the %s elements)", fc.name, w, tw, e)
-		}
-		ew = w
-	}
-	if fc.width%ew != 0 || fc.width/ew > leaves {
-		return fmt.Errorf("cosim: %s: width %d is not a whole number of %d-bit elements of %s, at most %d (a narrower element needs its width in Spec.ElemWidths)",
-			fc.name, fc.width, ew, t, leaves)
-	}
-	fc.kind, fc.goSize, fc.ew, fc.count = kArray, int(e.Size()), ew, fc.width/ew
-	fc.same = e.Kind() != reflect.Bool && ew == tw && littleEndian()
-	return nil
-}
-
-// has reports whether the codec moves the signal named name.
-func (c *structCodec) has(name string) bool {
-	for i := range c.fields {
-		if c.fields[i].name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // maxRecord bounds one record (a sanity limit, far above any unit).

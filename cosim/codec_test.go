@@ -7,9 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
-	"github.com/smsim/smsim/warpsched"
 )
 
 // Arrays the codec packs as flat vectors: elements narrower than their Go
@@ -17,21 +15,23 @@ import (
 // elements that straddle 64-bit words, and Go arrays longer than the
 // vector.
 type packedArrays struct {
-	N5  [8]uint8      `sv:"n5_i" width:"20"`     // 4 elements of 5 bits
-	N9  [3][4]uint16  `sv:"n9_i" width:"99"`     // 11 elements of 9 bits, row-major
-	S6  [10]int8      `sv:"s6_i" width:"42"`     // 7 signed elements of 6 bits
-	W   [40][8]uint64 `sv:"w_i" width:"17984"`   // 281 whole elements: 17,984 bits
-	W61 [64]uint64    `sv:"w61_i" width:"3904"`  // 64 elements of 61 bits
-	E33 [70]uint64    `sv:"e33_i" width:"2211"`  // 67 elements of 33 bits
-	BO  [100]bool     `sv:"bo_i" width:"77"`     // 77 bits
-	U32 [5]uint32     `sv:"u32s_i" width:"96"`   // 3 whole elements
-	C   [2][1024]bool `sv:"c_i" width:"2000"`    // 2000 bits
-	Q   [4]uint16     `sv:"q_i" width:"48"`      // whole elements
-	One [1]uint8      `sv:"one_i" width:"3"`     // a single narrow element
-	Sc  uint32        `sv:"sc_i" width:"17"`     // a scalar between the arrays
-	Big [2500]uint16  `sv:"big_i" width:"12345"` // 2,469 elements of 5 bits
+	N5  [8]uint8      `sv:"n5_i" width:"20" elem:"5"`     // 4 elements of 5 bits
+	N9  [3][4]uint16  `sv:"n9_i" width:"99" elem:"9"`     // 11 elements of 9 bits, row-major
+	S6  [10]int8      `sv:"s6_i" width:"42" elem:"6"`     // 7 signed elements of 6 bits
+	W   [40][8]uint64 `sv:"w_i" width:"17984"`            // 281 whole elements: 17,984 bits
+	W61 [64]uint64    `sv:"w61_i" width:"3904" elem:"61"` // 64 elements of 61 bits
+	E33 [70]uint64    `sv:"e33_i" width:"2211" elem:"33"` // 67 elements of 33 bits
+	BO  [100]bool     `sv:"bo_i" width:"77"`              // 77 bits
+	U32 [5]uint32     `sv:"u32s_i" width:"96"`            // 3 whole elements
+	C   [2][1024]bool `sv:"c_i" width:"2000"`             // 2000 bits
+	Q   [4]uint16     `sv:"q_i" width:"48"`               // whole elements
+	One [1]uint8      `sv:"one_i" width:"3" elem:"3"`     // a single narrow element
+	Sc  uint32        `sv:"sc_i" width:"17"`              // a scalar between the arrays
+	Big [2500]uint16  `sv:"big_i" width:"12345" elem:"5"` // 2,469 elements of 5 bits
 }
 
+// packedEW are the element widths the elem tags above must give (the
+// test's own record of them).
 var packedEW = map[string]int{"n5_i": 5, "n9_i": 9, "s6_i": 6, "w61_i": 61, "e33_i": 33, "one_i": 3, "big_i": 5}
 
 // leavesOf returns the leaf elements of an array value, row-major.
@@ -85,7 +85,7 @@ func bitAt(b []byte, i int) uint64 { return uint64(b[i/8]>>(i%8)) & 1 }
 // signed ones sign-extended, the ones beyond the vector left zero).
 func TestCodecPackedArrays(t *testing.T) {
 	l := inputLayout(t, packedArrays{})
-	c, err := newStructCodec(reflect.TypeFor[packedArrays](), l.In, packedEW)
+	c, err := newStructCodec(reflect.TypeFor[packedArrays](), l.In)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,58 +165,16 @@ func TestCodecPackedArrays(t *testing.T) {
 	}
 }
 
-func TestCodecElemWidthErrors(t *testing.T) {
-	type narrow struct {
-		A [4]uint16 `sv:"a_i" width:"20"`
-		S uint16    `sv:"s_i" width:"9"`
-		B [4]bool   `sv:"b_i" width:"4"`
-	}
-	l := inputLayout(t, narrow{})
-	for _, c := range []struct {
-		ew   map[string]int
-		want string
-	}{
-		{nil, "a narrower element needs its width"},  // 20 bits of uint16s
-		{map[string]int{"a_i": 3}, "at most 4"},      // 6 elements of 3 bits
-		{map[string]int{"a_i": 17}, "outside 1..16"}, // wider than uint16
-		{map[string]int{"a_i": 0}, "outside 1..16"},  // nothing
-		{map[string]int{"a_i": 5, "s_i": 9}, "not an array"},
-		{map[string]int{"a_i": 5, "b_i": 2}, "outside 1..1"},
-	} {
-		_, err := newStructCodec(reflect.TypeFor[narrow](), l.In, c.ew)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: got %v, want an error containing %q", c.ew, err, c.want)
-		}
-	}
-	if _, err := newStructCodec(reflect.TypeFor[narrow](), l.In, map[string]int{"a_i": 5}); err != nil {
-		t.Fatal(err)
-	}
+// TestCodecWidthErrors: a signal the Go type cannot hold is refused when
+// the codec is built (element widths are checked by rtl.Signals and
+// rtl.Places: rtl's tests).
+func TestCodecWidthErrors(t *testing.T) {
 	// A scalar wider than its Go type.
 	type wide struct {
 		X uint8 `sv:"x_i" width:"9"`
 	}
-	l = inputLayout(t, wide{})
-	if _, err := newStructCodec(reflect.TypeFor[wide](), l.In, nil); err == nil || !strings.Contains(err.Error(), "wider than its Go type") {
+	l := inputLayout(t, wide{})
+	if _, err := newStructCodec(reflect.TypeFor[wide](), l.In); err == nil || !strings.Contains(err.Error(), "wider than its Go type") {
 		t.Errorf("a 9-bit uint8: %v", err)
-	}
-}
-
-// TestBindElemWidths: Bind refuses element widths for signals the unit
-// does not have.
-func TestBindElemWidths(t *testing.T) {
-	p := warpsched.Params{NumWarps: 4, Policy: config.PolicyLRR}
-	s, _ := warpsched.New(p)
-	spec := Spec[warpsched.Inputs, warpsched.Outputs, warpsched.State]{
-		Module: "warp_sched", RTL: []string{"warp_sched.sv"}, Table: s.Signals("warp_sched"),
-		New:    func() (GoUnit[warpsched.Inputs, warpsched.Outputs, warpsched.State], error) { return warpsched.New(p) },
-		Random: func(uint64) func(uint64, *warpsched.Inputs) { return func(uint64, *warpsched.Inputs) {} },
-	}
-	spec.ElemWidths = map[string]int{"nope_i": 3}
-	if _, err := Bind(spec); err == nil || !strings.Contains(err.Error(), "no signal of the unit") {
-		t.Errorf("unknown signal: %v", err)
-	}
-	spec.ElemWidths = map[string]int{"warp_age_q": 32}
-	if _, err := Bind(spec); err != nil {
-		t.Errorf("an element width equal to the Go element's: %v", err)
 	}
 }

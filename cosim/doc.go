@@ -15,8 +15,9 @@
 //     moves the fields of the unit's own Inputs, Outputs and State to and
 //     from records by reflection on the `sv` tags: an array field (nested
 //     arrays row-major) is the Verilog's flat vector, element i at bits
-//     [ew*i, ew*i+ew), ew the Go element's width or the narrower one in
-//     Spec.ElemWidths, and any width (beyond rtl.MaxBits too). A unit
+//     [ew*i, ew*i+ew), ew the Go element's width or the narrower one of
+//     the field's elem tag (rtl.Places, shared with the waveform tracer),
+//     and any width (beyond rtl.MaxBits too). A unit
 //     with a QRef method (QRefer) has its registers read in place, not
 //     copied, every cycle. The C++ side uses a header generated from the
 //     same table (GeneratedFiles, written by `go generate ./cosim` into

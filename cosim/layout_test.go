@@ -71,7 +71,7 @@ type oneOut struct {
 
 func TestCodecRoundTrip(t *testing.T) {
 	l := inputLayout(t, allKinds{})
-	c, err := newStructCodec(reflect.TypeFor[allKinds](), l.In, nil)
+	c, err := newStructCodec(reflect.TypeFor[allKinds](), l.In)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,6 +133,14 @@ func TestCodecErrors(t *testing.T) {
 	}
 	for _, v := range []any{floaty{}, odd{}} {
 		tab, err := rtl.Signals("t", nil, v, oneOut{})
+		if _, isOdd := v.(odd); isOdd {
+			// rtl.Signals refuses 20 bits of uint16 elements; a table
+			// made by hand reaches the codec, which refuses it too.
+			if err == nil {
+				t.Fatal("odd: rtl.Signals accepted 20 bits of uint16s")
+			}
+			tab, err = rtl.Table{{Name: "a_i", Width: 20, Dir: rtl.DirIn, Scope: "t"}, {Name: "o_o", Width: 1, Dir: rtl.DirOut, Scope: "t"}}, nil
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,14 +148,14 @@ func TestCodecErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := newStructCodec(reflect.TypeOf(v), l.In, nil); err == nil {
+		if _, err := newStructCodec(reflect.TypeOf(v), l.In); err == nil {
 			t.Errorf("%T: no error", v)
 		}
 	}
 	// A field with no place in the record.
 	tab, _ := rtl.Signals("t", nil, allKinds{}, oneOut{})
 	l, _ := NewLayout("t", append(tab[:3:3], tab[len(tab)-1]))
-	if _, err := newStructCodec(reflect.TypeFor[allKinds](), l.In, nil); err == nil {
+	if _, err := newStructCodec(reflect.TypeFor[allKinds](), l.In); err == nil {
 		t.Error("a field without a place was accepted")
 	}
 	if _, err := NewLayout("t", rtl.Table{{Name: "x_o", Width: 1, Dir: rtl.DirOut}}); err == nil {
@@ -215,7 +223,7 @@ func TestModelMatchesGoUnit(t *testing.T) {
 		in := make([]byte, l.InBytes)
 		out := make([]byte, l.OutBytes)
 		var din warpsched.Inputs
-		dec, _ := newStructCodec(reflect.TypeFor[warpsched.Inputs](), l.In, nil)
+		dec, _ := newStructCodec(reflect.TypeFor[warpsched.Inputs](), l.In)
 		for c := 0; c < 5000; c++ {
 			st.Next(in)
 			dec.decode(in, unsafe.Pointer(&din))
@@ -371,7 +379,7 @@ func TestSchedRecording(t *testing.T) {
 		t.Fatalf("%d cycles, %d streams", k.Cycles, len(k.Streams))
 	}
 	l := k.Unit.Layout()
-	dec, _ := newStructCodec(reflect.TypeFor[warpsched.Inputs](), l.In, nil)
+	dec, _ := newStructCodec(reflect.TypeFor[warpsched.Inputs](), l.In)
 	st := k.Stimulus(3)
 	rec := make([]byte, l.InBytes)
 	for c, want := range ins {

@@ -169,7 +169,7 @@ func directed(t *testing.T, u Unit, ins []warpsched.Inputs) func() Stimulus {
 // under verilog/build/mutants/<name>/rtl (rewriting a file only when its
 // contents change, so make's cache holds across runs) and returns the
 // harness options building from it (in the build directory cosim derives
-// from the RTL directory, which cosimcli's test shares for "age-order").
+// from the RTL directory, which cmd/smsim's TestCosimMismatchExit1 shares for "age-order").
 // The replacement must apply exactly once.
 func mutantRTL(t *testing.T, name, file, old, new string) HarnessOptions {
 	t.Helper()

@@ -1,7 +1,7 @@
 package cosim
 
 import (
-	"math/bits"
+	"github.com/smsim/smsim/rtl"
 	"math/rand/v2"
 
 	"github.com/smsim/smsim/config"
@@ -20,8 +20,7 @@ func RegPool(p regpool.Params) (Unit, error) {
 		Params: []Param{{"NumCTAs", p.NumCTAs}, {"NumPorts", p.NumPorts}, {"AllocGranularity", p.AllocGranularity},
 			{"MaxThreadsPerCTA", p.MaxThreadsPerCTA}, {"MaxRegsPerThread", p.MaxRegsPerThread},
 			{"Regfile", p.Regfile}, {"RegAllocUnit", p.RegAllocUnit}},
-		Table:      u.Signals("reg_pool"),
-		ElemWidths: regPoolElemWidths(p),
+		Table: u.Signals("reg_pool"),
 		New: func() (GoUnit[regpool.Inputs, regpool.Outputs, regpool.State], error) {
 			return regpool.New(p)
 		},
@@ -29,24 +28,6 @@ func RegPool(p regpool.Params) (Unit, error) {
 			return newRegPoolStim(p, seed).next
 		},
 	})
-}
-
-// regPoolCTAIdxWidth is the width of a CTA slot index (CtaIdxW).
-func regPoolCTAIdxWidth(p regpool.Params) int { return max(bits.Len(uint(p.NumCTAs-1)), 1) }
-
-// regPoolElemWidths are the widths of reg_pool's vector elements that are
-// narrower than their Go types, as reg_pool.sv packs them: CTA slot
-// indices (CtaIdxW bits), warp indices and UB kinds (5), register counts
-// (9) and warp counts (6).
-func regPoolElemWidths(p regpool.Params) map[string]int {
-	cw := regPoolCTAIdxWidth(p)
-	return map[string]int{
-		"exit_cta_i": cw, "sync_cta_i": cw, "arrive_cta_i": cw, "rel_cta_o": cw, "ub_cta_o": cw,
-		"exit_warp_i": 5, "arrive_warp_i": 5, "ub_warp_o": 5, "ub_kind_o": 5,
-		"arrive_count_i": 9, "rel_old_o": 9, "rel_new_o": 9,
-		"cta_launch_nreg_q": 9, "wg_nreg_q": 9, "wg_count_q": 9,
-		"cta_nwarps_q": 6,
-	}
 }
 
 // RegPoolStdParams is reg_pool's small cosim parameter set: 2 CTA slots
@@ -138,7 +119,7 @@ func newRegPoolStim(p regpool.Params, seed uint64) *regPoolStim {
 	if err != nil {
 		panic(err)
 	}
-	return &regPoolStim{p: p, r: rand.New(rand.NewPCG(seed, 0x5eed_9e90_0000_0002)), pool: pool, cw: regPoolCTAIdxWidth(p), unsat: -1}
+	return &regPoolStim{p: p, r: rand.New(rand.NewPCG(seed, 0x5eed_9e90_0000_0002)), pool: pool, cw: rtl.IdxWidth(p.NumCTAs), unsat: -1}
 }
 
 func (g *regPoolStim) phase() {

@@ -18,15 +18,11 @@ func TrapUnit(p trapunit.Params) (Unit, error) {
 	if p.HasHandler {
 		has = 1
 	}
-	idx := trapIdxWidth(p.NumWarps)
 	return Bind(Spec[trapunit.Inputs, trapunit.Outputs, trapunit.State]{
 		Module: "trap_unit",
 		RTL:    []string{"trap_unit.sv"},
 		Params: []Param{{"NumWarps", p.NumWarps}, {"NumPorts", p.NumPorts}, {"HasHandler", has}},
 		Table:  rescope(u.Signals(), "trap_unit"),
-		// The per-port event fields: a warp index, a 4-bit kind and a
-		// 4-bit argument per port.
-		ElemWidths: map[string]int{"ev_warp_i": idx, "ev_kind_i": 4, "ev_arg_i": 4},
 		New: func() (GoUnit[trapunit.Inputs, trapunit.Outputs, trapunit.State], error) {
 			return trapunit.New(p)
 		},
@@ -34,15 +30,6 @@ func TrapUnit(p trapunit.Params) (Unit, error) {
 			return newTrapStim(p, seed).next
 		},
 	})
-}
-
-// trapIdxWidth is the width of a warp index (trapunit's WarpIdxWidth).
-func trapIdxWidth(n int) int {
-	w := 1
-	for 1<<w < n {
-		w++
-	}
-	return w
 }
 
 // TrapUnitParams are the parameters of the trap unit of an SM with the
@@ -110,7 +97,7 @@ type trapStim struct {
 
 func newTrapStim(p trapunit.Params, seed uint64) *trapStim {
 	s, _ := trapunit.New(p)
-	g := &trapStim{p: p, r: rand.New(rand.NewPCG(seed, 0x7ea9_0000_5eed_0002)), shadow: s, idx: trapIdxWidth(p.NumWarps)}
+	g := &trapStim{p: p, r: rand.New(rand.NewPCG(seed, 0x7ea9_0000_5eed_0002)), shadow: s, idx: rtl.IdxWidth(p.NumWarps)}
 	for w := range g.pc {
 		g.pc[w] = uint32(w) << 16
 	}

@@ -70,12 +70,6 @@ type Spec[I, O, S any] struct {
 	// Table is the Go unit's signal table (its Signals method), scoped by
 	// Module.
 	Table rtl.Table
-	// ElemWidths gives, by Verilog name, the element width of each array
-	// signal whose elements are narrower than their Go type (exit_warp_i:
-	// 5-bit warp indices held in [MaxPorts]uint8): element i travels at
-	// bits [w*i, w*i+w) of the vector, as the Verilog packs it. Other
-	// arrays travel at their Go element's width (1 bit for bool).
-	ElemWidths map[string]int
 	// New returns a fresh Go unit in its reset state.
 	New func() (GoUnit[I, O, S], error)
 	// Random returns the constrained-random input generator for a seed:
@@ -93,22 +87,17 @@ func Bind[I, O, S any](s Spec[I, O, S]) (Unit, error) {
 		return nil, err
 	}
 	b := &bound[I, O, S]{spec: s, layout: l}
-	if b.in, err = newStructCodec(reflect.TypeFor[I](), l.In, s.ElemWidths); err != nil {
+	if b.in, err = newStructCodec(reflect.TypeFor[I](), l.In); err != nil {
 		return nil, err
 	}
-	if b.out, err = newStructCodec(reflect.TypeFor[O](), l.Out, s.ElemWidths); err != nil {
+	if b.out, err = newStructCodec(reflect.TypeFor[O](), l.Out); err != nil {
 		return nil, err
 	}
-	if b.st, err = newStructCodec(reflect.TypeFor[S](), l.Out, s.ElemWidths); err != nil {
+	if b.st, err = newStructCodec(reflect.TypeFor[S](), l.Out); err != nil {
 		return nil, err
 	}
 	if n := len(b.in.fields) + len(b.out.fields) + len(b.st.fields); n != len(s.Table) {
 		return nil, fmt.Errorf("cosim: %s: the Go types carry %d tagged signals, the table %d", s.Module, n, len(s.Table))
-	}
-	for name := range s.ElemWidths {
-		if !b.in.has(name) && !b.out.has(name) && !b.st.has(name) {
-			return nil, fmt.Errorf("cosim: %s: an element width for %s, which is no signal of the unit", s.Module, name)
-		}
 	}
 	return b, nil
 }

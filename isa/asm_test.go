@@ -10,28 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/internal/sharedtest"
 	"github.com/smsim/smsim/isa"
 )
-
-// sharedDir finds ../shared/<sub> beside the repository (CI clones the repo
-// with shared/ beside it).
-func sharedDir(t testing.TB, sub string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		for _, c := range []string{filepath.Join(d, "shared", sub), filepath.Join(d, "..", "shared", sub)} {
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c
-			}
-		}
-		if filepath.Dir(d) == d {
-			t.Fatalf("shared/%s not found above %s", sub, dir)
-		}
-	}
-}
 
 func ptxFiles(t testing.TB, dir string) []string {
 	t.Helper()
@@ -69,7 +50,7 @@ var mustAssemble = map[string]bool{
 func TestCorpus(t *testing.T) {
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-36s %-10s %s\n", "file", "result", "first unsupported construct")
-	for _, f := range ptxFiles(t, sharedDir(t, "corpus/ptx")) {
+	for _, f := range ptxFiles(t, sharedtest.Dir(t, "corpus/ptx")) {
 		name := filepath.Base(f)
 		im, err := assembleFile(t, f)
 		if err == nil {
@@ -132,7 +113,10 @@ func TestExamplesAssemble(t *testing.T) {
 // TestRoundTrip: asm -> binary -> disasm -> asm gives identical bytes for
 // every example and every corpus file that assembles.
 func TestRoundTrip(t *testing.T) {
-	files := append(exampleFiles(t), ptxFiles(t, sharedDir(t, "corpus/ptx"))...)
+	files := exampleFiles(t)
+	if dir, ok := sharedtest.Optional(t, "corpus/ptx"); ok {
+		files = append(files, ptxFiles(t, dir)...)
+	}
 	n := 0
 	for _, f := range files {
 		im, err := assembleFile(t, f)
@@ -279,7 +263,7 @@ func TestRegisterAllocationReuses(t *testing.T) {
 }
 
 func TestUnmarshalRejects(t *testing.T) {
-	im, err := assembleFile(t, filepath.Join(sharedDir(t, "corpus/ptx"), "clang16-switch-call.ptx"))
+	im, err := assembleFile(t, filepath.Join(sharedtest.Dir(t, "corpus/ptx"), "clang16-switch-call.ptx"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,8 +281,12 @@ func TestUnmarshalRejects(t *testing.T) {
 }
 
 func FuzzUnmarshal(f *testing.F) {
+	dir, ok := sharedtest.Optional(f, "corpus/ptx")
 	for _, name := range []string{"clang16-switch-call.ptx", "clang16-diverge-trap.ptx"} {
-		if im, err := assembleFile(f, filepath.Join(sharedDir(f, "corpus/ptx"), name)); err == nil {
+		if !ok {
+			break
+		}
+		if im, err := assembleFile(f, filepath.Join(dir, name)); err == nil {
 			f.Add(im.Marshal())
 		}
 	}
@@ -314,8 +302,12 @@ func FuzzUnmarshal(f *testing.F) {
 }
 
 func FuzzDisasmText(f *testing.F) {
+	dir, ok := sharedtest.Optional(f, "corpus/ptx")
 	for _, name := range []string{"clang16-switch-call.ptx", "clang16-diverge-trap.ptx"} {
-		if im, err := assembleFile(f, filepath.Join(sharedDir(f, "corpus/ptx"), name)); err == nil {
+		if !ok {
+			break
+		}
+		if im, err := assembleFile(f, filepath.Join(dir, name)); err == nil {
 			var b bytes.Buffer
 			_ = isa.Disassemble(im, &b)
 			f.Add(b.Bytes())

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/smsim/smsim/internal/sharedtest"
 )
 
 // FuzzParse checks that Parse never panics or hangs and that every error it
@@ -14,10 +16,14 @@ import (
 //
 //	go test -run '^$' -fuzz=FuzzParse -fuzztime=60s ./isa
 func FuzzParse(f *testing.F) {
-	dir := findShared(f, "corpus/ptx")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.ptx"))
-	if len(files) == 0 {
-		f.Fatalf("no corpus files in %s", dir)
+	// Seeds: the shared corpus and the seed specification's examples
+	// where they are beside the checkout.
+	var files []string
+	if dir, ok := sharedtest.Optional(f, "corpus/ptx"); ok {
+		files, _ = filepath.Glob(filepath.Join(dir, "*.ptx"))
+		if len(files) == 0 {
+			f.Fatalf("no corpus files in %s", dir)
+		}
 	}
 	for _, path := range files {
 		src, err := os.ReadFile(path)
@@ -32,8 +38,10 @@ func FuzzParse(f *testing.F) {
 			f.Add(seedPrefix(src[i:], 2<<10))
 		}
 	}
-	for _, ex := range seedExamples(f) {
-		f.Add([]byte(ex.Source))
+	if _, ok := sharedtest.Optional(f, "seeds"); ok {
+		for _, ex := range seedExamples(f) {
+			f.Add([]byte(ex.Source))
+		}
 	}
 	for _, tc := range moduleTests {
 		f.Add([]byte(testHeader + tc.src))

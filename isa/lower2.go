@@ -172,9 +172,8 @@ func (st *fnState) lowerMem(in *Instr, ms modSet, mi minst) {
 		}
 	}
 	store := in.Op == "st"
-	if store && (space == SpaceConst || space == SpaceParam && st.f.Entry && false) {
-		// st.const is kept: the model faults when it executes (the .const bank is read-only).
-	}
+	// st.const assembles: the model faults when it executes (the .const
+	// bank is read-only), with the warp, PC and line.
 	mi.in.Type = t
 	if store {
 		mi.in.Op = OpST
@@ -534,9 +533,8 @@ func (st *fnState) lowerCall(in *Instr, uni bool, mi minst) {
 		}
 		mi.in.A = RegOp(0)
 		mi.uses = append(mi.uses, rref{v, fA})
-		if !uni {
-			// Indirect targets may diverge; the model splits the warp per target.
-		}
+		// Without .uni the targets may diverge: the model splits the warp
+		// per target.
 	}
 	if len(rets) != len(sig.rets) {
 		st.a.errorf(in.Pos, "call passes %d return value(s), the callee's type has %d", len(rets), len(sig.rets))
@@ -561,7 +559,7 @@ func (st *fnState) lowerCall(in *Instr, uni bool, mi minst) {
 	st.emit(mi)
 	for j, r := range rets {
 		p := sig.rets[j]
-		if !st.takeRet(in, r, p, retOff[j]) {
+		if !st.takeRet(in, r, p, retOff[j], mi) {
 			return
 		}
 	}
@@ -593,6 +591,17 @@ func (st *fnState) markTableCallees(name string) {
 	}
 }
 
+// guardAs gives mi the guard of call (an argument store or a return-value
+// load executes exactly in the lanes that call).
+func (mi *minst) guardAs(call minst) {
+	mi.in.GuardOn, mi.in.GuardNeg = call.in.GuardOn, call.in.GuardNeg
+	for _, u := range call.uses {
+		if u.field == fGuard {
+			mi.uses = append(mi.uses, u)
+		}
+	}
+}
+
 func (st *fnState) passArg(in *Instr, arg Operand, p sigParam, off uint32, call minst) bool {
 	name, pos, _ := identOf(arg)
 	if e := st.sc.lookup(name); e != nil && e.kind == entFrame {
@@ -616,12 +625,7 @@ func (st *fnState) passArg(in *Instr, arg Operand, p sigParam, off uint32, call 
 		return false
 	}
 	mi := minst{pos: in.Pos, in: Inst{Op: OpST, Type: t, Mods: SpaceLocal, A: FPOp(), Imm: off, C: ZeroOp()}, immUsed: true, immSlot: -1, outArea: true}
-	mi.in.GuardOn, mi.in.GuardNeg = call.in.GuardOn, call.in.GuardNeg
-	for _, u := range call.uses {
-		if u.field == fGuard {
-			mi.uses = append(mi.uses, u)
-		}
-	}
+	mi.guardAs(call)
 	if !st.src(&mi, 1, arg, t) {
 		return false
 	}
@@ -629,7 +633,9 @@ func (st *fnState) passArg(in *Instr, arg Operand, p sigParam, off uint32, call 
 	return true
 }
 
-func (st *fnState) takeRet(in *Instr, r Operand, p sigParam, off uint32) bool {
+// takeRet loads return value r from the call's return slot; the load
+// carries the call's guard, so lanes that did not call keep r.
+func (st *fnState) takeRet(in *Instr, r Operand, p sigParam, off uint32, call minst) bool {
 	name, pos, _ := identOf(r)
 	if e := st.sc.lookup(name); e != nil && e.kind == entFrame {
 		if !e.out || e.off != off {
@@ -644,6 +650,7 @@ func (st *fnState) takeRet(in *Instr, r Operand, p sigParam, off uint32) bool {
 	}
 	t := p.typ
 	mi := minst{pos: in.Pos, in: Inst{Op: OpLD, Type: t, Mods: SpaceLocal, A: FPOp(), Imm: off, B: ZeroOp(), C: ZeroOp()}, immUsed: true, immSlot: -1, outArea: true}
+	mi.guardAs(call)
 	if !st.dst(&mi, fDst, r, t, false) {
 		return false
 	}

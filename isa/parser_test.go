@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smsim/smsim/internal/sharedtest"
 )
 
 // ---- a compact, deterministic dump of the AST for table tests ----
@@ -580,7 +582,7 @@ var corpusExpect = map[string]string{
 }
 
 func TestParseCorpus(t *testing.T) {
-	dir := findShared(t, "corpus/ptx")
+	dir := sharedtest.Dir(t, "corpus/ptx")
 	files, err := filepath.Glob(filepath.Join(dir, "*.ptx"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no .ptx files in %s", dir)
@@ -631,7 +633,7 @@ func allUnsupported(err error) bool {
 
 // TestParseCorpusShapes spot-checks the AST of real compiler output.
 func TestParseCorpusShapes(t *testing.T) {
-	dir := findShared(t, "corpus/ptx")
+	dir := sharedtest.Dir(t, "corpus/ptx")
 	src, err := os.ReadFile(filepath.Join(dir, "clang16-switch-call.ptx"))
 	if err != nil {
 		t.Fatal(err)
@@ -682,7 +684,7 @@ func TestParseCorpusShapes(t *testing.T) {
 }
 
 func BenchmarkParseZludaVectorAdd(b *testing.B) {
-	dir := findShared(b, "corpus/ptx")
+	dir := sharedtest.Dir(b, "corpus/ptx")
 	src, err := os.ReadFile(filepath.Join(dir, "zluda-vectorAdd.ptx"))
 	if err != nil {
 		b.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/internal/sharedtest"
 )
 
 // The PTX examples of the seed specification excerpts (shared/seeds), made
@@ -20,28 +22,6 @@ type seedExample struct {
 	Name   string // "003/10.1": seed file prefix and spec section number ("#2" for a second block)
 	Block  string // the block as it appears in the seed file
 	Source string // wrapSeedExample(Block)
-}
-
-// findShared locates shared/<sub> by walking up from the working directory
-// (checking both dir/shared and dir/../shared at each level). It never skips.
-func findShared(t testing.TB, sub string) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		for _, c := range []string{filepath.Join(dir, "shared", sub), filepath.Join(dir, "..", "shared", sub)} {
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c
-			}
-		}
-		if filepath.Dir(dir) == dir {
-			break
-		}
-	}
-	t.Fatalf("shared/%s not found above %s", sub, wd)
-	return ""
 }
 
 var seedHeading = regexp.MustCompile(`^(?:#+ +)?(\d+(?:\.\d+)+)\.? `)
@@ -114,7 +94,7 @@ func seedBlocks(t testing.TB, path, prefix string) []seedExample {
 // has no examples.
 func seedExamples(t testing.TB) []seedExample {
 	t.Helper()
-	dir := findShared(t, "seeds")
+	dir := sharedtest.Dir(t, "seeds")
 	var all []seedExample
 	for _, prefix := range []string{"000", "003", "004"} {
 		files, _ := filepath.Glob(filepath.Join(dir, prefix+"_*.txt"))
@@ -544,7 +524,7 @@ func TestSeedWrapDeclares(t *testing.T) {
 // TestSeedSregSyntax parses the "Syntax (predefined)" blocks of seed 003
 // (the .sreg declarations of the special registers) at module scope.
 func TestSeedSregSyntax(t *testing.T) {
-	dir := findShared(t, "seeds")
+	dir := sharedtest.Dir(t, "seeds")
 	files, _ := filepath.Glob(filepath.Join(dir, "003_*.txt"))
 	if len(files) != 1 {
 		t.Fatalf("seed 003 not found in %s", dir)

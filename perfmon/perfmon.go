@@ -60,28 +60,28 @@ type Inputs struct {
 	EventValid [MaxPorts]bool `sv:"event_valid_i" width:"NumPorts"`
 	// EventMask[p]: the events it triggers: 1<<a for pmevent a, a for
 	// pmevent.mask a.
-	EventMask [MaxPorts]uint16 `sv:"event_mask_i" width:"EventMaskWidth"`
+	EventMask [MaxPorts]uint16 `sv:"event_mask_i" width:"16*NumPorts"`
 	// IssueCount: warp instructions issued by the SM this cycle
 	// (0..NumPorts).
-	IssueCount uint8 `sv:"issue_count_i" width:"IssueCountWidth"`
+	IssueCount uint8 `sv:"issue_count_i" width:"clog2(NumPorts+1)"`
 	// StallCount[i]: resident warps that spent this cycle in stall state
 	// config.StallStates()[i] ("any" at index 0: any warp that is resident
 	// and did not issue).
-	StallCount [NumStallStates]uint16 `sv:"stall_count_i" width:"StallCountWidth"`
+	StallCount [NumStallStates]uint16 `sv:"stall_count_i"`
 }
 
 // Outputs are the unit's ports, functions of the registers only.
 type Outputs struct {
 	// Pm[N] is %pmN_64; %pmN is its low 32 bits.
-	Pm [NumCounters]uint64 `sv:"pm_o" width:"PmWidth"`
+	Pm [NumCounters]uint64 `sv:"pm_o"`
 	// EventCount[k] counts the warp-level triggers of event k.
-	EventCount [NumEvents]uint64 `sv:"event_count_o" width:"EventCountWidth"`
+	EventCount [NumEvents]uint64 `sv:"event_count_o"`
 }
 
 // State holds the unit's registers.
 type State struct {
-	Pm         [NumCounters]uint64 `sv:"pm_q" width:"PmWidth"`
-	EventCount [NumEvents]uint64   `sv:"event_count_q" width:"EventCountWidth"`
+	Pm         [NumCounters]uint64 `sv:"pm_q"`
+	EventCount [NumEvents]uint64   `sv:"event_count_q"`
 }
 
 // Counts is the end-of-run summary in the --json report's spelling.
@@ -95,10 +95,9 @@ type Counts struct {
 
 // PerfMon is the perf_mon unit: a two-phase unit (rtl.Unit).
 type PerfMon struct {
-	p       Params
-	stall   [NumCounters]int // stall_count_i index of each PMStall counter
-	q, d    State
-	widthOf map[string]int
+	p     Params
+	stall [NumCounters]int // stall_count_i index of each PMStall counter
+	q, d  State
 }
 
 var (
@@ -128,14 +127,6 @@ func New(p Params) (*PerfMon, error) {
 		default:
 			return nil, fmt.Errorf("perfmon: counter %d: unknown kind %d", i, c.Kind)
 		}
-	}
-	u.widthOf = map[string]int{
-		"NumPorts":        p.NumPorts,
-		"EventMaskWidth":  NumEvents * p.NumPorts,
-		"IssueCountWidth": bits.Len(uint(p.NumPorts)),
-		"StallCountWidth": 16 * NumStallStates,
-		"PmWidth":         64 * NumCounters,
-		"EventCountWidth": 64 * NumEvents,
 	}
 	u.Reset()
 	return u, nil
@@ -224,5 +215,5 @@ func (u *PerfMon) Counts() Counts {
 
 // Signals returns the unit's signal table under Scope.
 func (u *PerfMon) Signals() rtl.Table {
-	return rtl.MustSignals(Scope, u.widthOf, Inputs{}, Outputs{}, State{})
+	return rtl.MustSignals(Scope, u.p, Inputs{}, Outputs{}, State{})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/rtl/rtltest"
 )
 
 func newMon(t *testing.T, ports int, specs ...string) *PerfMon {
@@ -59,7 +60,7 @@ func TestEventCounts(t *testing.T) {
 	c1.EventMask[3] = 0xffff // valid low: ignored
 	ev(0, 0x0005, &c2)       // pmevent.mask 5: events 0 and 2
 	ev(5, 0xffff, &c2)       // port 5 is beyond NumPorts: ignored
-	outs := rtl.CheckTwoPhase[Inputs, Outputs, State](t, u, c0, c1, c2, Inputs{})
+	outs := rtltest.CheckTwoPhase[Inputs, Outputs, State](t, u, c0, c1, c2, Inputs{})
 	if outs[0] != (Outputs{}) {
 		t.Errorf("counts at reset %+v", outs[0])
 	}
@@ -100,7 +101,7 @@ func TestCounterKinds(t *testing.T) {
 	}
 	ev(1, 1, &ins[4])
 	ev(0, 0x8000, &ins[6])
-	outs := rtl.CheckTwoPhase[Inputs, Outputs, State](t, u, ins...)
+	outs := rtltest.CheckTwoPhase[Inputs, Outputs, State](t, u, ins...)
 	var want [NumCounters]uint64
 	for c, o := range outs {
 		if o.Pm != want {
@@ -170,7 +171,7 @@ func TestTwoPhaseAndAdvance(t *testing.T) {
 		for i := range ins {
 			ins[i] = randInputs(r)
 		}
-		rtl.CheckTwoPhase[Inputs, Outputs, State](t, a, ins...)
+		rtltest.CheckTwoPhase[Inputs, Outputs, State](t, a, ins...)
 		for _, in := range ins {
 			b.Advance(in, 1)
 		}
@@ -269,14 +270,14 @@ func TestSignalTable(t *testing.T) {
 	}
 	tab := newMon(t, 4).Signals()
 	want := rtl.Table{
-		{Name: "event_valid_i", Width: 4, Dir: rtl.DirIn, Scope: Scope},
-		{Name: "event_mask_i", Width: 64, Dir: rtl.DirIn, Scope: Scope},
+		{Name: "event_valid_i", Width: 4, Dir: rtl.DirIn, Scope: Scope, Elem: 1},
+		{Name: "event_mask_i", Width: 64, Dir: rtl.DirIn, Scope: Scope, Elem: 16},
 		{Name: "issue_count_i", Width: 3, Dir: rtl.DirIn, Scope: Scope},
-		{Name: "stall_count_i", Width: 176, Dir: rtl.DirIn, Scope: Scope},
-		{Name: "pm_o", Width: 512, Dir: rtl.DirOut, Scope: Scope},
-		{Name: "event_count_o", Width: 1024, Dir: rtl.DirOut, Scope: Scope},
-		{Name: "pm_q", Width: 512, Dir: rtl.DirReg, Scope: Scope},
-		{Name: "event_count_q", Width: 1024, Dir: rtl.DirReg, Scope: Scope},
+		{Name: "stall_count_i", Width: 176, Dir: rtl.DirIn, Scope: Scope, Elem: 16},
+		{Name: "pm_o", Width: 512, Dir: rtl.DirOut, Scope: Scope, Elem: 64},
+		{Name: "event_count_o", Width: 1024, Dir: rtl.DirOut, Scope: Scope, Elem: 64},
+		{Name: "pm_q", Width: 512, Dir: rtl.DirReg, Scope: Scope, Elem: 64},
+		{Name: "event_count_q", Width: 1024, Dir: rtl.DirReg, Scope: Scope, Elem: 64},
 	}
 	if !reflect.DeepEqual(tab, want) {
 		t.Errorf("table\n%+v\nwant\n%+v", tab, want)

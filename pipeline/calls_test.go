@@ -85,3 +85,43 @@ func TestIndirectCallBadTarget(t *testing.T) {
 		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
 	}
 }
+
+// A guarded call with a return value: the lanes whose guard is false do
+// not call, and keep the register the call would have written (the
+// return-value load carries the call's guard; both .reg and .param
+// return forms).
+func TestGuardedCallKeepsReturnRegister(t *testing.T) {
+	for _, guard := range []string{"@%p1", "@!%p1"} {
+		src := callFuncs + `
+.func (.param .b32 rv) pfoo (.param .b32 a) { .reg .b32 %x; ld.param.b32 %x, [a]; add.u32 %x, %x, 7; st.param.b32 [rv], %x; ret; }
+` + kernel(`
+	and.b32 %r5, %r2, 1;
+	setp.eq.u32 %p1, %r5, 1;
+	mov.u32 %r7, 555;
+	mov.u32 %r8, 777;
+	`+guard+` call (%r7), foo, (%r2, 1000);
+	`+guard+` call (%r8), pfoo, (%r2);
+	shl.b32 %r8, %r8, 16;
+	add.u32 %r7, %r7, %r8;
+	st.global.u32 [%rd3], %r7;
+	ret;`)
+		sm := newPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
+		rep, _ := sm.Run()
+		if rep.Status != StatusCompleted {
+			t.Fatalf("%s: status %s %+v", guard, rep.Status, rep.Errors)
+		}
+		for l, v := range rep.Buffers["out"] {
+			calls := l%2 == 1
+			if guard == "@!%p1" {
+				calls = !calls
+			}
+			want := uint32(555 + 777<<16)
+			if calls {
+				want = uint32(l+1000) + uint32(l+7)<<16
+			}
+			if v != want {
+				t.Errorf("%s lane %d: out = %#x, want %#x (calls: %v)", guard, l, v, want, calls)
+			}
+		}
+	}
+}

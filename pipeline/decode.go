@@ -602,10 +602,7 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 	}
 	fn, aerr := alu.Compile(in)
 	if aerr != nil {
-		fn = localALU(in)
-		if fn == nil {
-			return illegal("%v", aerr)
-		}
+		return illegal("%v", aerr)
 	}
 	d.fn = fn
 	n := in.Op.Arity(in.Mods)

@@ -13,7 +13,6 @@
 //	sm.SetHostPolicy("abort", "resume")                       // trap unit host: --on-trap, --on-break (trap.go)
 //	sm.SetHostAgent(a); sm.HostCommand(cmd, arg)              // or a host of one's own (debugger): wake, resume, clear ESRs
 //	sm.TrapState(), sm.WarpStatus(), sm.WarpRegs(w, false)    // trap unit registers, warps, registers (debuggers)
-//	sm.SetTrapUnit(u)                                         // observer of BPT / RTT / IDE (see TrapUnit)
 //	sm.Signals(), sm.Schedulers()                             // the units' signal table and state, for tracers
 //	sm.WarpSlot(cta, w), sm.ReservedSmem(), sm.BufferAddr(p)  // what a reference needs to know
 //

@@ -383,7 +383,7 @@ LOW:
 END:
 	st.global.u32 [%rd3], %r1;
 	ret;`)
-	sm, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(64)})
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(64)})
 	if rep.Status != StatusDeadlock {
 		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
 	}
@@ -407,7 +407,6 @@ END:
 	if rep.Cycles > 1000 {
 		t.Errorf("deadlock found after %d cycles", rep.Cycles)
 	}
-	_ = sm
 	// The same shape where the other half exits instead completes: the
 	// barrier waits only on exited threads.
 	src2 := kernel(`

@@ -232,25 +232,6 @@ func (sm *SM) observe() {
 	}
 }
 
-// TrapEvent is a BPT, RTT or IDE instruction issued by a warp.
-type TrapEvent struct {
-	Cycle uint64
-	Warp  int    // slot
-	PC    uint32 // the instruction
-	Inst  isa.Inst
-	Mask  uint32 // the active group
-	Exec  uint32 // lanes whose guard is true
-}
-
-// TrapUnit is an observer of the BPT, RTT and IDE instructions the warps
-// issue (the SM models the trap unit itself: trap.go, package trapunit).
-// Trap is called when such an instruction issues with a true guard; a
-// non-nil error makes it a warp error (kind "trap_unit",
-// ILLEGAL_INSTR_ENCODING) instead of a trap-unit event.
-type TrapUnit interface {
-	Trap(ev TrapEvent) error
-}
-
 // Signals returns the signal table of the SM's clocked units, under the
 // Verilog instance paths sm_top.u_warp_sched_N (the single source for
 // tracers and cosimulation).

@@ -444,14 +444,13 @@ func TestSetmaxnregSentenceNewRegistersUndefined(t *testing.T) {
 // (SETMAXNREG_UB) at that instruction; a kernel that writes them first
 // runs clean.
 func TestSetmaxnregSentenceInitializeBeforeUse(t *testing.T) {
-	sm, rep, _ := runRP(t, rpConfig(), undefKernel(false), rpLaunch(32, 64))
+	_, rep, _ := runRP(t, rpConfig(), undefKernel(false), rpLaunch(32, 64))
 	if rep.Status != StatusFault || len(rep.Errors) != 1 || rep.Errors[0].Kind != "undefined_register" || *rep.Errors[0].Register < 40 {
 		t.Fatalf("status %s errors %+v", rep.Status, rep.Errors)
 	}
 	if esr := rep.Warps[0].ESRDecoded; !strings.Contains(esr, "SETMAXNREG_UB") {
 		t.Errorf("warp ESR %q", esr)
 	}
-	_ = sm
 	_, rep, _ = runRP(t, rpConfig(), undefKernel(true), rpLaunch(32, 64))
 	wantNoErrors(t, rep)
 	for i, v := range rep.Buffers["out"] {

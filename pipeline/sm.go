@@ -95,8 +95,7 @@ type SM struct {
 	info      CycleInfo
 	unitIn    UnitInputs // the last cycle's unit inputs, with a hook (CycleInfo.Units)
 	unitInOK  bool
-	recUnits  bool // RecordUnitInputs: fill unitIn every cycle
-	trapUnit  TrapUnit
+	recUnits  bool           // RecordUnitInputs: fill unitIn every cycle
 	trap      trapState      // trap_unit and the trap handler (trap.go)
 	u         units          // clock_timer and perf_mon (units.go)
 	rp        rpUnit         // reg_pool (regpool.go)
@@ -311,9 +310,6 @@ func (sm *SM) ReadGlobal(addr uint64, b []byte) {
 	n := min(uint64(len(b)), sm.global.size-addr)
 	sm.global.read(addr, b[:n])
 }
-
-// SetTrapUnit installs an observer of BPT, RTT and IDE (see TrapUnit).
-func (sm *SM) SetTrapUnit(t TrapUnit) { sm.trapUnit = t }
 
 // Run steps the SM until the run ends (completion, trap, fault, deadlock
 // or the cycle limit) and returns the report. Stretches of cycles in which

@@ -585,11 +585,6 @@ func (sm *SM) execTrapUnit(w *warp, d *dinst, pc uint32, mask, emask uint32) *fa
 	if emask == 0 {
 		return nil
 	}
-	if sm.trapUnit != nil {
-		if err := sm.trapUnit.Trap(TrapEvent{Cycle: sm.cycle, Warp: w.slot, PC: pc, Inst: d.in, Mask: mask, Exec: emask}); err != nil {
-			return &fault{kind: "trap_unit", msg: err.Error()}
-		}
-	}
 	kind, arg, _ := trapunit.EventFromInst(d.in)
 	switch kind {
 	case trapunit.EvWarpError:

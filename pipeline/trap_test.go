@@ -235,11 +235,9 @@ func TestTrapHandlerConfig(t *testing.T) {
 	cfg.Trap.Handler = "nothere"
 	im := assemble(t, "t.ptx", []byte(ptxHeader+trapModule("\tRTT;", "\tret;")))
 	_, err := New(cfg, im, Launch{Entry: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, Buffers: outBuf(1024)})
-	var le *LaunchError
 	if !IsLaunchError(err) || !strings.Contains(err.Error(), `trap.handler "nothere"`) || !strings.Contains(err.Error(), "handler") {
 		t.Fatalf("%v", err)
 	}
-	_ = le
 	cfg.Trap.Handler = "k" // a kernel is not a handler
 	if _, err := New(cfg, im, Launch{Entry: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, Buffers: outBuf(1024)}); err == nil {
 		t.Fatal("a kernel accepted as the trap handler")

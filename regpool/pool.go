@@ -49,6 +49,14 @@ func FromConfig(cfg config.Config) Params {
 // NumRel is the number of release records in use (2*NumPorts+1).
 func (p Params) NumRel() int { return 2*p.NumPorts + 1 }
 
+// NumUB is the number of undefined-behaviour report records
+// (2*NumPorts: one per exit port and one per arrive port).
+func (p Params) NumUB() int { return 2 * p.NumPorts }
+
+// Groups is the number of warpgroups per CTA slot (MaxGroups), for the
+// width expressions of the per-warpgroup registers.
+func (Params) Groups() int { return MaxGroups }
+
 // RelGrant is the index of the grant arbiter's release record.
 func (p Params) RelGrant() int { return 2 * p.NumPorts }
 
@@ -81,7 +89,7 @@ func (p Params) check() error {
 // whole: Eval restores from Q the CTAs the previous Eval changed in D, and
 // Tick copies those to Q (the global registers are always copied). The
 // observable behaviour is exactly D = f(Q, inputs) and Q = D;
-// rtl.CheckTwoPhase verifies it.
+// rtltest.CheckTwoPhase verifies it.
 type Pool struct {
 	p    Params
 	q, d State
@@ -697,19 +705,5 @@ func (u *Pool) Blocked() bool { return u.q.BlkAny.Any() }
 // Signals returns the unit's signal table under the instance path scope
 // ("sm_top.u_reg_pool").
 func (u *Pool) Signals(scope string) rtl.Table {
-	return rtl.MustSignals(scope, u.widths(), Inputs{}, Outputs{}, State{})
-}
-
-func (u *Pool) widths() map[string]int {
-	p := u.p
-	cw := max(bits.Len(uint(p.NumCTAs-1)), 1)
-	nrel, nub := p.NumRel(), 2*p.NumPorts
-	return map[string]int{
-		"NumCTAs": p.NumCTAs, "CtaIdxW": cw, "NumPorts": p.NumPorts,
-		"PortsCtaW": p.NumPorts * cw, "PortsWarpW": p.NumPorts * 5, "Ports32": p.NumPorts * 32, "Ports9": p.NumPorts * 9,
-		"NumRel": nrel, "RelCtaW": nrel * cw, "Rel32": nrel * 32, "Rel9": nrel * 9,
-		"NumUB": nub, "UBCtaW": nub * cw, "UBWarpW": nub * 5, "UBKindW": nub * 5,
-		"CTAx6": p.NumCTAs * 6, "CTAx8": p.NumCTAs * 8, "CTAx9": p.NumCTAs * 9, "CTAx32": p.NumCTAs * 32,
-		"WGx9": p.NumCTAs * MaxGroups * 9, "WGx32": p.NumCTAs * MaxGroups * 32, "WGx64": p.NumCTAs * MaxGroups * 64,
-	}
+	return rtl.MustSignals(scope, u.p, Inputs{}, Outputs{}, State{})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/rtl/rtltest"
 )
 
 // The producer/consumer pattern of warp-specialized kernels: launch 136,
@@ -304,7 +305,7 @@ func TestAllocGranularity(t *testing.T) {
 	}
 }
 
-// rtl.CheckTwoPhase over a scenario with every kind of event.
+// rtltest.CheckTwoPhase over a scenario with every kind of event.
 func TestCheckTwoPhase(t *testing.T) {
 	h := newHarness(t, 256, 136, true)
 	var ins []Inputs
@@ -320,7 +321,7 @@ func TestCheckTwoPhase(t *testing.T) {
 	in := h.inputs()
 	in.StatCTA, in.StatWarp = 0, 5
 	ins = append(ins, in)
-	outs := rtl.CheckTwoPhase[Inputs, Outputs, State](t, h.u, ins...)
+	outs := rtltest.CheckTwoPhase[Inputs, Outputs, State](t, h.u, ins...)
 	if g := h.u.p.RelGrant(); !outs[4].RelValid[g] || outs[4].RelNew[g] != 232 {
 		t.Fatalf("grant missing: %+v", outs[4])
 	}

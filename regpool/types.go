@@ -198,32 +198,32 @@ type Inputs struct {
 
 	// Warp exits: the last thread of the warp exited this cycle.
 	ExitValid [MaxPorts]bool   `sv:"exit_valid_i" width:"NumPorts"`
-	ExitCTA   [MaxPorts]uint16 `sv:"exit_cta_i" width:"PortsCtaW"`
-	ExitWarp  [MaxPorts]uint8  `sv:"exit_warp_i" width:"PortsWarpW"`
+	ExitCTA   [MaxPorts]uint16 `sv:"exit_cta_i" width:"NumPorts*idx(NumCTAs)" elem:"idx(NumCTAs)"`
+	ExitWarp  [MaxPorts]uint8  `sv:"exit_warp_i" width:"NumPorts*5" elem:"5"`
 
 	// Barrier releases: one entry per barrier (bar.sync, barrier.sync,
 	// bar.red) released this cycle: the CTA and the warps (bit i: warp i
 	// of the CTA) the release lets go. A warpgroup all of whose
 	// non-exited warps are in the mask has synchronized explicitly.
 	SyncValid [MaxPorts]bool   `sv:"sync_valid_i" width:"NumPorts"`
-	SyncCTA   [MaxPorts]uint16 `sv:"sync_cta_i" width:"PortsCtaW"`
-	SyncWarps [MaxPorts]uint32 `sv:"sync_warps_i" width:"Ports32"`
+	SyncCTA   [MaxPorts]uint16 `sv:"sync_cta_i" width:"NumPorts*idx(NumCTAs)" elem:"idx(NumCTAs)"`
+	SyncWarps [MaxPorts]uint32 `sv:"sync_warps_i" width:"NumPorts*32"`
 
 	// Arrivals: a warp executes setmaxnreg this cycle (it is then held
 	// until a release record names it). PC, count and action identify
 	// "the same setmaxnreg"; FullWarp is false when only a subset of the
 	// warp's threads executes it.
 	ArriveValid    [MaxPorts]bool   `sv:"arrive_valid_i" width:"NumPorts"`
-	ArriveCTA      [MaxPorts]uint16 `sv:"arrive_cta_i" width:"PortsCtaW"`
-	ArriveWarp     [MaxPorts]uint8  `sv:"arrive_warp_i" width:"PortsWarpW"`
-	ArrivePC       [MaxPorts]uint32 `sv:"arrive_pc_i" width:"Ports32"`
+	ArriveCTA      [MaxPorts]uint16 `sv:"arrive_cta_i" width:"NumPorts*idx(NumCTAs)" elem:"idx(NumCTAs)"`
+	ArriveWarp     [MaxPorts]uint8  `sv:"arrive_warp_i" width:"NumPorts*5" elem:"5"`
+	ArrivePC       [MaxPorts]uint32 `sv:"arrive_pc_i" width:"NumPorts*32"`
 	ArriveInc      [MaxPorts]bool   `sv:"arrive_inc_i" width:"NumPorts"`
-	ArriveCount    [MaxPorts]uint16 `sv:"arrive_count_i" width:"Ports9"`
+	ArriveCount    [MaxPorts]uint16 `sv:"arrive_count_i" width:"NumPorts*9" elem:"9"`
 	ArriveFullWarp [MaxPorts]bool   `sv:"arrive_full_warp_i" width:"NumPorts"`
 
 	// Statistics read port: selects the CTA and warp the stat_*_o
 	// outputs describe.
-	StatCTA  uint16 `sv:"stat_cta_i" width:"CtaIdxW"`
+	StatCTA  uint16 `sv:"stat_cta_i" width:"idx(NumCTAs)"`
 	StatWarp uint8  `sv:"stat_warp_i" width:"5"`
 }
 
@@ -241,21 +241,21 @@ type Inputs struct {
 // entry NumPorts+p to exit port p (the exiting warp).
 type Outputs struct {
 	RelValid    [MaxRel]bool   `sv:"rel_valid_o" width:"NumRel"`
-	RelCTA      [MaxRel]uint16 `sv:"rel_cta_o" width:"RelCtaW"`
-	RelWarps    [MaxRel]uint32 `sv:"rel_warps_o" width:"Rel32"`
-	RelOld      [MaxRel]uint16 `sv:"rel_old_o" width:"Rel9"`
-	RelNew      [MaxRel]uint16 `sv:"rel_new_o" width:"Rel9"`
+	RelCTA      [MaxRel]uint16 `sv:"rel_cta_o" width:"NumRel*idx(NumCTAs)" elem:"idx(NumCTAs)"`
+	RelWarps    [MaxRel]uint32 `sv:"rel_warps_o" width:"NumRel*32"`
+	RelOld      [MaxRel]uint16 `sv:"rel_old_o" width:"NumRel*9" elem:"9"`
+	RelNew      [MaxRel]uint16 `sv:"rel_new_o" width:"NumRel*9" elem:"9"`
 	RelNoEffect [MaxRel]bool   `sv:"rel_noeffect_o" width:"NumRel"` // no valid maxnreg at launch: nothing changed (warning)
 
 	UBValid [MaxUB]bool   `sv:"ub_valid_o" width:"NumUB"`
-	UBCTA   [MaxUB]uint16 `sv:"ub_cta_o" width:"UBCtaW"`
-	UBWarp  [MaxUB]uint8  `sv:"ub_warp_o" width:"UBWarpW"`
-	UBKind  [MaxUB]UBKind `sv:"ub_kind_o" width:"UBKindW"`
+	UBCTA   [MaxUB]uint16 `sv:"ub_cta_o" width:"NumUB*idx(NumCTAs)" elem:"idx(NumCTAs)"`
+	UBWarp  [MaxUB]uint8  `sv:"ub_warp_o" width:"NumUB*5" elem:"5"`
+	UBKind  [MaxUB]UBKind `sv:"ub_kind_o" width:"NumUB*5" elem:"5"`
 
 	// The first protocol error of the cycle.
 	ErrValid bool    `sv:"err_valid_o"`
 	ErrCode  ErrCode `sv:"err_code_o" width:"4"`
-	ErrCTA   uint16  `sv:"err_cta_o" width:"CtaIdxW"`
+	ErrCTA   uint16  `sv:"err_cta_o" width:"idx(NumCTAs)"`
 	ErrWarp  uint8   `sv:"err_warp_o" width:"5"`
 
 	// Deadlock support, after this cycle's grants: some warpgroup is
@@ -266,7 +266,7 @@ type Outputs struct {
 	// everything the CTA's other warpgroups could still release).
 	IncBlocked    bool   `sv:"inc_blocked_o"`
 	IncUnsat      bool   `sv:"inc_unsatisfiable_o"`
-	IncUnsatCTA   uint16 `sv:"inc_unsat_cta_o" width:"CtaIdxW"`
+	IncUnsatCTA   uint16 `sv:"inc_unsat_cta_o" width:"idx(NumCTAs)"`
 	IncUnsatWarps uint32 `sv:"inc_unsat_warps_o"`
 	IncUnsatNeed  uint32 `sv:"inc_unsat_need_o"`
 	IncUnsatFree  uint32 `sv:"inc_unsat_free_o"`
@@ -294,28 +294,28 @@ type Outputs struct {
 // cycles are kept per warpgroup.
 type State struct {
 	// Global registers.
-	Valid   rtl.Bits `sv:"cta_valid_q" width:"NumCTAs"`   // slot holds a CTA
-	Effect  rtl.Bits `sv:"cta_effect_q" width:"NumCTAs"`  // launched with a valid maxnreg: setmaxnreg takes effect
-	BlkAny  rtl.Bits `sv:"cta_blk_any_q" width:"NumCTAs"` // some warpgroup of the CTA is blocked in .inc
-	RFUsed  uint32   `sv:"rf_used_q"`                     // register-file footprint of the resident CTAs
-	GrantRR uint16   `sv:"grant_rr_q" width:"CtaIdxW"`    // CTA of the last grant (round-robin)
+	Valid   rtl.Bits `sv:"cta_valid_q" width:"NumCTAs"`     // slot holds a CTA
+	Effect  rtl.Bits `sv:"cta_effect_q" width:"NumCTAs"`    // launched with a valid maxnreg: setmaxnreg takes effect
+	BlkAny  rtl.Bits `sv:"cta_blk_any_q" width:"NumCTAs"`   // some warpgroup of the CTA is blocked in .inc
+	RFUsed  uint32   `sv:"rf_used_q"`                       // register-file footprint of the resident CTAs
+	GrantRR uint16   `sv:"grant_rr_q" width:"idx(NumCTAs)"` // CTA of the last grant (round-robin)
 
 	// Per CTA.
-	NWarps     [MaxCTAs]uint8  `sv:"cta_nwarps_q" width:"CTAx6"`
-	LaunchNReg [MaxCTAs]uint16 `sv:"cta_launch_nreg_q" width:"CTAx9"` // launch count, rounded to AllocGranularity
-	Free       [MaxCTAs]uint32 `sv:"cta_free_q" width:"CTAx32"`       // registers in the pool
-	HighWater  [MaxCTAs]uint32 `sv:"cta_high_water_q" width:"CTAx32"` // most registers used from the pool
-	Exited     [MaxCTAs]uint32 `sv:"cta_exited_q" width:"CTAx32"`     // warps that exited
-	Wait       [MaxCTAs]uint32 `sv:"cta_wait_q" width:"CTAx32"`       // warps waiting for their warpgroup at a setmaxnreg
-	Blk        [MaxCTAs]uint8  `sv:"cta_blk_q" width:"CTAx8"`         // warpgroups blocked in .inc
-	Unsync     [MaxCTAs]uint8  `sv:"cta_unsync_q" width:"CTAx8"`      // warpgroups that executed setmaxnreg and have not synchronized since
-	Inc        [MaxCTAs]uint8  `sv:"wg_inc_q" width:"CTAx8"`          // action of the setmaxnreg each warpgroup is at
+	NWarps     [MaxCTAs]uint8  `sv:"cta_nwarps_q" width:"NumCTAs*6" elem:"6"`
+	LaunchNReg [MaxCTAs]uint16 `sv:"cta_launch_nreg_q" width:"NumCTAs*9" elem:"9"` // launch count, rounded to AllocGranularity
+	Free       [MaxCTAs]uint32 `sv:"cta_free_q" width:"NumCTAs*32"`                // registers in the pool
+	HighWater  [MaxCTAs]uint32 `sv:"cta_high_water_q" width:"NumCTAs*32"`          // most registers used from the pool
+	Exited     [MaxCTAs]uint32 `sv:"cta_exited_q" width:"NumCTAs*32"`              // warps that exited
+	Wait       [MaxCTAs]uint32 `sv:"cta_wait_q" width:"NumCTAs*32"`                // warps waiting for their warpgroup at a setmaxnreg
+	Blk        [MaxCTAs]uint8  `sv:"cta_blk_q" width:"NumCTAs*8"`                  // warpgroups blocked in .inc
+	Unsync     [MaxCTAs]uint8  `sv:"cta_unsync_q" width:"NumCTAs*8"`               // warpgroups that executed setmaxnreg and have not synchronized since
+	Inc        [MaxCTAs]uint8  `sv:"wg_inc_q" width:"NumCTAs*8"`                   // action of the setmaxnreg each warpgroup is at
 
 	// Per warpgroup.
-	NReg      [MaxCTAs][MaxGroups]uint16 `sv:"wg_nreg_q" width:"WGx9"`        // current per-thread count of the warps
-	PC        [MaxCTAs][MaxGroups]uint32 `sv:"wg_pc_q" width:"WGx32"`         // PC of the setmaxnreg the warps are at
-	Count     [MaxCTAs][MaxGroups]uint16 `sv:"wg_count_q" width:"WGx9"`       // its imm-reg-count
-	BlkCycles [MaxCTAs][MaxGroups]uint64 `sv:"wg_blk_cycles_q" width:"WGx64"` // cycles blocked in .inc (each warp's count)
+	NReg      [MaxCTAs][MaxGroups]uint16 `sv:"wg_nreg_q" width:"NumCTAs*Groups*9" elem:"9"`  // current per-thread count of the warps
+	PC        [MaxCTAs][MaxGroups]uint32 `sv:"wg_pc_q" width:"NumCTAs*Groups*32"`            // PC of the setmaxnreg the warps are at
+	Count     [MaxCTAs][MaxGroups]uint16 `sv:"wg_count_q" width:"NumCTAs*Groups*9" elem:"9"` // its imm-reg-count
+	BlkCycles [MaxCTAs][MaxGroups]uint64 `sv:"wg_blk_cycles_q" width:"NumCTAs*Groups*64"`    // cycles blocked in .inc (each warp's count)
 }
 
 // copyGlobal copies the global registers (keep in step with State).

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"strconv"
 	"strings"
 )
 
@@ -39,6 +38,10 @@ type Signal struct {
 	Width int    `json:"width"` // bits
 	Dir   Dir    `json:"dir"`
 	Scope string `json:"scope"` // the Verilog instance path, e.g. "sm_top.u_warp_sched_0"
+	// Elem is the width of one element of an array signal (a Go array
+	// flattened to the Verilog vector, element i at bits [Elem*i,
+	// Elem*i+Elem)); 0 for a scalar signal.
+	Elem int `json:"elem,omitempty"`
 }
 
 // Path is the hierarchical name scope.name.
@@ -92,12 +95,21 @@ var bitsType = reflect.TypeOf(Bits{})
 // struct values (a unit's Inputs, Outputs and State; pointers to them are
 // accepted). Every field with an `sv:"name"` tag is a signal; fields
 // without one are skipped. The direction comes from the name's suffix
-// (_i, _o, _q); any other suffix is an error. The width is the `width` tag
-// (a decimal number, or the name of an entry of params, e.g.
-// `width:"NumWarps"`), else derived from the Go type: bool 1, (u)int8 8,
-// (u)int16 16, (u)int32 32, (u)int64/(u)int/uintptr 64, arrays of bool
-// their length. A Bits field needs a width tag.
-func Signals(scope string, params map[string]int, parts ...any) (Table, error) {
+// (_i, _o, _q); any other suffix is an error.
+//
+// The width is the `width` tag, a width expression over params (the
+// unit's Params struct, or nil; see Eval: `width:"32*NumWarps"`), else
+// derived from the Go type: bool 1, (u)int8 8, (u)int16 16, (u)int32 32,
+// (u)int64/(u)int/uintptr 64, an array its elements' widths summed. A Bits
+// field needs a width tag. An array signal's element width (Signal.Elem)
+// is its `elem` tag, else its Go element's width (1 for bool); the array
+// may be longer than the signal needs (sized for the largest parameters):
+// the signal holds the first width/elem elements.
+func Signals(scope string, params any, parts ...any) (Table, error) {
+	env, err := newParamEnv(params)
+	if err != nil {
+		return nil, err
+	}
 	var t Table
 	seen := map[string]bool{}
 	for _, p := range parts {
@@ -133,11 +145,11 @@ func Signals(scope string, params map[string]int, parts ...any) (Table, error) {
 				return nil, fmt.Errorf("rtl: signal %q declared twice", name)
 			}
 			seen[name] = true
-			w, err := fieldWidth(f, params)
+			w, ew, err := fieldWidth(f, env)
 			if err != nil {
 				return nil, fmt.Errorf("rtl: %s.%s (%s): %v", st.Name(), f.Name, name, err)
 			}
-			t = append(t, Signal{Name: name, Width: w, Dir: dir, Scope: scope})
+			t = append(t, Signal{Name: name, Width: w, Dir: dir, Scope: scope, Elem: ew})
 		}
 	}
 	return t, nil
@@ -145,7 +157,7 @@ func Signals(scope string, params map[string]int, parts ...any) (Table, error) {
 
 // MustSignals is Signals for tables that are fixed by the program (a unit's
 // own types): it panics on an error, which a unit test catches.
-func MustSignals(scope string, params map[string]int, parts ...any) Table {
+func MustSignals(scope string, params any, parts ...any) Table {
 	t, err := Signals(scope, params, parts...)
 	if err != nil {
 		panic(err)
@@ -153,27 +165,63 @@ func MustSignals(scope string, params map[string]int, parts ...any) Table {
 	return t
 }
 
-func fieldWidth(f reflect.StructField, params map[string]int) (int, error) {
-	if ws, ok := f.Tag.Lookup("width"); ok {
-		if n, err := strconv.Atoi(ws); err == nil {
-			if n <= 0 {
-				return 0, fmt.Errorf("width %d", n)
-			}
-			return n, nil
+// fieldWidth returns a field's signal width and, for an array, its
+// element width.
+func fieldWidth(f reflect.StructField, env paramEnv) (width, elem int, err error) {
+	t := f.Type
+	isArray := t.Kind() == reflect.Array && t != bitsType // Bits is one vector
+	leaves, et := 1, t
+	for isArray && et.Kind() == reflect.Array {
+		leaves *= et.Len()
+		et = et.Elem()
+	}
+	if isArray {
+		elem, err = scalarWidth(et)
+		if err != nil {
+			return 0, 0, err
 		}
-		n, ok := params[ws]
-		if !ok {
-			return 0, fmt.Errorf("width %q is neither a number nor a parameter", ws)
+		if es, ok := f.Tag.Lookup("elem"); ok {
+			if elem, err = env.eval(es); err != nil {
+				return 0, 0, err
+			}
+			if w, _ := scalarWidth(et); elem <= 0 || elem > w {
+				return 0, 0, fmt.Errorf("element width %s = %d: want 1..%d (the Go element's width)", es, elem, w)
+			}
+		}
+	} else if _, ok := f.Tag.Lookup("elem"); ok {
+		return 0, 0, fmt.Errorf("an elem tag on a field that is not an array")
+	}
+	if ws, ok := f.Tag.Lookup("width"); ok {
+		n, err := env.eval(ws)
+		if err != nil {
+			return 0, 0, err
 		}
 		if n <= 0 {
-			return 0, fmt.Errorf("width %s = %d", ws, n)
+			if isNumber(ws) {
+				return 0, 0, fmt.Errorf("width %d", n)
+			}
+			return 0, 0, fmt.Errorf("width %s = %d", ws, n)
 		}
-		return n, nil
+		if isArray && (n%elem != 0 || n/elem > leaves) {
+			if !isNumber(ws) {
+				ws = fmt.Sprintf("%s = %d", ws, n)
+			}
+			return 0, 0, fmt.Errorf("width %s is not a whole number of %d-bit elements, at most %d (%s; a narrower element needs an elem tag)", ws, elem, leaves, t)
+		}
+		return n, elem, nil
 	}
-	t := f.Type
 	if t == bitsType {
-		return 0, fmt.Errorf("a Bits signal needs a width tag")
+		return 0, 0, fmt.Errorf("a Bits signal needs a width tag")
 	}
+	if isArray {
+		return elem * leaves, elem, nil
+	}
+	w, err := scalarWidth(t)
+	return w, 0, err
+}
+
+// scalarWidth is the width of a bool or integer type.
+func scalarWidth(t reflect.Type) (int, error) {
 	switch t.Kind() {
 	case reflect.Bool:
 		return 1, nil
@@ -185,10 +233,6 @@ func fieldWidth(f reflect.StructField, params map[string]int) (int, error) {
 		return 32, nil
 	case reflect.Int64, reflect.Uint64, reflect.Int, reflect.Uint, reflect.Uintptr:
 		return 64, nil
-	case reflect.Array:
-		if t.Elem().Kind() == reflect.Bool {
-			return t.Len(), nil
-		}
 	}
 	return 0, fmt.Errorf("cannot derive a width from %s; add a width tag", t)
 }

@@ -52,102 +52,54 @@ type bfield struct {
 	enum   []string
 }
 
-var bitsType = reflect.TypeOf(rtl.Bits{})
-
-// leafOf returns the scalar kind of t (signed integers read as their two's
-// complement bits), or false.
-func leafOf(t reflect.Type) (int, int, bool) {
-	switch t.Kind() {
-	case reflect.Bool:
-		return lBool, 1, true
-	case reflect.Uint8, reflect.Int8:
-		return lU8, 8, true
-	case reflect.Uint16, reflect.Int16:
-		return lU16, 16, true
-	case reflect.Uint32, reflect.Int32:
-		return lU32, 32, true
-	case reflect.Uint64, reflect.Int64, reflect.Uint, reflect.Int, reflect.Uintptr:
-		return lU64, int(t.Size()) * 8, true
+// leafKind returns the load kind of a place's scalar (signed integers
+// read as their two's complement bits).
+func leafKind(p rtl.Place) int {
+	if p.Leaf == rtl.LeafBool {
+		return lBool
 	}
-	return 0, 0, false
+	switch p.LeafSize {
+	case 1:
+		return lU8
+	case 2:
+		return lU16
+	case 4:
+		return lU32
+	}
+	return lU64
 }
 
 // newBinder lays out the signals of table (a table derived from typ, as
 // rtl.Signals does) found in struct type typ; signals of the table that
 // are not fields of typ are ignored, so one table covering Inputs,
 // Outputs and State can be bound to each type in turn. enums maps a
-// signal name to the names of its values (written as a string companion);
-// ew0 gives the element width of array signals whose elements are
-// narrower than their Go type.
-func newBinder(typ reflect.Type, table rtl.Table, enums map[string][]string, ew0 map[string]int) (*binder, error) {
-	if typ.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("trace: %s is not a struct", typ)
+// signal name to the names of its values (written as a string companion).
+// Where each signal's bits live (element widths, element counts) is
+// rtl.Places's answer, the one the cosim codec uses too.
+func newBinder(typ reflect.Type, table rtl.Table, enums map[string][]string) (*binder, error) {
+	places, err := rtl.Places(typ, table, false)
+	if err != nil {
+		return nil, fmt.Errorf("trace: %v", err)
 	}
 	b := &binder{typ: typ}
-	for i := 0; i < typ.NumField(); i++ {
-		f := typ.Field(i)
-		name, ok := f.Tag.Lookup("sv")
-		if !ok || name == "" || name == "-" {
-			continue
-		}
-		sig, ok := table.Find(name)
-		if !ok {
-			continue
-		}
-		bf := bfield{sig: sig, off: f.Offset, n: 1, enum: enums[name]}
-		t := f.Type
+	for _, p := range places {
+		bf := bfield{sig: p.Signal, off: p.Offset, n: 1, enum: enums[p.Name]}
 		switch {
-		case t == bitsType:
-			if sig.Width > rtl.MaxBits {
-				return nil, fmt.Errorf("trace: %s: width %d exceeds rtl.MaxBits", name, sig.Width)
-			}
+		case p.Bits:
 			bf.bits = true
-		case t.Kind() == reflect.Array:
-			// Arrays (nested ones row-major) flatten to the vector with
-			// element i at bits [ew*i, ew*i+ew), as the Verilog does.
-			leaves := 1
-			e := t
-			for e.Kind() == reflect.Array {
-				leaves *= e.Len()
-				e = e.Elem()
-			}
-			k, tw, ok := leafOf(e)
-			if !ok {
-				return nil, fmt.Errorf("trace: %s: unsupported element type %s", name, e)
-			}
-			// The element width: the Go type's (warp_age_q: [1024]uint32 of
-			// which NumWarps are used), a bool's 1, or the override ew
-			// (elements narrower than their Go type, e.g. 9-bit counts in
-			// uint16s); anything else cannot be told apart reliably.
-			ew := tw
-			if k == lBool {
-				ew = 1
-			}
-			if o, ok := ew0[name]; ok {
-				ew = o
-			}
-			if sig.Width%ew != 0 || sig.Width/ew > leaves {
-				return nil, fmt.Errorf("trace: %s: width %d does not split into %d-bit elements of %s (give its element width)", name, sig.Width, ew, t)
-			}
-			bf.leaf, bf.ew, bf.stride, bf.n = k, ew, e.Size(), sig.Width/ew
+		case p.Array:
+			bf.leaf, bf.ew, bf.stride, bf.n = leafKind(p), p.Elem, uintptr(p.LeafSize), p.Count
 		default:
-			k, tw, ok := leafOf(t)
-			if !ok {
-				return nil, fmt.Errorf("trace: %s: unsupported field type %s", name, t)
-			}
-			if sig.Width > tw {
-				return nil, fmt.Errorf("trace: %s: width %d wider than %s", name, sig.Width, t)
-			}
-			bf.leaf, bf.ew = k, sig.Width
+			bf.leaf, bf.ew = leafKind(p), p.Width
 		}
 		bf.word = b.words
-		bf.nw = (sig.Width + 63) / 64
+		bf.nw = (p.Width + 63) / 64
 		b.words += bf.nw
 		switch {
 		case bf.bits:
 			bf.size = uintptr(bf.nw) * 8
 		case bf.stride == 0:
-			bf.size = t.Size()
+			bf.size = p.Size
 		default:
 			bf.size = uintptr(bf.n) * bf.stride
 		}
@@ -229,7 +181,7 @@ func maskTop(w []uint64, width int) {
 type bound[T any] struct{ b *binder }
 
 func bindType[T any](table rtl.Table, enums map[string][]string) (bound[T], error) {
-	b, err := newBinder(reflect.TypeFor[T](), table, enums, nil)
+	b, err := newBinder(reflect.TypeFor[T](), table, enums)
 	return bound[T]{b}, err
 }
 

@@ -144,7 +144,7 @@ func TestBinderMatchesReflection(t *testing.T) {
 	require.NoError(t, err)
 	checkBinder[perfmon.Outputs](t, pm.Signals())
 	checkBinder[perfmon.State](t, pm.Signals())
-	p := map[string]int{"WarpStateWidth": 5, "StallWidth": 4, "WarpSlotWidth": 6, "NumWarps": 64, "CTAx32": 32 * 32, "ThreadCountWidth": 11, "WarpsPerCTA": 24}
+	p := obsParams{WarpStateWidth: 5, StallWidth: 4, WarpSlotWidth: 6, NumWarps: 64, CTAs: 32, ThreadCountWidth: 11, WarpsPerCTA: 24}
 	checkBinder[warpObs](t, obsTable[warpObs]("w", p))
 	checkBinder[issueObs](t, obsTable[issueObs]("i", p))
 	checkBinder[wbObs](t, obsTable[wbObs]("b", p))
@@ -165,12 +165,13 @@ func TestBinderErrors(t *testing.T) {
 	}
 	for _, name := range []string{"a_o", "b_o", "c_o"} {
 		tab := rtl.Table{{Name: name, Width: map[string]int{"a_o": 24, "b_o": 64, "c_o": 9}[name], Dir: rtl.DirOut}}
-		_, err := newBinder(reflect.TypeFor[bad](), tab, nil, nil)
+		_, err := newBinder(reflect.TypeFor[bad](), tab, nil)
 		assert.Error(t, err, name)
 	}
-	// With the element width given, a_o lays out.
-	tab := rtl.Table{{Name: "a_o", Width: 24, Dir: rtl.DirOut}}
-	b, err := newBinder(reflect.TypeFor[bad](), tab, nil, map[string]int{"a_o": 6})
+	// With the element width given (the signal table's Elem, from an
+	// elem tag), a_o lays out.
+	tab := rtl.Table{{Name: "a_o", Width: 24, Dir: rtl.DirOut, Elem: 6}}
+	b, err := newBinder(reflect.TypeFor[bad](), tab, nil)
 	require.NoError(t, err)
 	v := bad{A: [4]uint16{1, 2, 3, 0x3f}}
 	w := make([]uint64, b.words)

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/pipeline"
-	"github.com/smsim/smsim/trace/internal/exlaunch"
 )
 
 // BenchmarkCost splits what tracing the 48-warp benchmark kernel costs:

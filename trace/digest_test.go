@@ -20,8 +20,8 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/examples"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/trace"
-	"github.com/smsim/smsim/trace/internal/exlaunch"
 	"github.com/smsim/smsim/vcd"
 )
 
@@ -51,6 +51,13 @@ const digestCycles = 100_000
 // output regenerates the file with -update (and the diff of the file
 // shows which dumps changed).
 func TestDumpDigests(t *testing.T) {
+	if testing.Short() {
+		// make test runs the suite once in full and the concurrent
+		// packages again under -race -short: there the workers are
+		// exercised by TestWorkersSameOutput, and pinning 200 dumps
+		// again would cost minutes.
+		t.Skip("-short: the 200 pinned dumps run in the full suite")
+	}
 	golden := filepath.Join("testdata", "dumps.sha256")
 	var lines []string
 	for _, preset := range []string{"h100", "small"} {

@@ -19,7 +19,7 @@ func TestDocsWaveforms(t *testing.T) {
 	raw, err := os.ReadFile("../docs/waveforms.md")
 	require.NoError(t, err)
 	doc := string(raw)
-	p := map[string]int{"WarpStateWidth": 5, "StallWidth": 4, "WarpSlotWidth": 6, "NumWarps": 64, "CTAx32": 1024, "ThreadCountWidth": 11, "WarpsPerCTA": 2}
+	p := obsParams{WarpStateWidth: 5, StallWidth: 4, WarpSlotWidth: 6, NumWarps: 64, CTAs: 32, ThreadCountWidth: 11, WarpsPerCTA: 2}
 	var tables []string
 	for _, tab := range [][]string{
 		obsTable[topObs]("s", p).Names(), obsTable[warpObs]("s", p).Names(), obsTable[issueObs]("s", p).Names(),

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/trace"
-	"github.com/smsim/smsim/trace/internal/exlaunch"
 	"github.com/smsim/smsim/vcd"
 )
 

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/pipeline"
-	"github.com/smsim/smsim/trace/internal/exlaunch"
 )
 
 // The dump does not depend on the number of workers formatting it (nor on

@@ -82,8 +82,8 @@ type wbObs struct {
 // regpool). The unit's full state is too large to copy every cycle, so the
 // tracer reads these two through Pool.CTAStats (0 for a free CTA slot).
 type regPoolObs struct {
-	Free      [maxCTASlots]uint32 `sv:"cta_free_q" width:"CTAx32"`
-	HighWater [maxCTASlots]uint32 `sv:"cta_high_water_q" width:"CTAx32"`
+	Free      [maxCTASlots]uint32 `sv:"cta_free_q" width:"32*CTAs"`
+	HighWater [maxCTASlots]uint32 `sv:"cta_high_water_q" width:"32*CTAs"`
 }
 
 // ctaObs is one CTA slot of the barrier state, sm_top.u_barrier.g_cta[K].
@@ -135,23 +135,34 @@ func statusCode(s string, names []string) uint8 {
 	return 0
 }
 
-// params are the width parameters of the observation structs for sm.
-func params(sm *pipeline.SM) map[string]int {
+// obsParams are the parameters of the observation structs (their width
+// expressions name these fields).
+type obsParams struct {
+	WarpStateWidth   int // bits of a pipeline.WarpState
+	StallWidth       int // bits of a stall class
+	WarpSlotWidth    int // bits of a warp slot index
+	NumWarps         int // sm.max_warps
+	CTAs             int // CTA slots traced (sm.max_ctas, at most maxCTASlots)
+	ThreadCountWidth int // bits of a thread count of one CTA
+	WarpsPerCTA      int // warps of one CTA of the launch
+}
+
+// params are the observation structs' parameters for sm.
+func params(sm *pipeline.SM) obsParams {
 	cfg := sm.Config()
-	slotW := max(bits.Len(uint(cfg.SM.MaxWarps-1)), 1)
-	return map[string]int{
-		"WarpStateWidth":   max(bits.Len(uint(len(pipeline.StateNames())-1)), 1),
-		"StallWidth":       max(bits.Len(uint(len(config.StallStates())-1)), 1),
-		"WarpSlotWidth":    slotW,
-		"NumWarps":         cfg.SM.MaxWarps,
-		"CTAx32":           32 * min(cfg.SM.MaxCTAs, maxCTASlots),
-		"ThreadCountWidth": bits.Len(uint(cfg.SM.MaxThreadsPerCTA)),
-		"WarpsPerCTA":      max(sm.WarpsPerCTA(), 1),
+	return obsParams{
+		WarpStateWidth:   rtl.IdxWidth(len(pipeline.StateNames())),
+		StallWidth:       rtl.IdxWidth(len(config.StallStates())),
+		WarpSlotWidth:    rtl.IdxWidth(cfg.SM.MaxWarps),
+		NumWarps:         cfg.SM.MaxWarps,
+		CTAs:             min(cfg.SM.MaxCTAs, maxCTASlots),
+		ThreadCountWidth: bits.Len(uint(cfg.SM.MaxThreadsPerCTA)),
+		WarpsPerCTA:      max(sm.WarpsPerCTA(), 1),
 	}
 }
 
 // obsTable is the signal table of observation struct T under scope.
-func obsTable[T any](scope string, p map[string]int) rtl.Table {
+func obsTable[T any](scope string, p obsParams) rtl.Table {
 	var zero T
 	return rtl.MustSignals(scope, p, zero)
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/pipeline"
 	"github.com/smsim/smsim/trace"
-	"github.com/smsim/smsim/trace/internal/exlaunch"
 	"github.com/smsim/smsim/vcd"
 )
 

@@ -3,10 +3,10 @@ package trapunit
 import (
 	"testing"
 
-	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/rtl/rtltest"
 )
 
-// bench drives one unit cycle by cycle through rtl.CheckTwoPhase and
+// bench drives one unit cycle by cycle through rtltest.CheckTwoPhase and
 // checks the invariants after every cycle.
 type bench struct {
 	t  testing.TB
@@ -56,7 +56,7 @@ func (b *bench) cmd(c HostCmd, arg uint16, evs ...Event) Outputs {
 // run runs one cycle with the full input in.
 func (b *bench) run(in Inputs) Outputs {
 	b.t.Helper()
-	o := rtl.CheckTwoPhase[Inputs, Outputs, State](b.t, b.u, in)[0]
+	o := rtltest.CheckTwoPhase[Inputs, Outputs, State](b.t, b.u, in)[0]
 	if err := invariants(b.u, in, o); err != "" {
 		b.t.Fatalf("invariant: %s\nstate %+v", err, b.u.Q())
 	}

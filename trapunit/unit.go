@@ -2,7 +2,6 @@ package trapunit
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/smsim/smsim/rtl"
 )
@@ -34,13 +33,13 @@ type Inputs struct {
 	// issue after this cycle (this cycle's issue included). Sampled as
 	// the saved PC of warps dragged into the handler by another warp's
 	// trap.
-	WarpPC [MaxWarps]uint32 `sv:"warp_pc_i" width:"PcArrayWidth"`
+	WarpPC [MaxWarps]uint32 `sv:"warp_pc_i" width:"32*NumWarps"`
 	// One event per port and cycle, processed in port order.
 	EvValid  [MaxPorts]bool   `sv:"ev_valid_i" width:"NumPorts"`
-	EvWarp   [MaxPorts]uint16 `sv:"ev_warp_i" width:"EvWarpWidth"`
-	EvKind   [MaxPorts]EvKind `sv:"ev_kind_i" width:"EvKindWidth"`
-	EvArg    [MaxPorts]uint8  `sv:"ev_arg_i" width:"EvArgWidth"`    // BPT_TRAP: reason in [2:0]; WARP_ERROR: code in [3:0]
-	EvPCNext [MaxPorts]uint32 `sv:"ev_pc_next_i" width:"EvPcWidth"` // PC of the instruction after the one that raised the event
+	EvWarp   [MaxPorts]uint16 `sv:"ev_warp_i" width:"NumPorts*idx(NumWarps)" elem:"idx(NumWarps)"`
+	EvKind   [MaxPorts]EvKind `sv:"ev_kind_i" width:"4*NumPorts" elem:"4"`
+	EvArg    [MaxPorts]uint8  `sv:"ev_arg_i" width:"4*NumPorts" elem:"4"` // BPT_TRAP: reason in [2:0]; WARP_ERROR: code in [3:0]
+	EvPCNext [MaxPorts]uint32 `sv:"ev_pc_next_i" width:"32*NumPorts"`     // PC of the instruction after the one that raised the event
 	// Host command (one per cycle) and its argument.
 	HostCmd HostCmd `sv:"host_cmd_i" width:"3"`
 	HostArg uint16  `sv:"host_arg_i"`
@@ -82,7 +81,7 @@ type Outputs struct {
 	// user mode without host action.
 	ReturnToUser bool `sv:"return_to_user_o"`
 	// ResumePC (registered): the saved PC of every warp (saved_pc_q).
-	ResumePC [MaxWarps]uint32 `sv:"resume_pc_o" width:"PcArrayWidth"`
+	ResumePC [MaxWarps]uint32 `sv:"resume_pc_o" width:"32*NumWarps"`
 	// WarpPaused (registered): warps stopped by BPT.PAUSE(_QUIET), by a
 	// trap inside the handler, or by a trap without a handler; the SM
 	// must not issue from them.
@@ -103,7 +102,7 @@ type Outputs struct {
 	GlobalESR    uint16 `sv:"global_esr_o"`
 	S2RGlobalESR uint16 `sv:"s2r_global_esr_o"`
 	// WarpESR (registered): per-warp ESRs (S2R SR_WARP_ESR).
-	WarpESR [MaxWarps]WarpESR `sv:"warp_esr_o" width:"EsrArrayWidth"`
+	WarpESR [MaxWarps]WarpESR `sv:"warp_esr_o" width:"16*NumWarps"`
 	// HostAck / HostErr (pulse): this cycle's host command was accepted
 	// / refused with this reason.
 	HostAck bool    `sv:"host_ack_o"`
@@ -124,9 +123,9 @@ type State struct {
 	// IntMask: IDE.DIS is in force for the warp (BPT.TRAP 1..6 held).
 	IntMask rtl.Bits `sv:"int_mask_q" width:"NumWarps"`
 	// SavedPC: where the warp resumes when it leaves the handler.
-	SavedPC [MaxWarps]uint32 `sv:"saved_pc_q" width:"PcArrayWidth"`
+	SavedPC [MaxWarps]uint32 `sv:"saved_pc_q" width:"32*NumWarps"`
 	// WarpESR: the per-warp error status registers.
-	WarpESR [MaxWarps]WarpESR `sv:"warp_esr_q" width:"EsrArrayWidth"`
+	WarpESR [MaxWarps]WarpESR `sv:"warp_esr_q" width:"16*NumWarps"`
 	// GlobalESR: the SM's global error status register.
 	GlobalESR uint16 `sv:"global_esr_q"`
 	// IRQPending: interrupt causes not yet acknowledged by the host.
@@ -181,20 +180,7 @@ func (u *Unit) Tick() { u.q = u.d }
 
 // Signals returns the unit's signal table under Scope.
 func (u *Unit) Signals() rtl.Table {
-	return rtl.MustSignals(Scope, u.widths(), Inputs{}, Outputs{}, State{})
-}
-
-func (u *Unit) widths() map[string]int {
-	idx := bits.Len(uint(u.p.NumWarps - 1))
-	if idx == 0 {
-		idx = 1
-	}
-	n, p := u.p.NumWarps, u.p.NumPorts
-	return map[string]int{
-		"NumWarps": n, "NumPorts": p, "WarpIdxWidth": idx,
-		"PcArrayWidth": 32 * n, "EsrArrayWidth": 16 * n,
-		"EvWarpWidth": idx * p, "EvKindWidth": 4 * p, "EvArgWidth": 4 * p, "EvPcWidth": 32 * p,
-	}
+	return rtl.MustSignals(Scope, u.p, Inputs{}, Outputs{}, State{})
 }
 
 // cycle is the scratch of one Eval (combinational wires, not state).

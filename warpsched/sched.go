@@ -43,16 +43,16 @@ type Inputs struct {
 // Outputs are the scheduler's ports.
 type Outputs struct {
 	IssueValid bool   `sv:"issue_valid_o"`
-	IssueWarp  uint16 `sv:"issue_warp_o" width:"WarpIdxWidth"`
+	IssueWarp  uint16 `sv:"issue_warp_o" width:"idx(NumWarps)"`
 }
 
 // State holds the scheduler's registers.
 type State struct {
 	// Last is the warp issued last (LRR and two_level start their
 	// round-robin search after it).
-	Last uint16 `sv:"last_q" width:"WarpIdxWidth"`
+	Last uint16 `sv:"last_q" width:"idx(NumWarps)"`
 	// Greedy is GTO's current warp, valid when GreedyValid.
-	Greedy      uint16 `sv:"greedy_q" width:"WarpIdxWidth"`
+	Greedy      uint16 `sv:"greedy_q" width:"idx(NumWarps)"`
 	GreedyValid bool   `sv:"greedy_valid_q"`
 	// Active is two_level's active set.
 	Active rtl.Bits `sv:"active_q" width:"NumWarps"`
@@ -60,7 +60,7 @@ type State struct {
 	NextAge uint32 `sv:"next_age_q"`
 	// Age holds each warp's launch stamp (the age order: smaller is
 	// older); GTO and two_level pick the oldest.
-	Age [rtl.MaxBits]uint32 `sv:"warp_age_q" width:"AgeWidth"`
+	Age [rtl.MaxBits]uint32 `sv:"warp_age_q" width:"32*NumWarps"`
 }
 
 // Sched is one warp_sched instance: a two-phase unit (rtl.Unit).
@@ -236,13 +236,5 @@ func oldest(b *rtl.Bits, age *[rtl.MaxBits]uint32, n int) int {
 // Signals returns the scheduler's signal table under the instance path
 // scope (e.g. "sm_top.u_warp_sched_0").
 func (s *Sched) Signals(scope string) rtl.Table {
-	return rtl.MustSignals(scope, s.widths(), Inputs{}, Outputs{}, State{})
-}
-
-func (s *Sched) widths() map[string]int {
-	idx := bits.Len(uint(s.p.NumWarps - 1))
-	if idx == 0 {
-		idx = 1
-	}
-	return map[string]int{"NumWarps": s.p.NumWarps, "WarpIdxWidth": idx, "AgeWidth": 32 * s.p.NumWarps}
+	return rtl.MustSignals(scope, s.p, Inputs{}, Outputs{}, State{})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/rtl/rtltest"
 )
 
 // cyc is one cycle of a scenario: the warps valid, ready and in a long
@@ -88,7 +89,7 @@ func TestPolicies(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, l := range launches {
-				out := rtl.CheckTwoPhase[Inputs, Outputs, State](t, s, Inputs{WarpValid: rtl.BitsOf(all8...), WarpLaunch: rtl.BitsOf(l...), Stall: i == 1})[0]
+				out := rtltest.CheckTwoPhase[Inputs, Outputs, State](t, s, Inputs{WarpValid: rtl.BitsOf(all8...), WarpLaunch: rtl.BitsOf(l...), Stall: i == 1})[0]
 				if out.IssueValid {
 					t.Fatalf("launch cycle %d issued", i)
 				}
@@ -103,7 +104,7 @@ func TestPolicies(t *testing.T) {
 					WarpLongWait: rtl.BitsOf(cy.long...),
 					Stall:        cy.stall,
 				}
-				out := rtl.CheckTwoPhase[Inputs, Outputs, State](t, s, in)[0]
+				out := rtltest.CheckTwoPhase[Inputs, Outputs, State](t, s, in)[0]
 				got := -1
 				if out.IssueValid {
 					got = int(out.IssueWarp)
@@ -138,14 +139,14 @@ func TestLargeSchedulers(t *testing.T) {
 		{[]int{70, 1023}, 70}, {[]int{70, 1023}, 1023}, {[]int{70, 1023}, 70}, {[]int{3}, 3},
 	}
 	for i, c := range seq {
-		out := rtl.CheckTwoPhase[Inputs, Outputs, State](t, s, Inputs{WarpValid: rtl.BitsOf(valid...), WarpReady: rtl.BitsOf(c.ready...)})[0]
+		out := rtltest.CheckTwoPhase[Inputs, Outputs, State](t, s, Inputs{WarpValid: rtl.BitsOf(valid...), WarpReady: rtl.BitsOf(c.ready...)})[0]
 		if !out.IssueValid || int(out.IssueWarp) != c.want {
 			t.Fatalf("step %d: %+v, want %d", i, out, c.want)
 		}
 	}
 	// GTO with equal ages (no launches recorded): index order decides.
 	g, _ := New(Params{NumWarps: 100, Policy: config.PolicyGTO})
-	out := rtl.CheckTwoPhase[Inputs, Outputs, State](t, g, Inputs{WarpValid: rtl.BitsOf(valid[:100]...), WarpReady: rtl.BitsOf(90, 64)})[0]
+	out := rtltest.CheckTwoPhase[Inputs, Outputs, State](t, g, Inputs{WarpValid: rtl.BitsOf(valid[:100]...), WarpReady: rtl.BitsOf(90, 64)})[0]
 	if out.IssueWarp != 64 {
 		t.Fatalf("gto without ages issued %d", out.IssueWarp)
 	}

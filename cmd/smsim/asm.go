@@ -11,7 +11,6 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
-	"github.com/smsim/smsim/cosim/cosimcli"
 	"github.com/smsim/smsim/isa"
 )
 
@@ -38,7 +37,7 @@ func commands(log *logrus.Logger) []*cli.Command {
 		},
 		configCommand(),
 		vcddiffCommand(),
-		cosimcli.Command(),
+		cosimCommand(),
 		sweepCommand(),
 	}
 	return append(cmds, extraCommands(log)...)
@@ -126,14 +125,23 @@ func cmdDisasm(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	w := c.App.Writer
-	if out := c.String("o"); out != "" {
-		f, err := os.Create(out)
-		if err != nil {
-			return badInput(err)
+	out := c.String("o")
+	if out == "" {
+		if err := isa.Disassemble(im, c.App.Writer); err != nil {
+			return abnormal(err)
 		}
-		defer f.Close()
-		w = f
+		return nil
 	}
-	return isa.Disassemble(im, w)
+	f, err := os.Create(out)
+	if err != nil {
+		return badInput(err)
+	}
+	err = isa.Disassemble(im, f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return abnormal(fmt.Errorf("-o %s: %v", out, err))
+	}
+	return nil
 }

@@ -43,8 +43,10 @@ func demoCommand(log *logrus.Logger) *cli.Command {
 		Action: func(c *cli.Context) error {
 			e := examples.Demo()
 			if c.Bool("source") {
-				_, err := c.App.Writer.Write(e.Source)
-				return err
+				if _, err := c.App.Writer.Write(e.Source); err != nil {
+					return abnormal(fmt.Errorf("--source: %v", err)) // not bad input: the output failed
+				}
+				return nil
 			}
 			if err := checkVCDFlags(c); err != nil {
 				return err

@@ -114,3 +114,32 @@ func TestConfigDump(t *testing.T) {
 		t.Fatalf("dump lacks the override:\n%s", out)
 	}
 }
+
+// failWriter fails every write, as a closed pipe or a full disk does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
+
+// An output that cannot be written is an abnormal end (exit 1), not bad
+// input: disasm -o onto a full device (the error from writing or from
+// Close is reported), demo --source and disasm onto a failing stdout.
+func TestOutputErrorsExit1(t *testing.T) {
+	src := writeFile(t, "k.ptx", tinyPTX)
+	bin := filepath.Join(t.TempDir(), "k.bin")
+	if code, _, stderr := smsim(t, "asm", src, "-o", bin); code != 0 {
+		t.Fatalf("asm: exit %d %s", code, stderr)
+	}
+	if _, err := os.Stat("/dev/full"); err == nil {
+		code, _, stderr := smsim(t, "disasm", bin, "-o", "/dev/full")
+		if code != 1 || !strings.Contains(stderr, "-o /dev/full") {
+			t.Errorf("disasm -o /dev/full: exit %d, stderr %q; want 1 naming -o", code, stderr)
+		}
+	}
+	for _, args := range [][]string{{"demo", "--source"}, {"disasm", bin}} {
+		var errb bytes.Buffer
+		code := run(append([]string{"smsim"}, args...), strings.NewReader(""), failWriter{}, &errb)
+		if code != 1 {
+			t.Errorf("%v onto a failing stdout: exit %d (%s), want 1", args, code, errb.String())
+		}
+	}
+}

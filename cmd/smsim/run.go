@@ -20,9 +20,11 @@ import (
 	"github.com/smsim/smsim/trace"
 )
 
-// runFlags are the flags of every command that launches a kernel.
-func runFlags() []cli.Flag {
-	return append(configFlags(),
+// launchFlags describe one launch: the kernel, its shape, its buffers
+// and arguments (run, debug and cosim --from-kernel; buildLaunch reads
+// them).
+func launchFlags() []cli.Flag {
+	return []cli.Flag{
 		&cli.StringFlag{Name: "entry", Usage: "kernel to run (default: the only .entry)"},
 		&cli.StringFlag{Name: "grid", Value: "1", Usage: "grid shape X[,Y[,Z]] in CTAs"},
 		&cli.StringFlag{Name: "block", Value: "32", Usage: "CTA shape X[,Y[,Z]] in threads"},
@@ -31,8 +33,16 @@ func runFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "buf", Usage: "PARAM=BYTES binds a pointer parameter to a zeroed buffer; PARAM=@file.bin loads it from a file (PARAM: PTX name or position)"},
 		&cli.StringSliceFlag{Name: "arg", Usage: "PARAM=VALUE sets a scalar parameter (PARAM: PTX name or position)"},
 		&cli.StringFlag{Name: "maxnreg", Usage: "per-thread register budget of the launch (default: the kernel's .maxnreg, else its register count)"},
-		&cli.StringFlag{Name: "seed", Usage: "seed of every pseudo-random choice (run.seed)"},
 		&cli.StringFlag{Name: "max-cycles", Usage: "stop after this many cycles (run.max_cycles; 0 = unlimited)"},
+	}
+}
+
+// runFlags are the flags of every command that runs a kernel to its end
+// (run, debug): the configuration, the launch and the host's policies.
+func runFlags() []cli.Flag {
+	fs := append(configFlags(), launchFlags()...)
+	return append(fs,
+		&cli.StringFlag{Name: "seed", Usage: "seed of every pseudo-random choice (run.seed)"},
 		&cli.BoolFlag{Name: "json", Usage: "print exactly one JSON object on stdout"},
 		&cli.StringFlag{Name: "trap-handler", Usage: "the .func entered on a trap or warp error (trap.handler); without one a trap ends the run"},
 		&cli.StringFlag{Name: "on-trap", Value: "abort", Usage: "host policy on a trap: abort | resume (wake paused warps once every warp has paused or exited)"},

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/trace"
 	"github.com/smsim/smsim/vcd"
 )
 
@@ -29,7 +30,35 @@ func TestRunVCD(t *testing.T) {
 	if err != nil {
 		t.Fatalf("strict reader: %v", err)
 	}
-	_ = d
+	// --vcd-scope: only signals under sm_top.g_warp (and the clock and reset that
+	// every dump carries at its top).
+	inScope := 0
+	for _, sig := range d.Signals {
+		if sig.Scope == "sm_top.g_warp" || strings.HasPrefix(sig.Scope, "sm_top.g_warp[") {
+			inScope++
+			continue
+		}
+		if sig.Scope != "sm_top" || sig.Ref != "clk_i" && sig.Ref != "rst_ni" {
+			t.Errorf("signal %s is outside --vcd-scope sm_top.g_warp", sig.Name)
+		}
+	}
+	if inScope == 0 {
+		t.Fatal("no signal under sm_top.g_warp")
+	}
+	// --vcd-window 10:200: every change lies in cycles [10, 200).
+	lo, hi := uint64(10*trace.TicksPerCycle), uint64(200*trace.TicksPerCycle)
+	changes := 0
+	for _, sig := range d.Signals {
+		for _, c := range sig.Changes {
+			changes++
+			if c.Time < lo || c.Time >= hi {
+				t.Fatalf("%s changes at time %d, outside the window [%d, %d)", sig.Name, c.Time, lo, hi)
+			}
+		}
+	}
+	if changes == 0 || d.Signal("sm_top.g_warp[0].pc_q") == nil {
+		t.Fatalf("%d changes; pc_q of warp 0 present: %v", changes, d.Signal("sm_top.g_warp[0].pc_q") != nil)
+	}
 	if _, err := os.Stat(strings.TrimSuffix(out, ".vcd") + ".gtkw"); err != nil {
 		t.Fatalf("no save file: %v", err)
 	}

@@ -12,8 +12,8 @@ import (
 	"os"
 
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/trace"
-	"github.com/smsim/smsim/trace/internal/exlaunch"
 )
 
 func main() {

@@ -1,8 +1,7 @@
-package cosimcli
+package main
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,14 +10,13 @@ import (
 	"github.com/smsim/smsim/cosim"
 )
 
-func run(t *testing.T, args ...string) (int, string, string) {
+// cosimCmd runs `smsim cosim ARGS...` in-process.
+func cosimCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := Main(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
+	return smsim(t, append([]string{"cosim"}, args...)...)
 }
 
-func TestExitCodes(t *testing.T) {
+func TestCosimExitCodes(t *testing.T) {
 	root := repoRoot(t)
 	cases := []struct {
 		name string
@@ -41,7 +39,7 @@ func TestExitCodes(t *testing.T) {
 			"--buf", "0=512", "--buf", "1=64", "--buf", "2=8", "--arg", "3=27"}, 0,
 			[]string{"completed after", "trap_unit NumWarps=8", "0 mismatches"}},
 		{"no unit", nil, 2, []string{"say which unit"}},
-		{"unknown unit", []string{"--unit", "nope"}, 2, []string{"no such unit"}},
+		{"unknown unit", []string{"--unit", "nope"}, 2, []string{"smsim: cosim: --unit nope: no such unit"}},
 		{"bad cycles", []string{"--unit", "warp_sched", "--cycles", "many"}, 2, []string{"--cycles"}},
 		{"all and unit", []string{"--all", "--unit", "warp_sched"}, 2, []string{"exclude"}},
 		{"bad set", []string{"--unit", "warp_sched", "--set", "sched.policy=fifo"}, 2, []string{"sched.policy"}},
@@ -54,7 +52,7 @@ func TestExitCodes(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errs := run(t, c.args...)
+			code, out, errs := cosimCmd(t, c.args...)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errs)
 			}
@@ -65,6 +63,9 @@ func TestExitCodes(t *testing.T) {
 			for _, s := range c.out {
 				if !strings.Contains(text, s) {
 					t.Errorf("output lacks %q:\n%s", s, text)
+				}
+				if strings.Contains(text, "smsim: smsim") {
+					t.Errorf("the prefix is doubled:\n%s", text)
 				}
 			}
 		})
@@ -84,7 +85,7 @@ func repoRoot(t *testing.T) string {
 // picks the youngest ready warp): it reports the mismatch and exits 1.
 // The copy is the one cosim's TestMutationsAreCaught makes ("age-order"),
 // at the same place, so the two share one cached build.
-func TestMismatchExit1(t *testing.T) {
+func TestCosimMismatchExit1(t *testing.T) {
 	root := repoRoot(t)
 	dir := filepath.Join(root, "verilog", "build", "mutants", "age-order", "rtl")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -110,11 +111,11 @@ func TestMismatchExit1(t *testing.T) {
 		}
 	}
 	vcdDir := t.TempDir()
-	code, out, errs := run(t, "--unit", "warp_sched", "--cycles", "50000", "--rtl-dir", dir, "--vcd", vcdDir)
+	code, out, errs := cosimCmd(t, "--unit", "warp_sched", "--cycles", "50000", "--rtl-dir", dir, "--vcd", vcdDir)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
-	for _, s := range []string{"mismatch at cycle", "go ", "rtl ", "inputs of the last", "gtkwave " + vcdDir, "1 of 1 runs mismatched"} {
+	for _, s := range []string{"mismatch at cycle", "go ", "rtl ", "inputs of the last", "gtkwave " + vcdDir, "smsim: cosim: 1 of 1 runs mismatched"} {
 		if !strings.Contains(errs, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, errs)
 		}

@@ -1,5 +1,6 @@
-// Package exlaunch builds SMs for the examples package's kernels, for the
-// trace package's tests, its demo program and the screenshot script.
+// Package exlaunch builds SMs for the examples package's kernels, for tests
+// across the module (trace, pipeline's golden reports), the trace demo
+// program and the screenshot script.
 package exlaunch
 
 import (
