@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -17,12 +17,27 @@ import (
 	"github.com/smsim/smsim/sweep"
 )
 
-// inProcess is the sweep's Runner: the whole CLI, in this process, with
-// buffers for its output (run keeps no global state).
-func inProcess(args []string) ([]byte, []byte, int) {
-	var out, errb bytes.Buffer
-	code := run(append([]string{"smsim"}, args...), strings.NewReader(""), &out, &errb)
-	return out.Bytes(), errb.Bytes(), code
+// subprocess is the sweep's Runner: each point is `EXE run ...` in a
+// process of its own. In-process calls of run would share the CLI
+// library's globals (urfave/cli writes its HelpFlag and help command on
+// every Run: a data race under -race), and a process of its own keeps a
+// point that crashes or runs out of memory from taking the sweep down.
+func subprocess(exe string) sweep.Runner {
+	return func(args []string) ([]byte, []byte, int) {
+		cmd := exec.Command(exe, args...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		if err == nil {
+			return out.Bytes(), errb.Bytes(), 0
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() >= 0 {
+			return out.Bytes(), errb.Bytes(), ee.ExitCode()
+		}
+		fmt.Fprintf(&errb, "%s: %v", exe, err) // killed by a signal, or did not start
+		return out.Bytes(), errb.Bytes(), -1
+	}
 }
 
 // isTerminal tells whether w is a character device.
@@ -95,7 +110,11 @@ func sweepCommand() *cli.Command {
 						return badInput(fmt.Errorf("TASK %q: not an integer", c.Args().Get(1)))
 					}
 					workers, _ := strconv.Atoi(os.Getenv("SLURM_CPUS_PER_TASK"))
-					n, err := sweep.RunShard(context.Background(), c.Args().Get(0), task, max(workers, 1), inProcess)
+					exe, err := os.Executable()
+					if err != nil {
+						return abnormal(err)
+					}
+					n, err := sweep.RunShard(context.Background(), c.Args().Get(0), task, max(workers, 1), subprocess(exe))
 					if err != nil {
 						return abnormal(err)
 					}
@@ -121,12 +140,16 @@ func sweepAction(c *cli.Context) error {
 	if err != nil {
 		return badInput(err)
 	}
+	exe, err := os.Executable()
+	if err != nil {
+		return abnormal(err)
+	}
 	switch c.String("engine") {
 	case "local":
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
 		opt := sweep.Options{Workers: c.Int("workers"), Force: c.Bool("force"), Progress: c.App.ErrWriter, Terminal: isTerminal(c.App.ErrWriter)}
-		sum, err := sweep.RunLocal(ctx, spec, dir, inProcess, opt)
+		sum, err := sweep.RunLocal(ctx, spec, dir, subprocess(exe), opt)
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				return abnormal(fmt.Errorf("interrupted after %d points; run again to resume", len(sum.Ran)))
@@ -135,10 +158,6 @@ func sweepAction(c *cli.Context) error {
 		}
 		return writeOutputs(c, spec, dir)
 	case "slurm":
-		exe, err := os.Executable()
-		if err != nil {
-			return abnormal(err)
-		}
 		job, err := sweep.SubmitSlurm(spec, dir, sweep.SlurmOptions{
 			Exe: exe, Partition: c.String("partition"), Time: c.String("time"),
 			CPUsPerTask: c.Int("cpus-per-task"), Tasks: c.Int("tasks"), Force: c.Bool("force"),

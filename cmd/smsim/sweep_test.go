@@ -16,8 +16,9 @@ import (
 	"github.com/smsim/smsim/sweep"
 )
 
-// cliEnv makes the test binary act as smsim: the Slurm test's job tasks
-// run this binary (os.Executable) with `sweep run-shard DIR TASK`.
+// cliEnv makes the test binary act as smsim: a sweep runs each point as
+// `EXE run ...` with EXE = os.Executable(), this test binary, and the Slurm
+// test's job tasks run it as `EXE sweep run-shard DIR TASK`.
 const cliEnv = "SMSIM_TEST_AS_CLI"
 
 func TestMain(m *testing.M) {
@@ -70,6 +71,7 @@ func ranPoints(t *testing.T, stderr string) string {
 // TestSweepStudy runs the shipped study: a second run does nothing; three
 // deleted rows are run again, exactly those, with identical metrics.
 func TestSweepStudy(t *testing.T) {
+	t.Setenv(cliEnv, "1")
 	spec := filepath.Join("..", "..", "studies", "schedulers.yaml")
 	out := t.TempDir()
 	code, _, stderr := smsim(t, "sweep", spec, "-o", out, "--workers", "2")
@@ -297,7 +299,7 @@ func (c *slurmCluster) wait(t *testing.T, limit time.Duration, what string, ok f
 // and checks that its results equal the local engine's.
 func TestSweepSlurm(t *testing.T) {
 	startSlurm(t)
-	t.Setenv(cliEnv, "1") // the job's tasks run this test binary as smsim
+	t.Setenv(cliEnv, "1")
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "spec.yaml")
 	text := `workloads:
@@ -356,6 +358,7 @@ func examplesDir(t *testing.T) string {
 // two through the binary.
 func BenchmarkSweepWorkers(b *testing.B) {
 	spec := filepath.Join("..", "..", "bench", "sweep", "bench.yaml")
+	b.Setenv(cliEnv, "1")
 	for _, w := range []string{"1", "2"} {
 		b.Run("workers="+w, func(b *testing.B) {
 			out := b.TempDir()
