@@ -672,10 +672,11 @@ func (p *specParser) metrics(s *Spec, n ast.Node) {
 
 // excludeNodes keeps rule keys' nodes for checks after the axes are known.
 type excludeKey struct {
-	rule int
-	key  string
-	keyN ast.Node
-	vals []ast.Node
+	rule  int
+	key   string
+	keyN  ast.Node
+	vals  []string
+	valNs []ast.Node
 }
 
 func (p *specParser) exclude(s *Spec, n ast.Node) {
@@ -695,12 +696,14 @@ func (p *specParser) exclude(s *Spec, n ast.Node) {
 			if !ok {
 				continue
 			}
+			k := excludeKey{rule: i, key: e.key, keyN: e.keyN}
 			for _, v := range vals {
 				if sv, ok := p.scalar(v, what+": "+e.key); ok {
 					rule[e.key] = append(rule[e.key], sv)
+					k.vals, k.valNs = append(k.vals, sv), append(k.valNs, v)
 				}
 			}
-			p.pending = append(p.pending, excludeKey{rule: i, key: e.key, keyN: e.keyN, vals: vals})
+			p.pending = append(p.pending, k)
 		}
 		s.Exclude = append(s.Exclude, rule)
 	}
@@ -715,10 +718,9 @@ func (p *specParser) checkExclude(s *Spec) {
 			p.errorf(k.keyN, "exclude[%d]: %q is not an axis (axes: %s)", k.rule, k.key, strings.Join(axisKeys(s), ", "))
 			continue
 		}
-		for _, vn := range k.vals {
-			v, _ := p.scalar(vn, "")
+		for i, v := range k.vals {
 			if !contains(vals, v) {
-				p.errorf(vn, "exclude[%d]: %s has no value %q (values: %s)", k.rule, k.key, v, strings.Join(vals, ", "))
+				p.errorf(k.valNs[i], "exclude[%d]: %s has no value %q (values: %s)", k.rule, k.key, v, strings.Join(vals, ", "))
 			}
 		}
 	}
