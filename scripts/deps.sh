@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, only when missing: Verilator,
-# GTKWave's command-line tools (vcd2fst), clang-16 (CUDA C -> PTX), Yosys.
+# GTKWave's command-line tools (vcd2fst), clang-16 (CUDA C -> PTX), Yosys,
+# Slurm and munge, Chromium.
 # Quiet and quick when everything is already there.
 set -euo pipefail
 need=()
@@ -9,6 +10,11 @@ command -v vcd2fst   >/dev/null 2>&1 || need+=(gtkwave)
 command -v clang-16  >/dev/null 2>&1 || need+=(clang-16)
 command -v yosys     >/dev/null 2>&1 || need+=(yosys)
 command -v xvfb-run  >/dev/null 2>&1 || need+=(xvfb)
+# smsim sweep's tests: a single-node Slurm (munged, slurmctld, slurmd) and
+# headless Chromium for report.html.
+[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null 2>&1 || need+=(slurm-wlm)
+[ -x /usr/sbin/munged ]    || need+=(munge)
+[ -x /usr/bin/chromium ]   || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   echo "deps: installing ${need[*]}" >&2
   SUDO=""

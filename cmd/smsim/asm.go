@@ -38,6 +38,7 @@ func commands(log *logrus.Logger) []*cli.Command {
 		configCommand(),
 		vcddiffCommand(),
 		cosimCommand(),
+		sweepCommand(),
 	}
 	return append(cmds, extraCommands(log)...)
 }
