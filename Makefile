@@ -26,8 +26,8 @@ demo: deps build
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
 # Packages whose tests also run under the race detector (the tracer's
-# worker goroutines, the cosim harness sessions).
-RACE_PKGS := ./trace ./vcd ./cosim
+# worker goroutines, the cosim harness sessions, the sweep engine's workers).
+RACE_PKGS := ./trace ./vcd ./cosim ./sweep
 
 # The whole suite (gofmt, go mod tidy, vet, staticcheck, tests, the race
 # detector on the concurrent packages). CI runs exactly this.
