@@ -34,16 +34,8 @@ func TestIndirectCallThroughTable(t *testing.T) {
 	call (%r7), %rd7, (%r6, 3), jmptbl;
 	st.global.u32 [%rd3], %r7;
 	ret;`)
-	sm := newPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
-	rep, _ := sm.Run()
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
-	for l, v := range rep.Buffers["out"] {
-		if v != wantCall(l) {
-			t.Errorf("out[%d] = %d, want %d", l, v, wantCall(l))
-		}
-	}
+	_, rep := runPTX(t, smallConfig(), src, threadsLaunch(32))
+	wantOut(t, rep, wantCall)
 }
 
 func TestIndirectCallThroughCallTargets(t *testing.T) {
@@ -60,16 +52,8 @@ func TestIndirectCallThroughCallTargets(t *testing.T) {
 	call (%r7), %rd7, (%r6, 3), Ftgt;
 	st.global.u32 [%rd3], %r7;
 	ret;`)
-	sm := newPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
-	rep, _ := sm.Run()
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
-	for l, v := range rep.Buffers["out"] {
-		if v != wantCall(l) {
-			t.Errorf("out[%d] = %d, want %d", l, v, wantCall(l))
-		}
-	}
+	_, rep := runPTX(t, smallConfig(), src, threadsLaunch(32))
+	wantOut(t, rep, wantCall)
 }
 
 // An indirect call to an address that is not a function entry faults.

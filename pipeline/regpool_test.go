@@ -52,34 +52,9 @@ func rpKernel(directives, body string) string {
 }
 
 func rpLaunch(threads int, maxnreg uint32) Launch {
-	return Launch{Block: [3]uint32{uint32(threads), 1, 1}, Buffers: outBuf(threads), MaxNReg: maxnreg}
-}
-
-func runRP(t *testing.T, cfg config.Config, src string, l Launch) (*SM, *Report, issueLog) {
-	t.Helper()
-	sm := newPTX(t, cfg, src, l)
-	var log issueLog
-	log.hook(sm)
-	rep, err := sm.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sm, rep, log
-}
-
-func wantCompleted(t *testing.T, rep *Report) {
-	t.Helper()
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s, errors %+v", rep.Status, rep.Errors)
-	}
-}
-
-func wantNoErrors(t *testing.T, rep *Report) {
-	t.Helper()
-	wantCompleted(t, rep)
-	if len(rep.Errors) != 0 {
-		t.Fatalf("errors %+v", rep.Errors)
-	}
+	l := threadsLaunch(threads)
+	l.MaxNReg = maxnreg
+	return l
 }
 
 // wantUBFault checks that the run ended in a SETMAXNREG_UB warp error of
@@ -159,7 +134,7 @@ var decInc232 = splitBody("setmaxnreg.dec.sync.aligned.u32 40;", "setmaxnreg.inc
 // counts dec (warps 0-3) and inc (warps 4-7), and returns CTA 0's pool.
 func runSyncedDecInc(t *testing.T, dec, inc int, maxnreg uint32) RegPoolCTA {
 	t.Helper()
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", fmt.Sprintf(`
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", fmt.Sprintf(`
 	setp.ge.u32 %%p1, %%r1, 128;
 	@%%p1 bra SYNC;
 	setmaxnreg.dec.sync.aligned.u32 %d;
@@ -186,7 +161,7 @@ func runGroupDec(t *testing.T, wg, n int) RegPoolCTA {
 	if wg == 0 {
 		skip, want = "ge", rep8(n, 136)
 	}
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", fmt.Sprintf(`
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", fmt.Sprintf(`
 	setp.%s.u32 %%p1, %%r1, 128;
 	@%%p1 bra END;
 	setmaxnreg.dec.sync.aligned.u32 %d;
@@ -292,7 +267,7 @@ func TestSetmaxnregSentencePoolPerCTA(t *testing.T) {
 	l := rpLaunch(128, 136)
 	l.Grid = [3]uint32{2, 1, 1}
 	l.Buffers = outBuf(256)
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	mov.u32 %r5, %ctaid.x;
 	setp.ne.u32 %p1, %r5, 0;
 	@%p1 bra INC;
@@ -354,7 +329,7 @@ func TestSetmaxnregSentenceActionSelectsDirection(t *testing.T) {
 func TestSetmaxnregSentenceIncBlocksUntilAvailable(t *testing.T) {
 	cfg := rpConfig()
 	cfg.PM.Counter[7] = "stall:regpool"
-	sm, rep, log := runRP(t, cfg, rpKernel("", `
+	sm, rep, log := runLogged(t, cfg, rpKernel("", `
 	setp.ge.u32 %p1, %r1, 128;
 	@%p1 bra INC;
 	ld.global.u32 %r6, [%rd3];
@@ -459,7 +434,7 @@ func undefRegs(t *testing.T, rep *Report) []int {
 func TestSetmaxnregSentenceNewRegistersUndefined(t *testing.T) {
 	cfg := rpConfig()
 	cfg.RegPool.Strict = false
-	sm, rep, _ := runRP(t, cfg, undefKernel(false), rpLaunch(32, 64))
+	sm, rep, _ := runLogged(t, cfg, undefKernel(false), rpLaunch(32, 64))
 	wantCompleted(t, rep)
 	if int(sm.kern.Regs) <= 40 {
 		t.Fatalf("the kernel uses %d registers: nothing above 40 to test", sm.kern.Regs)
@@ -480,14 +455,14 @@ func TestSetmaxnregSentenceNewRegistersUndefined(t *testing.T) {
 // (SETMAXNREG_UB) at that instruction; a kernel that writes them first
 // runs clean.
 func TestSetmaxnregSentenceInitializeBeforeUse(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), undefKernel(false), rpLaunch(32, 64))
+	_, rep, _ := runLogged(t, rpConfig(), undefKernel(false), rpLaunch(32, 64))
 	if rep.Status != StatusFault || len(rep.Errors) != 1 || rep.Errors[0].Kind != "undefined_register" || *rep.Errors[0].Register < 40 {
 		t.Fatalf("status %s errors %+v", rep.Status, rep.Errors)
 	}
 	if esr := rep.Warps[0].ESRDecoded; !strings.Contains(esr, "SETMAXNREG_UB") {
 		t.Errorf("warp ESR %q", esr)
 	}
-	_, rep, _ = runRP(t, rpConfig(), undefKernel(true), rpLaunch(32, 64))
+	_, rep, _ = runLogged(t, rpConfig(), undefKernel(true), rpLaunch(32, 64))
 	wantNoErrors(t, rep)
 	for i, v := range rep.Buffers["out"] {
 		if want := uint32(48*i + 47*48/2); v != want {
@@ -504,7 +479,7 @@ func TestSetmaxnregSentenceInitializeBeforeUse(t *testing.T) {
 func TestSetmaxnregSentenceTailEnd(t *testing.T) {
 	cfg := rpConfig()
 	cfg.RegPool.Strict = false
-	sm, rep, _ := runRP(t, cfg, undefKernel(false), rpLaunch(32, 64))
+	sm, rep, _ := runLogged(t, cfg, undefKernel(false), rpLaunch(32, 64))
 	wantCompleted(t, rep)
 	regs := undefRegs(t, rep)
 	// Every register of the kernel at or above 40 holds one of the values
@@ -541,12 +516,12 @@ A:
 END:
 	st.global.u32 [%rd3], %r1;
 	ret;`)
-	sm, rep, _ := runRP(t, rpConfig(), src, rpLaunch(128, 136))
+	sm, rep, _ := runLogged(t, rpConfig(), src, rpLaunch(128, 136))
 	e := wantUBFault(t, sm, rep, regpool.UBNotAllWarps, "")
 	if e.PC != pcOfText(t, sm, "// A") && e.PC != pcOfText(t, sm, "// B") {
 		t.Errorf("error at %+v", e)
 	}
-	_, rep, _ = runRP(t, rpConfig(), rpKernel("", `
+	_, rep, _ = runLogged(t, rpConfig(), rpKernel("", `
 	setmaxnreg.dec.sync.aligned.u32 40;
 	st.global.u32 [%rd3], %r1;
 	ret;`), rpLaunch(128, 136))
@@ -578,7 +553,7 @@ func TestSetmaxnregSentenceSynchronizeBetween(t *testing.T) {
 	setmaxnreg.dec.sync.aligned.u32 40; // second
 	st.global.u32 [%rd3], %r1;
 	ret;`)
-			sm, rep, _ := runRP(t, rpConfig(), src, rpLaunch(128, 136))
+			sm, rep, _ := runLogged(t, rpConfig(), src, rpLaunch(128, 136))
 			if c.ok {
 				wantNoErrors(t, rep)
 				wantNRegs(t, poolOf(t, rep, 0), 40, 40, 40, 40)
@@ -595,7 +570,7 @@ func TestSetmaxnregSentenceSynchronizeBetween(t *testing.T) {
 // exit is). Either way the run ends in a SETMAXNREG_UB warp error.
 func TestSetmaxnregSentenceNotExecutedByAllWarps(t *testing.T) {
 	t.Run("exits before", func(t *testing.T) {
-		sm, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+		sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	setp.eq.u32 %p1, %r4, 3;
 	@%p1 exit; // warp 3
 	ld.global.u32 %r6, [%rd3];
@@ -609,7 +584,7 @@ func TestSetmaxnregSentenceNotExecutedByAllWarps(t *testing.T) {
 		}
 	})
 	t.Run("exits while the others wait", func(t *testing.T) {
-		sm, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+		sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	setp.ne.u32 %p1, %r4, 3;
 	@%p1 bra SMR;
 	ld.global.u32 %r6, [%rd3];
@@ -650,7 +625,7 @@ func TestSetmaxnregSentenceCountRange(t *testing.T) {
 			t.Errorf("count %d: err %v, want %q", n, err, want)
 		}
 	}
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	setmaxnreg.dec.sync.aligned.u32 24;
 	bar.sync 0;
 	setmaxnreg.inc.sync.aligned.u32 256;
@@ -691,7 +666,7 @@ func TestSetmaxnregSentenceCountRange(t *testing.T) {
 // acts.
 func TestSetmaxnregSentenceValidMaxnregRequired(t *testing.T) {
 	body := decInc232
-	sm, rep, _ := runRP(t, rpConfig(), rpKernel("", body), rpLaunch(256, 0))
+	sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", body), rpLaunch(256, 0))
 	wantCompleted(t, rep)
 	if len(rep.Errors) != 1 || rep.Errors[0].Kind != "setmaxnreg_noeffect" || !rep.Errors[0].Warning || !strings.Contains(rep.Errors[0].Message, "without a valid maximum register count") {
 		t.Fatalf("errors %+v", rep.Errors)
@@ -706,14 +681,14 @@ func TestSetmaxnregSentenceValidMaxnregRequired(t *testing.T) {
 		t.Fatalf("pool %+v", c)
 	}
 	// The directive.
-	_, rep, _ = runRP(t, rpConfig(), rpKernel("\n.maxnreg 136", body), rpLaunch(256, 0))
+	_, rep, _ = runLogged(t, rpConfig(), rpKernel("\n.maxnreg 136", body), rpLaunch(256, 0))
 	wantNoErrors(t, rep)
 	if !rep.RegPool.Effect || rep.RegPool.LaunchNReg != 136 {
 		t.Fatalf("regpool %+v", rep.RegPool)
 	}
 	wantNRegs(t, poolOf(t, rep, 0), rep8(40, 232)...)
 	// --maxnreg takes precedence over the directive.
-	_, rep, _ = runRP(t, rpConfig(), rpKernel("\n.maxnreg 200", body), rpLaunch(256, 136))
+	_, rep, _ = runLogged(t, rpConfig(), rpKernel("\n.maxnreg 200", body), rpLaunch(256, 136))
 	wantNoErrors(t, rep)
 	if rep.RegPool.LaunchNReg != 136 {
 		t.Fatalf("regpool %+v", rep.RegPool)
@@ -730,7 +705,7 @@ func TestSetmaxnregSentenceDecAbove(t *testing.T) {
 	src := wantUBCount(t, "dec", 200, regpool.UBDecAbove)
 	cfg := rpConfig()
 	cfg.RegPool.Strict = false
-	_, rep, _ := runRP(t, cfg, src, rpLaunch(128, 136))
+	_, rep, _ := runLogged(t, cfg, src, rpLaunch(128, 136))
 	wantCompleted(t, rep)
 	if len(rep.Errors) != 4 || !rep.Errors[0].Warning || rep.Errors[0].Kind != "setmaxnreg" {
 		t.Fatalf("errors %+v", rep.Errors)
@@ -748,12 +723,12 @@ func wantUBCount(t *testing.T, action string, n int, kind regpool.UBKind) string
 	setmaxnreg.%s.sync.aligned.u32 %d; // ub
 	st.global.u32 [%%rd3], %%r1;
 	ret;`, action, n))
-	sm, rep, _ := runRP(t, rpConfig(), src, rpLaunch(128, 136))
+	sm, rep, _ := runLogged(t, rpConfig(), src, rpLaunch(128, 136))
 	e := wantUBFault(t, sm, rep, kind, "// ub")
 	if want := fmt.Sprintf("setmaxnreg.%s %d; the warp owns 136 registers per thread", action, n); !strings.Contains(e.Message, want) {
 		t.Errorf("message %q, want %q", e.Message, want)
 	}
-	_, rep, _ = runRP(t, rpConfig(), rpKernel("", `
+	_, rep, _ = runLogged(t, rpConfig(), rpKernel("", `
 	setmaxnreg.`+action+`.sync.aligned.u32 136;
 	ret;`), rpLaunch(128, 136))
 	wantNoErrors(t, rep)
@@ -775,7 +750,7 @@ func TestSetmaxnregSentenceIncBelow(t *testing.T) {
 // whole; one that executes it with half its threads (the others took a
 // branch around it) is PARTIAL_WARP.
 func TestSetmaxnregSentenceSyncWholeWarp(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	and.b32 %r5, %r2, 1;
 	setp.eq.u32 %p1, %r5, 1;
 	@%p1 bra ODD;
@@ -788,7 +763,7 @@ JOIN:
 	st.global.u32 [%rd3], %r6;
 	ret;`), rpLaunch(128, 136))
 	wantNoErrors(t, rep)
-	sm, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+	sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	setp.lt.u32 %p1, %r2, 16;
 	@%p1 bra SKIP;
 	setmaxnreg.dec.sync.aligned.u32 40; // half
@@ -807,7 +782,7 @@ SKIP:
 // warp 3, delayed by a global load, arrives; all four go on in the next
 // cycle.
 func TestSetmaxnregSentenceAlignedWarpgroupRendezvous(t *testing.T) {
-	sm, rep, log := runRP(t, rpConfig(), rpKernel("", `
+	sm, rep, log := runLogged(t, rpConfig(), rpKernel("", `
 	setp.ne.u32 %p1, %r4, 3;
 	@%p1 bra SMR;
 	ld.global.u32 %r6, [%rd3];
@@ -844,7 +819,7 @@ SMR:
 // guard true for the whole warpgroup is fine.
 func TestSetmaxnregSentenceConditionalUniform(t *testing.T) {
 	run := func(cond string) (*SM, *Report) {
-		sm, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+		sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	`+cond+`
 	@%p1 setmaxnreg.dec.sync.aligned.u32 40; // guarded
 	st.global.u32 [%rd3], %r1;
@@ -993,7 +968,7 @@ func TestSetmaxnregExampleProducerConsumer(t *testing.T) {
 // asks for 256 (4 x 32 x 120 = 15360 registers) while the pool holds 12288
 // and could hold at most 12288 + 4 x 32 x (40 - 24) = 14336.
 func TestSetmaxnregUnsatisfiableIncDeadlock(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", splitBody(
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", splitBody(
 		"setmaxnreg.dec.sync.aligned.u32 40;",
 		"setmaxnreg.inc.sync.aligned.u32 256; // never")), rpLaunch(256, 136))
 	wantDeadlock(t, rep, "setmaxnreg.inc can never be satisfied", "CTA 0,0,0 warps 4-7", "need 15360 registers", "12288 free", "at most 14336")
@@ -1007,7 +982,7 @@ func TestSetmaxnregUnsatisfiableIncDeadlock(t *testing.T) {
 // the bar.sync it waits at. The pool alone cannot tell (warpgroup 0 could
 // still release); the SM reports the deadlock with the held warps.
 func TestSetmaxnregBarrierDeadlock(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", splitBody(
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", splitBody(
 		"bar.sync 0;\n\tsetmaxnreg.dec.sync.aligned.u32 40;",
 		"setmaxnreg.inc.sync.aligned.u32 232;\n\tbar.sync 0;")), rpLaunch(256, 136))
 	wantDeadlock(t, rep, "barrier or a setmaxnreg", "CTA 0,0,0 warps 4-7 wait at a setmaxnreg (pool: 0 of 34816 registers free)")
@@ -1021,7 +996,7 @@ func TestSetmaxnregBarrierDeadlock(t *testing.T) {
 func TestSetmaxnregIllegalRegister(t *testing.T) {
 	defs, sum := manyValues(48)
 	t.Run("read", func(t *testing.T) {
-		sm, rep, _ := runRP(t, rpConfig(), rpKernel("", defs+`
+		sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", defs+`
 	setmaxnreg.dec.sync.aligned.u32 40;
 `+sum+"\tret;"), rpLaunch(32, 64))
 		if int(sm.kern.Regs) <= 40 || rep.Status != StatusFault || len(rep.Errors) != 1 {
@@ -1036,7 +1011,7 @@ func TestSetmaxnregIllegalRegister(t *testing.T) {
 		}
 	})
 	t.Run("write", func(t *testing.T) {
-		_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+		_, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	setmaxnreg.dec.sync.aligned.u32 40;
 `+defs+sum+"\tret;"), rpLaunch(32, 64))
 		if rep.Status != StatusFault || len(rep.Errors) != 1 || rep.Errors[0].Kind != "illegal_register" || !strings.Contains(rep.Errors[0].Message, "writes R") {
@@ -1044,7 +1019,7 @@ func TestSetmaxnregIllegalRegister(t *testing.T) {
 		}
 	})
 	t.Run("within", func(t *testing.T) {
-		_, rep, _ := runRP(t, rpConfig(), rpKernel("", defs+sum+`
+		_, rep, _ := runLogged(t, rpConfig(), rpKernel("", defs+sum+`
 	setmaxnreg.dec.sync.aligned.u32 40;
 	st.global.u32 [%rd3], %r1;
 	ret;`), rpLaunch(32, 64))
@@ -1054,7 +1029,7 @@ func TestSetmaxnregIllegalRegister(t *testing.T) {
 
 // The report's "regpool" key (smsim run --json).
 func TestSetmaxnregReportJSON(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", decInc232), rpLaunch(256, 136))
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", decInc232), rpLaunch(256, 136))
 	wantNoErrors(t, rep)
 	b, err := json.Marshal(rep)
 	if err != nil {
@@ -1097,7 +1072,7 @@ func TestSetmaxnregReportJSON(t *testing.T) {
 func TestSetmaxnregNonStrictContinues(t *testing.T) {
 	cfg := rpConfig()
 	cfg.RegPool.Strict = false
-	_, rep, _ := runRP(t, cfg, rpKernel("", `
+	_, rep, _ := runLogged(t, cfg, rpKernel("", `
 	setp.eq.u32 %p1, %r4, 3;
 	@%p1 exit;
 	setmaxnreg.dec.sync.aligned.u32 40;
