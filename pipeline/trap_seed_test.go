@@ -246,18 +246,7 @@ SPIN:
 // waitModule: warp 0 traps; in the handler warp 0 pauses, the other
 // warps spin for a while and return with RTT (then exit).
 func waitModule() string {
-	return trapModule(`
-	setp.ne.u32 %hp1, %h0, 0;
-	@%hp1 bra SPIN;
-	BPT.PAUSE;
-	RTT;
-SPIN:
-	mov.u32 %h3, 0;
-LOOP:
-	add.u32 %h3, %h3, 1;
-	setp.lt.u32 %hp2, %h3, 200;
-	@%hp2 bra LOOP;
-	RTT;`, "\t@%p7 BPT.TRAP 2;\n\tst.global.u32 [%rd3], %r1;\n\tret;")
+	return trapModule(warp0Handler("BPT.PAUSE;", 200, ""), "\t@%p7 BPT.TRAP 2;\n\tst.global.u32 [%rd3], %r1;\n\tret;")
 }
 
 // "The CPU should only "wake-up" warps from the paused state after all
@@ -1019,19 +1008,7 @@ func TestSM002_IntDoesNotTrap(t *testing.T) {
 func TestSM002_PauseQuiet(t *testing.T) {
 	// Warp 0 pauses quietly, warp 1 spins in the handler and then pauses
 	// loudly.
-	r := newTrapRun(t, trapCfg(), trapModule(`
-	setp.ne.u32 %hp1, %h0, 0;
-	@%hp1 bra SPIN;
-	BPT.PAUSE_QUIET;
-	RTT;
-SPIN:
-	mov.u32 %h3, 0;
-LOOP:
-	add.u32 %h3, %h3, 1;
-	setp.lt.u32 %hp2, %h3, 100;
-	@%hp2 bra LOOP;
-	BPT.PAUSE;
-	RTT;`, "\t@%p7 BPT.TRAP 2;\n"+spin+"\tst.global.u32 [%rd3], %r1;\n\tret;"), 64)
+	r := newTrapRun(t, trapCfg(), trapModule(warp0Handler("BPT.PAUSE_QUIET;", 100, "\tBPT.PAUSE;\n"), "\t@%p7 BPT.TRAP 2;\n"+spin+"\tst.global.u32 [%rd3], %r1;\n\tret;"), 64)
 	r.sm.SetHostAgent(nil)
 	r.stepUntil("warp 0 paused", 500, func() bool { q := r.sm.TrapState(); return q.Paused.Has(0) })
 	q := r.sm.TrapState()

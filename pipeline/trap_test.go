@@ -128,18 +128,7 @@ func TestHandlerKeepsUserContext(t *testing.T) {
 	clobber.WriteString("\tsetp.eq.u32 %hp1, %h4, %h4;\n\tsetp.eq.u32 %hp2, %h4, %h4;\n\tRTT;")
 	src := `.global .align 8 .u64 hbuf;
 
-.visible .func handler()
-{
-	.reg .b32 %h<32>;
-	.reg .b64 %hd<16>;
-	.reg .pred %hp<8>;
-	ld.global.u64 %hd1, [hbuf];
-	mov.u32 %h1, %tid.x;
-	mul.wide.u32 %hd2, %h1, 4;
-	add.s64 %hd3, %hd1, %hd2;
-` + clobber.String() + `
-}
-
+` + handlerFunc(false, clobber.String()) + `
 .visible .func (.reg .b32 r) f(.reg .b32 x)
 {
 	.reg .b32 %t<4>;
