@@ -63,6 +63,29 @@ LOOP:
 ` + then + `	RTT;`
 }
 
+// esrHandler is a handler body for trapModule: each thread stores the
+// warp ESR in its handler word, then pause (BPT.PAUSE or BPT.PAUSE_QUIET)
+// and RTT.
+func esrHandler(pause string) string {
+	return `
+	S2R %h2, SR_WARP_ESR;
+	st.global.u32 [%hd3+1024], %h2;
+	` + pause + `;
+	RTT;`
+}
+
+// reason2Handler is a handler body for trapModule that runs body only
+// for a trap whose reason (the warp ESR's low 3 bits) is 2, then RTT.
+func reason2Handler(body string) string {
+	return `
+	S2R %h2, SR_WARP_ESR;
+	and.b32 %h2, %h2, 7;
+	setp.ne.u32 %hp1, %h2, 2;
+	@%hp1 bra DONE;` + body + `
+DONE:
+	RTT;`
+}
+
 // trapCfg is smallConfig with the trap handler "handler".
 func trapCfg() config.Config {
 	c := smallConfig()

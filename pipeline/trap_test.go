@@ -36,11 +36,7 @@ SKIP:`, trapunit.ErrBrxIndexOutOfRange, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := newTrapRun(t, trapCfg(), trapModule(`
-	S2R %h2, SR_WARP_ESR;
-	st.global.u32 [%hd3+1024], %h2;
-	BPT.PAUSE_QUIET;
-	RTT;`, c.body+"\n\tst.global.u32 [%rd3], %r1; // after\n\tret;"), 32)
+			r := newTrapRun(t, trapCfg(), trapModule(esrHandler("BPT.PAUSE_QUIET"), c.body+"\n\tst.global.u32 [%rd3], %r1; // after\n\tret;"), 32)
 			r.sm.SetUniformTraps(c.uniform)
 			rep := r.run()
 			if e := trapunit.WarpESR(r.hout(0)); e.Error() != c.want {
