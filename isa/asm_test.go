@@ -280,15 +280,25 @@ func TestUnmarshalRejects(t *testing.T) {
 	}
 }
 
-func FuzzUnmarshal(f *testing.F) {
+// corpusSeeds assembles the fuzz seeds of the shared PTX corpus (none
+// where it is not there; those that do not assemble are left out).
+func corpusSeeds(f *testing.F) []*isa.Image {
 	dir, ok := sharedtest.Optional(f, "corpus/ptx")
+	if !ok {
+		return nil
+	}
+	var out []*isa.Image
 	for _, name := range []string{"clang16-switch-call.ptx", "clang16-diverge-trap.ptx"} {
-		if !ok {
-			break
-		}
 		if im, err := assembleFile(f, filepath.Join(dir, name)); err == nil {
-			f.Add(im.Marshal())
+			out = append(out, im)
 		}
+	}
+	return out
+}
+
+func FuzzUnmarshal(f *testing.F) {
+	for _, im := range corpusSeeds(f) {
+		f.Add(im.Marshal())
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		im, err := isa.Unmarshal(data)
@@ -302,16 +312,10 @@ func FuzzUnmarshal(f *testing.F) {
 }
 
 func FuzzDisasmText(f *testing.F) {
-	dir, ok := sharedtest.Optional(f, "corpus/ptx")
-	for _, name := range []string{"clang16-switch-call.ptx", "clang16-diverge-trap.ptx"} {
-		if !ok {
-			break
-		}
-		if im, err := assembleFile(f, filepath.Join(dir, name)); err == nil {
-			var b bytes.Buffer
-			_ = isa.Disassemble(im, &b)
-			f.Add(b.Bytes())
-		}
+	for _, im := range corpusSeeds(f) {
+		var b bytes.Buffer
+		_ = isa.Disassemble(im, &b)
+		f.Add(b.Bytes())
 	}
 	f.Add([]byte(".smsim_image 1\n/*0000*/ X { op=RET }\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

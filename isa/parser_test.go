@@ -287,9 +287,37 @@ func TestParseHeader(t *testing.T) {
 	}
 }
 
-var moduleTests = []struct {
+// dumpCase is source and the dump it must parse to.
+type dumpCase struct {
 	name, src, want string
-}{
+}
+
+// checkDumps runs each case as a subtest: dump(src) must be the case's
+// want.
+func checkDumps(t *testing.T, cases []dumpCase, dump func(t *testing.T, src string) string) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := dump(t, tc.src); got != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// walkStmts calls fn on every statement of b and its nested blocks, the
+// blocks excepted.
+func walkStmts(b *Block, fn func(Stmt)) {
+	for _, s := range b.Stmts {
+		if nb, ok := s.(*Block); ok {
+			walkStmts(nb, fn)
+		} else {
+			fn(s)
+		}
+	}
+}
+
+var moduleTests = []dumpCase{
 	{"globals",
 		".visible .global .align 4 .u32 i;\n.const .align 4 .u32 j;\n.extern .shared .align 16 .b8 smem[];\n.weak .global .f32 a, b;\n.common .global .u32 c;",
 		"visible .global align=4 .u32 i\n.const align=4 .u32 j\nextern .shared align=16 .b8 smem[]\nweak .global .f32 a, b\ncommon .global .u32 c"},
@@ -334,15 +362,9 @@ var moduleTests = []struct {
 }
 
 func TestParseModule(t *testing.T) {
-
-	for _, tc := range moduleTests {
-		t.Run(tc.name, func(t *testing.T) {
-			m := mustParse(t, testHeader+tc.src)
-			if got := dumpModule(m); got != tc.want {
-				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
-			}
-		})
-	}
+	checkDumps(t, moduleTests, func(t *testing.T, src string) string {
+		return dumpModule(mustParse(t, testHeader+src))
+	})
 }
 
 // ---- statement and operand tests, inside a kernel body ----
@@ -358,9 +380,7 @@ func parseBody(t *testing.T, body string) string {
 	return strings.Join(out, "\n")
 }
 
-var bodyTests = []struct {
-	name, src, want string
-}{
+var bodyTests = []dumpCase{
 	{"declarations",
 		".reg .b32 %r<24>;\n.reg .pred p, q;\n.reg .v4 .b32 %rx;\n.local .align 8 .b8 __local_depot0[8];\n.shared .align 4 .u32 x;\n.param .b32 param0;\n.param .align 16 .b8 param1[16];\n.sreg .u32 %tid.x;",
 		".reg .b32 %r<24>\n.reg .pred p, q\n.reg v4 .b32 %rx\n.local align=8 .b8 __local_depot0[8]\n.shared align=4 .u32 x\n.param .b32 param0\n.param align=16 .b8 param1[16]\n.sreg .u32 %tid.x"},
@@ -410,14 +430,7 @@ var bodyTests = []struct {
 }
 
 func TestParseBody(t *testing.T) {
-
-	for _, tc := range bodyTests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := parseBody(t, tc.src); got != tc.want {
-				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
-			}
-		})
-	}
+	checkDumps(t, bodyTests, parseBody)
 }
 
 func TestParsePositions(t *testing.T) {
@@ -648,20 +661,11 @@ func TestParseCorpusShapes(t *testing.T) {
 	}
 	sw := m.Decls[1].(*Func)
 	var calls []string
-	var walk func(b *Block)
-	walk = func(b *Block) {
-		for _, s := range b.Stmts {
-			switch s := s.(type) {
-			case *Block:
-				walk(s)
-			case *Instr:
-				if s.Op == "call" {
-					calls = append(calls, dumpStmt(s))
-				}
-			}
+	walkStmts(sw.Body, func(s Stmt) {
+		if s, ok := s.(*Instr); ok && s.Op == "call" {
+			calls = append(calls, dumpStmt(s))
 		}
-	}
-	walk(sw.Body)
+	})
 	want := "call[uni] (S(retval0)), S(_Z2sqj), (S(param0))"
 	if len(calls) != 2 || calls[0] != want || calls[1] != want {
 		t.Errorf("calls in sw: %q", calls)

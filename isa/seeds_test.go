@@ -315,34 +315,28 @@ func inferUses(body *Block) seedUses {
 			u.regs[name] = ty
 		}
 	}
-	var walk func(b *Block)
 	var instrs []*Instr
-	walk = func(b *Block) {
-		for _, s := range b.Stmts {
-			switch s := s.(type) {
-			case *Block:
-				walk(s)
-			case *VarDecl:
-				for _, v := range s.Vars {
-					declared[v.Name] = true
-					for i := 0; i < v.Range; i++ {
-						declared[fmt.Sprintf("%s%d", v.Name, i)] = true
-					}
+	walkStmts(body, func(s Stmt) {
+		switch s := s.(type) {
+		case *VarDecl:
+			for _, v := range s.Vars {
+				declared[v.Name] = true
+				for i := 0; i < v.Range; i++ {
+					declared[fmt.Sprintf("%s%d", v.Name, i)] = true
 				}
-			case *Label:
-				declared[s.Name] = true
-			case *BranchTargets:
-				declared[s.Name] = true
-			case *CallTargets:
-				declared[s.Name] = true
-			case *CallPrototype:
-				declared[s.Name] = true
-			case *Instr:
-				instrs = append(instrs, s)
 			}
+		case *Label:
+			declared[s.Name] = true
+		case *BranchTargets:
+			declared[s.Name] = true
+		case *CallTargets:
+			declared[s.Name] = true
+		case *CallPrototype:
+			declared[s.Name] = true
+		case *Instr:
+			instrs = append(instrs, s)
 		}
-	}
-	walk(body)
+	})
 	for _, in := range instrs {
 		var types []string
 		for _, m := range in.Mods {

@@ -12,17 +12,9 @@ import (
 
 // barKernel is kernel k with a 256-byte shared array s.
 func barKernel(body string) string {
-	return `.visible .entry k(.param .u64 out)
-{
-	.reg .b32 %r<32>;
-	.reg .b64 %rd<16>;
-	.reg .pred %p<8>;
-	.shared .align 4 .b8 s[512];
-` + prologue + `
+	return kernelWith(".shared .align 4 .b8 s[512];", `
 	shr.u32 %r4, %r1, 5;
-` + body + `
-}
-`
+`+body)
 }
 
 // Seed 004 (exit): "Barriers exclusively waiting on arrivals from exited
@@ -44,13 +36,8 @@ WAIT:
 	add.u32 %r6, %r1, 7; // after
 	st.global.u32 [%rd3], %r6;
 	ret;`)
-	sm := newPTX(t, cfg, src, Launch{Block: [3]uint32{128, 1, 1}, Buffers: outBuf(128)})
-	var log issueLog
-	log.hook(sm)
-	rep, _ := sm.Run()
-	if rep.Status != StatusCompleted || len(rep.Errors) != 0 {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	sm, rep, log := runLogged(t, cfg, src, threadsLaunch(128))
+	wantNoErrors(t, rep)
 	var lastExit uint64
 	for _, i := range log.at(pcOfText(t, sm, "// leavers")) {
 		lastExit = max(lastExit, i.Cycle)
@@ -97,13 +84,8 @@ SYNC:
 	ld.shared.u32 %r9, [%r8];
 	st.global.u32 [%rd3], %r9;
 	ret;`)
-	sm := newPTX(t, smallConfig(), src, Launch{Block: [3]uint32{128, 1, 1}, Buffers: outBuf(128)})
-	var log issueLog
-	log.hook(sm)
-	rep, _ := sm.Run()
-	if rep.Status != StatusCompleted || len(rep.Errors) != 0 {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	sm, rep, log := runLogged(t, smallConfig(), src, threadsLaunch(128))
+	wantNoErrors(t, rep)
 	var w3 uint64
 	for _, i := range log.at(pcOfText(t, sm, "// consumers")) {
 		if i.Warp == 3 {

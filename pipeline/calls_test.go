@@ -23,53 +23,39 @@ func wantCall(l int) uint32 {
 	return a - b
 }
 
-func TestIndirectCallThroughTable(t *testing.T) {
+// runIndirectCall runs one warp whose lanes each pick a target
+// (lane % 3: foo, bar, baz) into %rd7 with pick and call it through
+// %rd7 with the prototype or call table targets (after the
+// declarations decl), and checks every lane's result.
+func runIndirectCall(t *testing.T, pick, decl, targets string) {
+	t.Helper()
 	src := callFuncs + kernel(`
-	rem.u32 %r5, %r2, 3;
+	rem.u32 %r5, %r2, 3;`+pick+`
+	add.u32 %r6, %r2, 10;`+decl+`
+	call (%r7), %rd7, (%r6, 3), `+targets+`;
+	st.global.u32 [%rd3], %r7;
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, threadsLaunch(32))
+	wantOut(t, rep, wantCall)
+}
+
+func TestIndirectCallThroughTable(t *testing.T) {
+	runIndirectCall(t, `
 	mul.wide.u32 %rd5, %r5, 8;
 	mov.u64 %rd6, jmptbl;
 	add.s64 %rd6, %rd6, %rd5;
-	ld.global.u64 %rd7, [%rd6];
-	add.u32 %r6, %r2, 10;
-	call (%r7), %rd7, (%r6, 3), jmptbl;
-	st.global.u32 [%rd3], %r7;
-	ret;`)
-	sm := newPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
-	rep, _ := sm.Run()
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
-	for l, v := range rep.Buffers["out"] {
-		if v != wantCall(l) {
-			t.Errorf("out[%d] = %d, want %d", l, v, wantCall(l))
-		}
-	}
+	ld.global.u64 %rd7, [%rd6];`, "", "jmptbl")
 }
 
 func TestIndirectCallThroughCallTargets(t *testing.T) {
-	src := callFuncs + kernel(`
-	rem.u32 %r5, %r2, 3;
+	runIndirectCall(t, `
 	setp.eq.u32 %p1, %r5, 0;
 	setp.eq.u32 %p2, %r5, 1;
 	setp.eq.u32 %p3, %r5, 2;
 	@%p1 mov.u64 %rd7, foo;
 	@%p2 mov.u64 %rd7, bar;
-	@%p3 mov.u64 %rd7, baz;
-	add.u32 %r6, %r2, 10;
-	Ftgt: .calltargets foo, bar, baz;
-	call (%r7), %rd7, (%r6, 3), Ftgt;
-	st.global.u32 [%rd3], %r7;
-	ret;`)
-	sm := newPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
-	rep, _ := sm.Run()
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
-	for l, v := range rep.Buffers["out"] {
-		if v != wantCall(l) {
-			t.Errorf("out[%d] = %d, want %d", l, v, wantCall(l))
-		}
-	}
+	@%p3 mov.u64 %rd7, baz;`, `
+	Ftgt: .calltargets foo, bar, baz;`, "Ftgt")
 }
 
 // An indirect call to an address that is not a function entry faults.

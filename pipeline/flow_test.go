@@ -15,13 +15,20 @@ const prologue = `
 	add.s64 %rd3, %rd1, %rd2;
 `
 
-func kernel(body string) string {
+func kernel(body string) string { return kernelWith("", body) }
+
+// kernelWith is kernel with a declaration decl (e.g. a .shared array; none
+// if "") before the prologue.
+func kernelWith(decl, body string) string {
+	if decl != "" {
+		decl = "\t" + decl + "\n"
+	}
 	return `.visible .entry k(.param .u64 out)
 {
 	.reg .b32 %r<32>;
 	.reg .b64 %rd<16>;
 	.reg .pred %p<8>;
-` + prologue + body + `
+` + decl + prologue + body + `
 }
 `
 }
@@ -45,13 +52,8 @@ LOOP:
 	@%p2 bra LOOP;
 	st.global.u32 [%rd3], %r4; // after loop
 	ret;`)
-	var log issueLog
-	sm := newPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
-	log.hook(sm)
-	rep, _ := sm.Run()
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	sm, rep, log := runLogged(t, smallConfig(), src, threadsLaunch(32))
+	wantCompleted(t, rep)
 	masks := func(text string) []uint32 {
 		var m []uint32
 		for _, i := range log.at(pcOfText(t, sm, text)) {
@@ -101,13 +103,8 @@ func TestDivergentReturn(t *testing.T) {
 	add.u32 %r5, %r4, 5; // after call
 	st.global.u32 [%rd3], %r5;
 	ret;`)
-	var log issueLog
-	sm := newPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
-	log.hook(sm)
-	rep, _ := sm.Run()
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	sm, rep, log := runLogged(t, smallConfig(), src, threadsLaunch(32))
+	wantCompleted(t, rep)
 	after := log.at(pcOfText(t, sm, "// after call"))
 	if len(after) != 1 || after[0].Mask != 0xffffffff {
 		t.Fatalf("the instruction after the call issued %+v; want once with every lane (returned threads wait for the deeper ones)", after)
@@ -131,13 +128,7 @@ func TestPartialExitAndBarrier(t *testing.T) {
 	// 96 threads: warp 2 exits entirely, odd lanes of warps 0 and 1 exit;
 	// the survivors meet at bar.sync (exited threads count as arrived) and
 	// exchange values through shared memory.
-	src := `.visible .entry k(.param .u64 out)
-{
-	.reg .b32 %r<32>;
-	.reg .b64 %rd<16>;
-	.reg .pred %p<8>;
-	.shared .align 4 .b8 buf[384];
-` + prologue + `
+	src := kernelWith(".shared .align 4 .b8 buf[384];", `
 	setp.ge.u32 %p1, %r1, 64;
 	@%p1 exit;
 	and.b32 %r3, %r2, 1;
@@ -152,9 +143,7 @@ func TestPartialExitAndBarrier(t *testing.T) {
 	mul.lo.u32 %r7, %r6, 4;
 	ld.shared.u32 %r8, [%r7];
 	st.global.u32 [%rd3], %r8;
-	ret;
-}
-`
+	ret;`)
 	sm, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{96, 1, 1}, Buffers: outBuf(96)})
 	if rep.Status != StatusCompleted {
 		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
@@ -180,13 +169,7 @@ func TestDivergentBarrierInLoop(t *testing.T) {
 	// The smem_reduce shape: threads that skip the body jump back to the
 	// barrier (a lower PC) while the others still run the body; the
 	// barrier must wait for every thread (per-thread arrival).
-	src := `.visible .entry k(.param .u64 out)
-{
-	.reg .b32 %r<32>;
-	.reg .b64 %rd<16>;
-	.reg .pred %p<8>;
-	.shared .align 4 .b8 s[256];
-` + prologue + `
+	src := kernelWith(".shared .align 4 .b8 s[256];", `
 	mul.lo.u32 %r4, %r1, 4;
 	st.shared.u32 [%r4], %r1;
 	bar.sync 0;
@@ -210,9 +193,7 @@ HEAD:
 DONE:
 	ld.shared.u32 %r10, [0];
 	st.global.u32 [%rd3], %r10;
-	ret;
-}
-`
+	ret;`)
 	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(64)})
 	if rep.Status != StatusCompleted {
 		t.Fatalf("status %s %+v", rep.Status, rep.Errors)

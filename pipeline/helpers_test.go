@@ -94,3 +94,48 @@ func (l issueLog) at(pc uint32) []IssueInfo {
 }
 
 func outBuf(words int) []Buffer { return []Buffer{{Param: "out", Size: 4 * words}} }
+
+// threadsLaunch is one CTA of n threads in x with an out buffer of n words.
+func threadsLaunch(n int) Launch {
+	return Launch{Block: [3]uint32{uint32(n), 1, 1}, Buffers: outBuf(n)}
+}
+
+// runLogged builds and runs an SM for src, recording every issue.
+func runLogged(t testing.TB, cfg config.Config, src string, l Launch) (*SM, *Report, issueLog) {
+	t.Helper()
+	sm := newPTX(t, cfg, src, l)
+	var log issueLog
+	log.hook(sm)
+	rep, err := sm.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sm, rep, log
+}
+
+func wantCompleted(t testing.TB, rep *Report) {
+	t.Helper()
+	if rep.Status != StatusCompleted {
+		t.Fatalf("status %s, errors %+v", rep.Status, rep.Errors)
+	}
+}
+
+func wantNoErrors(t testing.TB, rep *Report) {
+	t.Helper()
+	wantCompleted(t, rep)
+	if len(rep.Errors) != 0 {
+		t.Fatalf("errors %+v", rep.Errors)
+	}
+}
+
+// wantOut checks that the run completed and that every word out[i] of the
+// out buffer is want(i).
+func wantOut(t testing.TB, rep *Report, want func(i int) uint32) {
+	t.Helper()
+	wantCompleted(t, rep)
+	for i, v := range rep.Buffers["out"] {
+		if w := want(i); v != w {
+			t.Errorf("out[%d] = %d, want %d", i, v, w)
+		}
+	}
+}

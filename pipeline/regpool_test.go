@@ -52,34 +52,9 @@ func rpKernel(directives, body string) string {
 }
 
 func rpLaunch(threads int, maxnreg uint32) Launch {
-	return Launch{Block: [3]uint32{uint32(threads), 1, 1}, Buffers: outBuf(threads), MaxNReg: maxnreg}
-}
-
-func runRP(t *testing.T, cfg config.Config, src string, l Launch) (*SM, *Report, issueLog) {
-	t.Helper()
-	sm := newPTX(t, cfg, src, l)
-	var log issueLog
-	log.hook(sm)
-	rep, err := sm.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sm, rep, log
-}
-
-func wantCompleted(t *testing.T, rep *Report) {
-	t.Helper()
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s, errors %+v", rep.Status, rep.Errors)
-	}
-}
-
-func wantNoErrors(t *testing.T, rep *Report) {
-	t.Helper()
-	wantCompleted(t, rep)
-	if len(rep.Errors) != 0 {
-		t.Fatalf("errors %+v", rep.Errors)
-	}
+	l := threadsLaunch(threads)
+	l.MaxNReg = maxnreg
+	return l
 }
 
 // wantUBFault checks that the run ended in a SETMAXNREG_UB warp error of
@@ -134,6 +109,86 @@ func wantNRegs(t *testing.T, c RegPoolCTA, want ...int) {
 
 func rep8(a, b int) []int { return []int{a, a, a, a, b, b, b, b} }
 
+// splitBody is a kernel body in which warpgroup 0 (%tid.x < 128) runs wg0
+// and warpgroup 1 runs wg1; then every thread stores %r1 and returns.
+func splitBody(wg0, wg1 string) string {
+	return `
+	setp.ge.u32 %p1, %r1, 128;
+	@%p1 bra INC;
+	` + wg0 + `
+	bra.uni END;
+INC:
+	` + wg1 + `
+END:
+	st.global.u32 [%rd3], %r1;
+	ret;`
+}
+
+// decInc232 is the producer/consumer body: warpgroup 0 goes down to 40,
+// warpgroup 1 up to 232.
+var decInc232 = splitBody("setmaxnreg.dec.sync.aligned.u32 40;", "setmaxnreg.inc.sync.aligned.u32 232;")
+
+// runSyncedDecInc runs 256 threads launched with maxnreg: warpgroup 0
+// goes down to dec, all meet at a bar.sync, then warpgroup 1 goes up to
+// inc. It checks that the run completed without errors and with the
+// counts dec (warps 0-3) and inc (warps 4-7), and returns CTA 0's pool.
+func runSyncedDecInc(t *testing.T, dec, inc int, maxnreg uint32) RegPoolCTA {
+	t.Helper()
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", fmt.Sprintf(`
+	setp.ge.u32 %%p1, %%r1, 128;
+	@%%p1 bra SYNC;
+	setmaxnreg.dec.sync.aligned.u32 %d;
+SYNC:
+	bar.sync 0;
+	@!%%p1 bra END;
+	setmaxnreg.inc.sync.aligned.u32 %d;
+END:
+	st.global.u32 [%%rd3], %%r1;
+	ret;`, dec, inc)), rpLaunch(256, maxnreg))
+	wantNoErrors(t, rep)
+	c := poolOf(t, rep, 0)
+	wantNRegs(t, c, rep8(dec, inc)...)
+	return c
+}
+
+// runGroupDec runs 256 threads launched with --maxnreg 136 in which only
+// warpgroup wg executes setmaxnreg.dec to n. It checks that the run
+// completed without errors, warpgroup wg's warps with n registers and the
+// other's with 136, and returns CTA 0's pool.
+func runGroupDec(t *testing.T, wg, n int) RegPoolCTA {
+	t.Helper()
+	skip, want := "lt", rep8(136, n) // warpgroup 0 skips the .dec
+	if wg == 0 {
+		skip, want = "ge", rep8(n, 136)
+	}
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", fmt.Sprintf(`
+	setp.%s.u32 %%p1, %%r1, 128;
+	@%%p1 bra END;
+	setmaxnreg.dec.sync.aligned.u32 %d;
+END:
+	st.global.u32 [%%rd3], %%r1;
+	ret;`, skip, n)), rpLaunch(256, 136))
+	wantNoErrors(t, rep)
+	c := poolOf(t, rep, 0)
+	wantNRegs(t, c, want...)
+	return c
+}
+
+// wantDeadlock checks that the run ended in deadlock and that its last
+// error is the deadlock, with a message holding every string of want.
+func wantDeadlock(t *testing.T, rep *Report, want ...string) {
+	t.Helper()
+	if rep.Status != StatusDeadlock {
+		t.Fatalf("status %s errors %+v", rep.Status, rep.Errors)
+	}
+	e := rep.Errors[len(rep.Errors)-1]
+	for _, w := range want {
+		if e.Kind != "deadlock" || !strings.Contains(e.Message, w) {
+			t.Errorf("deadlock %+v lacks %q", e, w)
+		}
+	}
+}
+
 // firstIssue returns the first issue of the instruction from text by
 // warp slot w (ok false if none).
 func firstIssue(t *testing.T, sm *SM, log issueLog, text string, w int) (IssueInfo, bool) {
@@ -152,15 +207,7 @@ func firstIssue(t *testing.T, sm *SM, log issueLog, text string, w int) (IssueIn
 // warp." Warpgroup 1's warps own 64 registers per thread afterwards, the
 // others still 136.
 func TestSetmaxnregSentenceHintChangesWarpRegisters(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
-	setp.lt.u32 %p1, %r1, 128;
-	@%p1 bra END;
-	setmaxnreg.dec.sync.aligned.u32 64;
-END:
-	st.global.u32 [%rd3], %r1;
-	ret;`), rpLaunch(256, 136))
-	wantNoErrors(t, rep)
-	wantNRegs(t, poolOf(t, rep, 0), rep8(136, 64)...)
+	runGroupDec(t, 1, 64)
 }
 
 // "setmaxnreg provides a hint to the system to update the maximum number of
@@ -194,16 +241,7 @@ func TestSetmaxnregSentenceUpdatesToImmRegCount(t *testing.T) {
 // value to imm-reg-count." Warpgroup 0 goes from 136 to 40: 4 warps x 32
 // x 96 = 12288 registers go to the pool.
 func TestSetmaxnregSentenceDecReleases(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
-	setp.ge.u32 %p1, %r1, 128;
-	@%p1 bra END;
-	setmaxnreg.dec.sync.aligned.u32 40;
-END:
-	st.global.u32 [%rd3], %r1;
-	ret;`), rpLaunch(256, 136))
-	wantNoErrors(t, rep)
-	c := poolOf(t, rep, 0)
-	wantNRegs(t, c, rep8(40, 136)...)
+	c := runGroupDec(t, 0, 40)
 	if c.PoolSize != 8*32*136 || c.FreeAtEnd != 4*32*96 || c.HighWater != 0 {
 		t.Fatalf("pool %+v", c)
 	}
@@ -214,20 +252,7 @@ END:
 // current value to imm-reg-count." After warpgroup 0's .dec 40 and a
 // bar.sync, warpgroup 1's .inc 232 takes the 12288 registers.
 func TestSetmaxnregSentenceIncRequests(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
-	setp.ge.u32 %p1, %r1, 128;
-	@%p1 bra SYNC;
-	setmaxnreg.dec.sync.aligned.u32 40;
-SYNC:
-	bar.sync 0;
-	@!%p1 bra END;
-	setmaxnreg.inc.sync.aligned.u32 232;
-END:
-	st.global.u32 [%rd3], %r1;
-	ret;`), rpLaunch(256, 136))
-	wantNoErrors(t, rep)
-	c := poolOf(t, rep, 0)
-	wantNRegs(t, c, rep8(40, 232)...)
+	c := runSyncedDecInc(t, 40, 232, 136)
 	if c.FreeAtEnd != 0 || c.HighWater != 4*32*96 {
 		t.Fatalf("pool %+v", c)
 	}
@@ -242,7 +267,7 @@ func TestSetmaxnregSentencePoolPerCTA(t *testing.T) {
 	l := rpLaunch(128, 136)
 	l.Grid = [3]uint32{2, 1, 1}
 	l.Buffers = outBuf(256)
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	mov.u32 %r5, %ctaid.x;
 	setp.ne.u32 %p1, %r5, 0;
 	@%p1 bra INC;
@@ -252,14 +277,9 @@ INC:
 	setmaxnreg.inc.sync.aligned.u32 232;
 END:
 	ret;`), l)
-	if rep.Status != StatusDeadlock || rep.CTAsLaunched != 2 {
-		t.Fatalf("status %s launched %d errors %+v", rep.Status, rep.CTAsLaunched, rep.Errors)
-	}
-	msg := rep.Errors[len(rep.Errors)-1].Message
-	for _, want := range []string{"setmaxnreg.inc can never be satisfied", "CTA 1,0,0 warps 0-3", "need 12288 registers", "has 0 free", "at most 0"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("deadlock message %q lacks %q", msg, want)
-		}
+	wantDeadlock(t, rep, "setmaxnreg.inc can never be satisfied", "CTA 1,0,0 warps 0-3", "need 12288 registers", "has 0 free", "at most 0")
+	if rep.CTAsLaunched != 2 {
+		t.Fatalf("launched %d CTAs, want 2", rep.CTAsLaunched)
 	}
 	if c := poolOf(t, rep, 0); c.FreeAtEnd != 4*32*96 {
 		t.Errorf("CTA 0 pool %+v", c)
@@ -273,16 +293,7 @@ END:
 // free registers, sampled every cycle, go 0 -> 12288 (.dec) -> 0 (.inc),
 // and each step comes with the count of the warps that acted.
 func TestSetmaxnregSentenceActionSelectsDirection(t *testing.T) {
-	sm := newPTX(t, rpConfig(), rpKernel("", `
-	setp.ge.u32 %p1, %r1, 128;
-	@%p1 bra INC;
-	setmaxnreg.dec.sync.aligned.u32 40;
-	bra.uni END;
-INC:
-	setmaxnreg.inc.sync.aligned.u32 232;
-END:
-	st.global.u32 [%rd3], %r1;
-	ret;`), rpLaunch(256, 136))
+	sm := newPTX(t, rpConfig(), rpKernel("", decInc232), rpLaunch(256, 136))
 	type sample struct {
 		free      uint32
 		wg0, wg1  uint16
@@ -318,7 +329,7 @@ END:
 func TestSetmaxnregSentenceIncBlocksUntilAvailable(t *testing.T) {
 	cfg := rpConfig()
 	cfg.PM.Counter[7] = "stall:regpool"
-	sm, rep, log := runRP(t, cfg, rpKernel("", `
+	sm, rep, log := runLogged(t, cfg, rpKernel("", `
 	setp.ge.u32 %p1, %r1, 128;
 	@%p1 bra INC;
 	ld.global.u32 %r6, [%rd3];
@@ -423,7 +434,7 @@ func undefRegs(t *testing.T, rep *Report) []int {
 func TestSetmaxnregSentenceNewRegistersUndefined(t *testing.T) {
 	cfg := rpConfig()
 	cfg.RegPool.Strict = false
-	sm, rep, _ := runRP(t, cfg, undefKernel(false), rpLaunch(32, 64))
+	sm, rep, _ := runLogged(t, cfg, undefKernel(false), rpLaunch(32, 64))
 	wantCompleted(t, rep)
 	if int(sm.kern.Regs) <= 40 {
 		t.Fatalf("the kernel uses %d registers: nothing above 40 to test", sm.kern.Regs)
@@ -444,14 +455,14 @@ func TestSetmaxnregSentenceNewRegistersUndefined(t *testing.T) {
 // (SETMAXNREG_UB) at that instruction; a kernel that writes them first
 // runs clean.
 func TestSetmaxnregSentenceInitializeBeforeUse(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), undefKernel(false), rpLaunch(32, 64))
+	_, rep, _ := runLogged(t, rpConfig(), undefKernel(false), rpLaunch(32, 64))
 	if rep.Status != StatusFault || len(rep.Errors) != 1 || rep.Errors[0].Kind != "undefined_register" || *rep.Errors[0].Register < 40 {
 		t.Fatalf("status %s errors %+v", rep.Status, rep.Errors)
 	}
 	if esr := rep.Warps[0].ESRDecoded; !strings.Contains(esr, "SETMAXNREG_UB") {
 		t.Errorf("warp ESR %q", esr)
 	}
-	_, rep, _ = runRP(t, rpConfig(), undefKernel(true), rpLaunch(32, 64))
+	_, rep, _ = runLogged(t, rpConfig(), undefKernel(true), rpLaunch(32, 64))
 	wantNoErrors(t, rep)
 	for i, v := range rep.Buffers["out"] {
 		if want := uint32(48*i + 47*48/2); v != want {
@@ -468,7 +479,7 @@ func TestSetmaxnregSentenceInitializeBeforeUse(t *testing.T) {
 func TestSetmaxnregSentenceTailEnd(t *testing.T) {
 	cfg := rpConfig()
 	cfg.RegPool.Strict = false
-	sm, rep, _ := runRP(t, cfg, undefKernel(false), rpLaunch(32, 64))
+	sm, rep, _ := runLogged(t, cfg, undefKernel(false), rpLaunch(32, 64))
 	wantCompleted(t, rep)
 	regs := undefRegs(t, rep)
 	// Every register of the kernel at or above 40 holds one of the values
@@ -505,12 +516,12 @@ A:
 END:
 	st.global.u32 [%rd3], %r1;
 	ret;`)
-	sm, rep, _ := runRP(t, rpConfig(), src, rpLaunch(128, 136))
+	sm, rep, _ := runLogged(t, rpConfig(), src, rpLaunch(128, 136))
 	e := wantUBFault(t, sm, rep, regpool.UBNotAllWarps, "")
 	if e.PC != pcOfText(t, sm, "// A") && e.PC != pcOfText(t, sm, "// B") {
 		t.Errorf("error at %+v", e)
 	}
-	_, rep, _ = runRP(t, rpConfig(), rpKernel("", `
+	_, rep, _ = runLogged(t, rpConfig(), rpKernel("", `
 	setmaxnreg.dec.sync.aligned.u32 40;
 	st.global.u32 [%rd3], %r1;
 	ret;`), rpLaunch(128, 136))
@@ -542,7 +553,7 @@ func TestSetmaxnregSentenceSynchronizeBetween(t *testing.T) {
 	setmaxnreg.dec.sync.aligned.u32 40; // second
 	st.global.u32 [%rd3], %r1;
 	ret;`)
-			sm, rep, _ := runRP(t, rpConfig(), src, rpLaunch(128, 136))
+			sm, rep, _ := runLogged(t, rpConfig(), src, rpLaunch(128, 136))
 			if c.ok {
 				wantNoErrors(t, rep)
 				wantNRegs(t, poolOf(t, rep, 0), 40, 40, 40, 40)
@@ -559,7 +570,7 @@ func TestSetmaxnregSentenceSynchronizeBetween(t *testing.T) {
 // exit is). Either way the run ends in a SETMAXNREG_UB warp error.
 func TestSetmaxnregSentenceNotExecutedByAllWarps(t *testing.T) {
 	t.Run("exits before", func(t *testing.T) {
-		sm, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+		sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	setp.eq.u32 %p1, %r4, 3;
 	@%p1 exit; // warp 3
 	ld.global.u32 %r6, [%rd3];
@@ -573,7 +584,7 @@ func TestSetmaxnregSentenceNotExecutedByAllWarps(t *testing.T) {
 		}
 	})
 	t.Run("exits while the others wait", func(t *testing.T) {
-		sm, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+		sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	setp.ne.u32 %p1, %r4, 3;
 	@%p1 bra SMR;
 	ld.global.u32 %r6, [%rd3];
@@ -614,7 +625,7 @@ func TestSetmaxnregSentenceCountRange(t *testing.T) {
 			t.Errorf("count %d: err %v, want %q", n, err, want)
 		}
 	}
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	setmaxnreg.dec.sync.aligned.u32 24;
 	bar.sync 0;
 	setmaxnreg.inc.sync.aligned.u32 256;
@@ -654,17 +665,8 @@ func TestSetmaxnregSentenceCountRange(t *testing.T) {
 // warning. With the kernel's .maxnreg 136 directive, or --maxnreg, it
 // acts.
 func TestSetmaxnregSentenceValidMaxnregRequired(t *testing.T) {
-	body := `
-	setp.ge.u32 %p1, %r1, 128;
-	@%p1 bra INC;
-	setmaxnreg.dec.sync.aligned.u32 40;
-	bra.uni END;
-INC:
-	setmaxnreg.inc.sync.aligned.u32 232;
-END:
-	st.global.u32 [%rd3], %r1;
-	ret;`
-	sm, rep, _ := runRP(t, rpConfig(), rpKernel("", body), rpLaunch(256, 0))
+	body := decInc232
+	sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", body), rpLaunch(256, 0))
 	wantCompleted(t, rep)
 	if len(rep.Errors) != 1 || rep.Errors[0].Kind != "setmaxnreg_noeffect" || !rep.Errors[0].Warning || !strings.Contains(rep.Errors[0].Message, "without a valid maximum register count") {
 		t.Fatalf("errors %+v", rep.Errors)
@@ -679,14 +681,14 @@ END:
 		t.Fatalf("pool %+v", c)
 	}
 	// The directive.
-	_, rep, _ = runRP(t, rpConfig(), rpKernel("\n.maxnreg 136", body), rpLaunch(256, 0))
+	_, rep, _ = runLogged(t, rpConfig(), rpKernel("\n.maxnreg 136", body), rpLaunch(256, 0))
 	wantNoErrors(t, rep)
 	if !rep.RegPool.Effect || rep.RegPool.LaunchNReg != 136 {
 		t.Fatalf("regpool %+v", rep.RegPool)
 	}
 	wantNRegs(t, poolOf(t, rep, 0), rep8(40, 232)...)
 	// --maxnreg takes precedence over the directive.
-	_, rep, _ = runRP(t, rpConfig(), rpKernel("\n.maxnreg 200", body), rpLaunch(256, 136))
+	_, rep, _ = runLogged(t, rpConfig(), rpKernel("\n.maxnreg 200", body), rpLaunch(256, 136))
 	wantNoErrors(t, rep)
 	if rep.RegPool.LaunchNReg != 136 {
 		t.Fatalf("regpool %+v", rep.RegPool)
@@ -700,27 +702,37 @@ END:
 // (strict: a warp error; otherwise a warning and nothing changes). .dec
 // to the current count is fine.
 func TestSetmaxnregSentenceDecAbove(t *testing.T) {
-	src := rpKernel("", `
-	setmaxnreg.dec.sync.aligned.u32 200; // above
-	st.global.u32 [%rd3], %r1;
-	ret;`)
-	sm, rep, _ := runRP(t, rpConfig(), src, rpLaunch(128, 136))
-	e := wantUBFault(t, sm, rep, regpool.UBDecAbove, "// above")
-	if !strings.Contains(e.Message, "setmaxnreg.dec 200; the warp owns 136 registers per thread") {
-		t.Errorf("message %q", e.Message)
-	}
+	src := wantUBCount(t, "dec", 200, regpool.UBDecAbove)
 	cfg := rpConfig()
 	cfg.RegPool.Strict = false
-	_, rep, _ = runRP(t, cfg, src, rpLaunch(128, 136))
+	_, rep, _ := runLogged(t, cfg, src, rpLaunch(128, 136))
 	wantCompleted(t, rep)
 	if len(rep.Errors) != 4 || !rep.Errors[0].Warning || rep.Errors[0].Kind != "setmaxnreg" {
 		t.Fatalf("errors %+v", rep.Errors)
 	}
 	wantNRegs(t, poolOf(t, rep, 0), 136, 136, 136, 136)
-	_, rep, _ = runRP(t, rpConfig(), rpKernel("", `
-	setmaxnreg.dec.sync.aligned.u32 136;
+}
+
+// wantUBCount runs one warpgroup launched with --maxnreg 136 that executes
+// setmaxnreg.<action> n (marked "// ub"), checks the warp error of kind
+// naming the count, checks that setmaxnreg.<action> 136 (the current
+// count) runs clean, and returns the faulting kernel.
+func wantUBCount(t *testing.T, action string, n int, kind regpool.UBKind) string {
+	t.Helper()
+	src := rpKernel("", fmt.Sprintf(`
+	setmaxnreg.%s.sync.aligned.u32 %d; // ub
+	st.global.u32 [%%rd3], %%r1;
+	ret;`, action, n))
+	sm, rep, _ := runLogged(t, rpConfig(), src, rpLaunch(128, 136))
+	e := wantUBFault(t, sm, rep, kind, "// ub")
+	if want := fmt.Sprintf("setmaxnreg.%s %d; the warp owns 136 registers per thread", action, n); !strings.Contains(e.Message, want) {
+		t.Errorf("message %q, want %q", e.Message, want)
+	}
+	_, rep, _ = runLogged(t, rpConfig(), rpKernel("", `
+	setmaxnreg.`+action+`.sync.aligned.u32 136;
 	ret;`), rpLaunch(128, 136))
 	wantNoErrors(t, rep)
+	return src
 }
 
 // "When qualifier .inc is specified, the maximum number of per-thread
@@ -728,19 +740,7 @@ func TestSetmaxnregSentenceDecAbove(t *testing.T) {
 // instruction should be less than or equal to the imm-reg-count.
 // Otherwise, the behaviour is undefined." .inc 64 from 136: INC_BELOW.
 func TestSetmaxnregSentenceIncBelow(t *testing.T) {
-	src := rpKernel("", `
-	setmaxnreg.inc.sync.aligned.u32 64; // below
-	st.global.u32 [%rd3], %r1;
-	ret;`)
-	sm, rep, _ := runRP(t, rpConfig(), src, rpLaunch(128, 136))
-	e := wantUBFault(t, sm, rep, regpool.UBIncBelow, "// below")
-	if !strings.Contains(e.Message, "setmaxnreg.inc 64; the warp owns 136 registers per thread") {
-		t.Errorf("message %q", e.Message)
-	}
-	_, rep, _ = runRP(t, rpConfig(), rpKernel("", `
-	setmaxnreg.inc.sync.aligned.u32 136;
-	ret;`), rpLaunch(128, 136))
-	wantNoErrors(t, rep)
+	wantUBCount(t, "inc", 64, regpool.UBIncBelow)
 }
 
 // "The mandatory .sync qualifier indicates that setmaxnreg instruction
@@ -750,7 +750,7 @@ func TestSetmaxnregSentenceIncBelow(t *testing.T) {
 // whole; one that executes it with half its threads (the others took a
 // branch around it) is PARTIAL_WARP.
 func TestSetmaxnregSentenceSyncWholeWarp(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	and.b32 %r5, %r2, 1;
 	setp.eq.u32 %p1, %r5, 1;
 	@%p1 bra ODD;
@@ -763,7 +763,7 @@ JOIN:
 	st.global.u32 [%rd3], %r6;
 	ret;`), rpLaunch(128, 136))
 	wantNoErrors(t, rep)
-	sm, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+	sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	setp.lt.u32 %p1, %r2, 16;
 	@%p1 bra SKIP;
 	setmaxnreg.dec.sync.aligned.u32 40; // half
@@ -782,7 +782,7 @@ SKIP:
 // warp 3, delayed by a global load, arrives; all four go on in the next
 // cycle.
 func TestSetmaxnregSentenceAlignedWarpgroupRendezvous(t *testing.T) {
-	sm, rep, log := runRP(t, rpConfig(), rpKernel("", `
+	sm, rep, log := runLogged(t, rpConfig(), rpKernel("", `
 	setp.ne.u32 %p1, %r4, 3;
 	@%p1 bra SMR;
 	ld.global.u32 %r6, [%rd3];
@@ -819,7 +819,7 @@ SMR:
 // guard true for the whole warpgroup is fine.
 func TestSetmaxnregSentenceConditionalUniform(t *testing.T) {
 	run := func(cond string) (*SM, *Report) {
-		sm, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+		sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	`+cond+`
 	@%p1 setmaxnreg.dec.sync.aligned.u32 40; // guarded
 	st.global.u32 [%rd3], %r1;
@@ -856,20 +856,7 @@ func TestSetmaxnregSyntax(t *testing.T) {
 // "setmaxnreg.inc.sync.aligned.u32 192;" (warpgroup 0 goes down to 64,
 // warpgroup 1 up to 192 with what it released after a bar.sync).
 func TestSetmaxnregSeedExamples(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
-	setp.ge.u32 %p1, %r1, 128;
-	@%p1 bra SYNC;
-	setmaxnreg.dec.sync.aligned.u32 64;
-SYNC:
-	bar.sync 0;
-	@!%p1 bra END;
-	setmaxnreg.inc.sync.aligned.u32 192;
-END:
-	st.global.u32 [%rd3], %r1;
-	ret;`), rpLaunch(256, 128))
-	wantNoErrors(t, rep)
-	c := poolOf(t, rep, 0)
-	wantNRegs(t, c, rep8(64, 192)...)
+	c := runSyncedDecInc(t, 64, 192, 128)
 	if c.FreeAtEnd != 0 || c.HighWater != 4*32*64 {
 		t.Fatalf("pool %+v", c)
 	}
@@ -981,25 +968,10 @@ func TestSetmaxnregExampleProducerConsumer(t *testing.T) {
 // asks for 256 (4 x 32 x 120 = 15360 registers) while the pool holds 12288
 // and could hold at most 12288 + 4 x 32 x (40 - 24) = 14336.
 func TestSetmaxnregUnsatisfiableIncDeadlock(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
-	setp.ge.u32 %p1, %r1, 128;
-	@%p1 bra INC;
-	setmaxnreg.dec.sync.aligned.u32 40;
-	bra.uni END;
-INC:
-	setmaxnreg.inc.sync.aligned.u32 256; // never
-END:
-	st.global.u32 [%rd3], %r1;
-	ret;`), rpLaunch(256, 136))
-	if rep.Status != StatusDeadlock {
-		t.Fatalf("status %s errors %+v", rep.Status, rep.Errors)
-	}
-	e := rep.Errors[len(rep.Errors)-1]
-	for _, want := range []string{"setmaxnreg.inc can never be satisfied", "CTA 0,0,0 warps 4-7", "need 15360 registers", "12288 free", "at most 14336"} {
-		if e.Kind != "deadlock" || !strings.Contains(e.Message, want) {
-			t.Errorf("deadlock %q lacks %q", e.Message, want)
-		}
-	}
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", splitBody(
+		"setmaxnreg.dec.sync.aligned.u32 40;",
+		"setmaxnreg.inc.sync.aligned.u32 256; // never")), rpLaunch(256, 136))
+	wantDeadlock(t, rep, "setmaxnreg.inc can never be satisfied", "CTA 0,0,0 warps 4-7", "need 15360 registers", "12288 free", "at most 14336")
 	if rep.Cycles > 1000 {
 		t.Errorf("found after %d cycles", rep.Cycles)
 	}
@@ -1010,27 +982,10 @@ END:
 // the bar.sync it waits at. The pool alone cannot tell (warpgroup 0 could
 // still release); the SM reports the deadlock with the held warps.
 func TestSetmaxnregBarrierDeadlock(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
-	setp.ge.u32 %p1, %r1, 128;
-	@%p1 bra INC;
-	bar.sync 0;
-	setmaxnreg.dec.sync.aligned.u32 40;
-	bra.uni END;
-INC:
-	setmaxnreg.inc.sync.aligned.u32 232;
-	bar.sync 0;
-END:
-	st.global.u32 [%rd3], %r1;
-	ret;`), rpLaunch(256, 136))
-	if rep.Status != StatusDeadlock {
-		t.Fatalf("status %s errors %+v", rep.Status, rep.Errors)
-	}
-	e := rep.Errors[len(rep.Errors)-1]
-	for _, want := range []string{"barrier or a setmaxnreg", "CTA 0,0,0 warps 4-7 wait at a setmaxnreg (pool: 0 of 34816 registers free)"} {
-		if !strings.Contains(e.Message, want) {
-			t.Errorf("deadlock %q lacks %q", e.Message, want)
-		}
-	}
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", splitBody(
+		"bar.sync 0;\n\tsetmaxnreg.dec.sync.aligned.u32 40;",
+		"setmaxnreg.inc.sync.aligned.u32 232;\n\tbar.sync 0;")), rpLaunch(256, 136))
+	wantDeadlock(t, rep, "barrier or a setmaxnreg", "CTA 0,0,0 warps 4-7 wait at a setmaxnreg (pool: 0 of 34816 registers free)")
 	if rep.Cycles > 1000 {
 		t.Errorf("found after %d cycles", rep.Cycles)
 	}
@@ -1041,7 +996,7 @@ END:
 func TestSetmaxnregIllegalRegister(t *testing.T) {
 	defs, sum := manyValues(48)
 	t.Run("read", func(t *testing.T) {
-		sm, rep, _ := runRP(t, rpConfig(), rpKernel("", defs+`
+		sm, rep, _ := runLogged(t, rpConfig(), rpKernel("", defs+`
 	setmaxnreg.dec.sync.aligned.u32 40;
 `+sum+"\tret;"), rpLaunch(32, 64))
 		if int(sm.kern.Regs) <= 40 || rep.Status != StatusFault || len(rep.Errors) != 1 {
@@ -1056,7 +1011,7 @@ func TestSetmaxnregIllegalRegister(t *testing.T) {
 		}
 	})
 	t.Run("write", func(t *testing.T) {
-		_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
+		_, rep, _ := runLogged(t, rpConfig(), rpKernel("", `
 	setmaxnreg.dec.sync.aligned.u32 40;
 `+defs+sum+"\tret;"), rpLaunch(32, 64))
 		if rep.Status != StatusFault || len(rep.Errors) != 1 || rep.Errors[0].Kind != "illegal_register" || !strings.Contains(rep.Errors[0].Message, "writes R") {
@@ -1064,7 +1019,7 @@ func TestSetmaxnregIllegalRegister(t *testing.T) {
 		}
 	})
 	t.Run("within", func(t *testing.T) {
-		_, rep, _ := runRP(t, rpConfig(), rpKernel("", defs+sum+`
+		_, rep, _ := runLogged(t, rpConfig(), rpKernel("", defs+sum+`
 	setmaxnreg.dec.sync.aligned.u32 40;
 	st.global.u32 [%rd3], %r1;
 	ret;`), rpLaunch(32, 64))
@@ -1074,16 +1029,7 @@ func TestSetmaxnregIllegalRegister(t *testing.T) {
 
 // The report's "regpool" key (smsim run --json).
 func TestSetmaxnregReportJSON(t *testing.T) {
-	_, rep, _ := runRP(t, rpConfig(), rpKernel("", `
-	setp.ge.u32 %p1, %r1, 128;
-	@%p1 bra INC;
-	setmaxnreg.dec.sync.aligned.u32 40;
-	bra.uni END;
-INC:
-	setmaxnreg.inc.sync.aligned.u32 232;
-END:
-	st.global.u32 [%rd3], %r1;
-	ret;`), rpLaunch(256, 136))
+	_, rep, _ := runLogged(t, rpConfig(), rpKernel("", decInc232), rpLaunch(256, 136))
 	wantNoErrors(t, rep)
 	b, err := json.Marshal(rep)
 	if err != nil {
@@ -1126,7 +1072,7 @@ END:
 func TestSetmaxnregNonStrictContinues(t *testing.T) {
 	cfg := rpConfig()
 	cfg.RegPool.Strict = false
-	_, rep, _ := runRP(t, cfg, rpKernel("", `
+	_, rep, _ := runLogged(t, cfg, rpKernel("", `
 	setp.eq.u32 %p1, %r4, 3;
 	@%p1 exit;
 	setmaxnreg.dec.sync.aligned.u32 40;

@@ -18,22 +18,72 @@ import (
 func trapModule(hbody, body string) string {
 	return `.global .align 8 .u64 hbuf;
 
-.visible .func handler()
+` + handlerFunc(true, hbody) + kernel(`	st.global.u64 [hbuf], %rd1;
+	shr.u32 %r30, %r1, 5;
+	setp.eq.u32 %p7, %r30, 0;
+`+body)
+}
+
+// handlerFunc is the trap handler .func handler, which runs body with %h1
+// = %tid.x, %h0 = %tid.x / 32 if withWarp and %hd3 = &out[tid] (out read
+// from the .global hbuf).
+func handlerFunc(withWarp bool, body string) string {
+	warp := ""
+	if withWarp {
+		warp = "\tshr.u32 %h0, %h1, 5;\n"
+	}
+	return `.visible .func handler()
 {
 	.reg .b32 %h<32>;
 	.reg .b64 %hd<16>;
 	.reg .pred %hp<8>;
 	ld.global.u64 %hd1, [hbuf];
 	mov.u32 %h1, %tid.x;
-	shr.u32 %h0, %h1, 5;
-	mul.wide.u32 %hd2, %h1, 4;
+` + warp + `	mul.wide.u32 %hd2, %h1, 4;
 	add.s64 %hd3, %hd1, %hd2;
-` + hbody + `
+` + body + `
 }
-` + kernel(`	st.global.u64 [hbuf], %rd1;
-	shr.u32 %r30, %r1, 5;
-	setp.eq.u32 %p7, %r30, 0;
-`+body)
+`
+}
+
+// warp0Handler is a handler body for trapModule: warp 0 runs first and
+// returns (RTT); the other warps spin n iterations, run then and return.
+func warp0Handler(first string, n int, then string) string {
+	return `
+	setp.ne.u32 %hp1, %h0, 0;
+	@%hp1 bra SPIN;
+	` + first + `
+	RTT;
+SPIN:
+	mov.u32 %h3, 0;
+LOOP:
+	add.u32 %h3, %h3, 1;
+	setp.lt.u32 %hp2, %h3, ` + itoa(n) + `;
+	@%hp2 bra LOOP;
+` + then + `	RTT;`
+}
+
+// esrHandler is a handler body for trapModule: each thread stores the
+// warp ESR in its handler word, then pause (BPT.PAUSE or BPT.PAUSE_QUIET)
+// and RTT.
+func esrHandler(pause string) string {
+	return `
+	S2R %h2, SR_WARP_ESR;
+	st.global.u32 [%hd3+1024], %h2;
+	` + pause + `;
+	RTT;`
+}
+
+// reason2Handler is a handler body for trapModule that runs body only
+// for a trap whose reason (the warp ESR's low 3 bits) is 2, then RTT.
+func reason2Handler(body string) string {
+	return `
+	S2R %h2, SR_WARP_ESR;
+	and.b32 %h2, %h2, 7;
+	setp.ne.u32 %hp1, %h2, 2;
+	@%hp1 bra DONE;` + body + `
+DONE:
+	RTT;`
 }
 
 // trapCfg is smallConfig with the trap handler "handler".

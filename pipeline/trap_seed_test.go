@@ -45,11 +45,7 @@ func TestSM002_TrapHandlerAndDebugger(t *testing.T) {
 	// Handler side: BPT.TRAP enters the handler .func, which reads its
 	// ESR. Debugger side: BPT.PAUSE stops the warps and interrupts the
 	// host, which inspects them and wakes them.
-	r := newTrapRun(t, trapCfg(), trapModule(`
-	S2R %h2, SR_WARP_ESR;
-	st.global.u32 [%hd3+1024], %h2;
-	BPT.PAUSE;
-	RTT;`, `
+	r := newTrapRun(t, trapCfg(), trapModule(esrHandler("BPT.PAUSE"), `
 	@%p7 BPT.TRAP 2;
 	st.global.u32 [%rd3], %r1;
 	ret;`), 64)
@@ -77,11 +73,7 @@ func TestSM002_TrapHandlerAndDebugger(t *testing.T) {
 func TestSM002_DrainTakesErrorsFirst(t *testing.T) {
 	// An error of the instruction before BPT.DRAIN is taken before the
 	// DRAIN: the warp enters the handler with the DRAIN as its saved PC.
-	r := newTrapRun(t, trapCfg(), trapModule(`
-	S2R %h2, SR_WARP_ESR;
-	st.global.u32 [%hd3+1024], %h2;
-	BPT.PAUSE_QUIET;
-	RTT;`, `
+	r := newTrapRun(t, trapCfg(), trapModule(esrHandler("BPT.PAUSE_QUIET"), `
 	ld.global.u32 %r5, [%rd3+2]; // misaligned
 	BPT.DRAIN; // drain
 	st.global.u32 [%rd3], %r1;
@@ -154,11 +146,7 @@ func TestSM002_DrainNotBeyondSM(t *testing.T) {
 // ILLEGAL_INSTR_ENCODING error)."
 func TestSM002_PauseOnlyInHandler(t *testing.T) {
 	for _, op := range []string{"BPT.PAUSE", "BPT.PAUSE_QUIET", "RTT"} {
-		r := newTrapRun(t, trapCfg(), trapModule(`
-	S2R %h2, SR_WARP_ESR;
-	st.global.u32 [%hd3+1024], %h2;
-	BPT.PAUSE_QUIET;
-	RTT;`, "\t"+op+"; // outside\n\tst.global.u32 [%rd3], %r1;\n\tret;"), 32)
+		r := newTrapRun(t, trapCfg(), trapModule(esrHandler("BPT.PAUSE_QUIET"), "\t"+op+"; // outside\n\tst.global.u32 [%rd3], %r1;\n\tret;"), 32)
 		rep := r.run()
 		if e := trapunit.WarpESR(r.hout(0)); e.Error() != trapunit.ErrIllegalInstrEncoding {
 			t.Errorf("%s outside the handler: ESR %s", op, e)
@@ -246,18 +234,7 @@ SPIN:
 // waitModule: warp 0 traps; in the handler warp 0 pauses, the other
 // warps spin for a while and return with RTT (then exit).
 func waitModule() string {
-	return trapModule(`
-	setp.ne.u32 %hp1, %h0, 0;
-	@%hp1 bra SPIN;
-	BPT.PAUSE;
-	RTT;
-SPIN:
-	mov.u32 %h3, 0;
-LOOP:
-	add.u32 %h3, %h3, 1;
-	setp.lt.u32 %hp2, %h3, 200;
-	@%hp2 bra LOOP;
-	RTT;`, "\t@%p7 BPT.TRAP 2;\n\tst.global.u32 [%rd3], %r1;\n\tret;")
+	return trapModule(warp0Handler("BPT.PAUSE;", 200, ""), "\t@%p7 BPT.TRAP 2;\n\tst.global.u32 [%rd3], %r1;\n\tret;")
 }
 
 // "The CPU should only "wake-up" warps from the paused state after all
@@ -307,19 +284,30 @@ func TestSM002_EarlyWakeRefused(t *testing.T) {
 	}
 }
 
-// "Note: Execution of BPT.PAUSE does not guarantee that prior
-// instructions have completed."
-func TestSM002_PauseNoCompletionGuarantee(t *testing.T) {
+// runLoadPause runs one warp that traps into a handler that loads a word
+// (global latency 100), runs between, pauses and stores the word after
+// the host resumed it; it checks that the run completed and returns the
+// run and the cycles of the load and of the pause.
+func runLoadPause(t *testing.T, between string) (r *trapRun, load, pause uint64) {
+	t.Helper()
 	cfg := trapCfg()
 	cfg.Lat.Global = 100
-	r := newTrapRun(t, cfg, trapModule(`
+	r = newTrapRun(t, cfg, trapModule(`
 	ld.global.u32 %h5, [%hd3]; // load
-	BPT.PAUSE; // pause
+`+between+`	BPT.PAUSE; // pause
 	st.global.u32 [%hd3+1024], %h5;
 	RTT;`, "\t@%p7 BPT.TRAP 2;\n\tret;"), 32)
 	r.sm.SetHostPolicy("resume", "")
-	r.run()
-	load, pause := r.firstAt(0, r.pc("// load")).Cycle, r.firstAt(0, r.pc("// pause")).Cycle
+	if rep := r.run(); rep.Status != StatusCompleted {
+		t.Fatalf("status %s", rep.Status)
+	}
+	return r, r.firstAt(0, r.pc("// load")).Cycle, r.firstAt(0, r.pc("// pause")).Cycle
+}
+
+// "Note: Execution of BPT.PAUSE does not guarantee that prior
+// instructions have completed."
+func TestSM002_PauseNoCompletionGuarantee(t *testing.T) {
+	_, load, pause := runLoadPause(t, "")
 	if pause >= load+100 {
 		t.Fatalf("BPT.PAUSE at %d waited for the load issued at %d", pause, load)
 	}
@@ -328,19 +316,8 @@ func TestSM002_PauseNoCompletionGuarantee(t *testing.T) {
 // "If a guarantee of prior instruction completion is desired, SW should
 // insert BPT.DRAIN before BPT.PAUSE."
 func TestSM002_DrainBeforePause(t *testing.T) {
-	cfg := trapCfg()
-	cfg.Lat.Global = 100
-	r := newTrapRun(t, cfg, trapModule(`
-	ld.global.u32 %h5, [%hd3]; // load
-	BPT.DRAIN; // drain
-	BPT.PAUSE; // pause
-	st.global.u32 [%hd3+1024], %h5;
-	RTT;`, "\t@%p7 BPT.TRAP 2;\n\tret;"), 32)
-	r.sm.SetHostPolicy("resume", "")
-	if rep := r.run(); rep.Status != StatusCompleted {
-		t.Fatalf("status %s", rep.Status)
-	}
-	load, drain, pause := r.firstAt(0, r.pc("// load")).Cycle, r.firstAt(0, r.pc("// drain")).Cycle, r.firstAt(0, r.pc("// pause")).Cycle
+	r, load, pause := runLoadPause(t, "\tBPT.DRAIN; // drain\n")
+	drain := r.firstAt(0, r.pc("// drain")).Cycle
 	if pause < load+100 {
 		t.Fatalf("load at %d (latency 100), BPT.DRAIN at %d, BPT.PAUSE at %d", load, drain, pause)
 	}
@@ -575,11 +552,7 @@ func TestSM002_TrapZeroIllegal(t *testing.T) {
 		t.Fatalf("assembler: %v", err)
 	}
 	// An image carrying it anyway (patched): ILLEGAL_INSTR_ENCODING.
-	src := trapModule(`
-	S2R %h2, SR_WARP_ESR;
-	st.global.u32 [%hd3+1024], %h2;
-	BPT.PAUSE_QUIET;
-	RTT;`, "\tBPT.TRAP 1; // patched\n\tret;")
+	src := trapModule(esrHandler("BPT.PAUSE_QUIET"), "\tBPT.TRAP 1; // patched\n\tret;")
 	im := assemble(t, "t.ptx", []byte(ptxHeader+src))
 	for pc := range im.Code {
 		if _, s := im.Where(uint32(pc)); strings.Contains(s, "patched") {
@@ -705,20 +678,14 @@ func TestSM002_ABI(t *testing.T) {
 	// The ABI here: out[512] holds an operation code, out[513] its
 	// argument, out[514] the handler's answer. Operation 7 adds 100,
 	// operation 9 doubles.
-	r := newTrapRun(t, trapCfg(), trapModule(`
-	S2R %h2, SR_WARP_ESR;
-	and.b32 %h2, %h2, 7;
-	setp.ne.u32 %hp1, %h2, 2;
-	@%hp1 bra DONE;
+	r := newTrapRun(t, trapCfg(), trapModule(reason2Handler(`
 	ld.global.u32 %h5, [%hd1+2048];
 	ld.global.u32 %h6, [%hd1+2052];
 	setp.eq.u32 %hp2, %h5, 7;
 	@%hp2 add.u32 %h6, %h6, 100;
 	setp.eq.u32 %hp2, %h5, 9;
 	@%hp2 shl.b32 %h6, %h6, 1;
-	st.global.u32 [%hd1+2056], %h6;
-DONE:
-	RTT;`, `
+	st.global.u32 [%hd1+2056], %h6;`), `
 	mov.u32 %r5, 7;
 	st.global.u32 [%rd1+2048], %r5;
 	mov.u32 %r5, 21;
@@ -744,18 +711,12 @@ func TestSM002_PerWarpWords(t *testing.T) {
 	// Four warps, each with its own argument word out[512+w] and answer
 	// word out[520+w]; they trap when they may and the handler answers
 	// the warps whose reason is 2.
-	r := newTrapRun(t, trapCfg(), trapModule(`
-	S2R %h2, SR_WARP_ESR;
-	and.b32 %h2, %h2, 7;
-	setp.ne.u32 %hp1, %h2, 2;
-	@%hp1 bra DONE;
+	r := newTrapRun(t, trapCfg(), trapModule(reason2Handler(`
 	mul.wide.u32 %hd4, %h0, 4;
 	add.s64 %hd5, %hd1, %hd4;
 	ld.global.u32 %h5, [%hd5+2048];
 	mul.lo.u32 %h5, %h5, 3;
-	st.global.u32 [%hd5+2080], %h5;
-DONE:
-	RTT;`, `
+	st.global.u32 [%hd5+2080], %h5;`), `
 	mul.wide.u32 %rd4, %r30, 4;
 	add.s64 %rd5, %rd1, %rd4;
 	add.u32 %r5, %r30, 10;
@@ -1019,19 +980,7 @@ func TestSM002_IntDoesNotTrap(t *testing.T) {
 func TestSM002_PauseQuiet(t *testing.T) {
 	// Warp 0 pauses quietly, warp 1 spins in the handler and then pauses
 	// loudly.
-	r := newTrapRun(t, trapCfg(), trapModule(`
-	setp.ne.u32 %hp1, %h0, 0;
-	@%hp1 bra SPIN;
-	BPT.PAUSE_QUIET;
-	RTT;
-SPIN:
-	mov.u32 %h3, 0;
-LOOP:
-	add.u32 %h3, %h3, 1;
-	setp.lt.u32 %hp2, %h3, 100;
-	@%hp2 bra LOOP;
-	BPT.PAUSE;
-	RTT;`, "\t@%p7 BPT.TRAP 2;\n"+spin+"\tst.global.u32 [%rd3], %r1;\n\tret;"), 64)
+	r := newTrapRun(t, trapCfg(), trapModule(warp0Handler("BPT.PAUSE_QUIET;", 100, "\tBPT.PAUSE;\n"), "\t@%p7 BPT.TRAP 2;\n"+spin+"\tst.global.u32 [%rd3], %r1;\n\tret;"), 64)
 	r.sm.SetHostAgent(nil)
 	r.stepUntil("warp 0 paused", 500, func() bool { q := r.sm.TrapState(); return q.Paused.Has(0) })
 	q := r.sm.TrapState()

@@ -36,11 +36,7 @@ SKIP:`, trapunit.ErrBrxIndexOutOfRange, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := newTrapRun(t, trapCfg(), trapModule(`
-	S2R %h2, SR_WARP_ESR;
-	st.global.u32 [%hd3+1024], %h2;
-	BPT.PAUSE_QUIET;
-	RTT;`, c.body+"\n\tst.global.u32 [%rd3], %r1; // after\n\tret;"), 32)
+			r := newTrapRun(t, trapCfg(), trapModule(esrHandler("BPT.PAUSE_QUIET"), c.body+"\n\tst.global.u32 [%rd3], %r1; // after\n\tret;"), 32)
 			r.sm.SetUniformTraps(c.uniform)
 			rep := r.run()
 			if e := trapunit.WarpESR(r.hout(0)); e.Error() != c.want {
@@ -128,18 +124,7 @@ func TestHandlerKeepsUserContext(t *testing.T) {
 	clobber.WriteString("\tsetp.eq.u32 %hp1, %h4, %h4;\n\tsetp.eq.u32 %hp2, %h4, %h4;\n\tRTT;")
 	src := `.global .align 8 .u64 hbuf;
 
-.visible .func handler()
-{
-	.reg .b32 %h<32>;
-	.reg .b64 %hd<16>;
-	.reg .pred %hp<8>;
-	ld.global.u64 %hd1, [hbuf];
-	mov.u32 %h1, %tid.x;
-	mul.wide.u32 %hd2, %h1, 4;
-	add.s64 %hd3, %hd1, %hd2;
-` + clobber.String() + `
-}
-
+` + handlerFunc(false, clobber.String()) + `
 .visible .func (.reg .b32 r) f(.reg .b32 x)
 {
 	.reg .b32 %t<4>;

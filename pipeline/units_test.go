@@ -89,30 +89,43 @@ func checkUnitsCycle(t *testing.T, sm *SM, ci *CycleInfo, bad *int) {
 // clockKernel reads %clock, %clock_hi and %clock64 in a loop of 12
 // iterations with nanosleeps of growing length between them (idle
 // stretches the SM skips), storing 16 bytes per iteration.
-const clockKernel = `.visible .entry k(.param .u64 out)
+var clockKernel = readLoop(12, 16, `
+	mov.u32 %r1, %clock; // A: clock
+	mov.u32 %r2, %clock_hi; // B: clock_hi
+	mov.u64 %rd2, %clock64; // C: clock64`, `
+	st.global.u32 [%rd4], %r1;
+	st.global.u32 [%rd4+4], %r2;
+	st.global.u64 [%rd4+8], %rd2;
+	mul.lo.u32 %r10, %r9, 9;`)
+
+// unitKernel is kernel k(out) with %r<16>, %rd<16>, %p<4> and %rd1 = out,
+// then body.
+func unitKernel(body string) string {
+	return `.visible .entry k(.param .u64 out)
 {
 	.reg .b32 %r<16>;
 	.reg .b64 %rd<16>;
 	.reg .pred %p<4>;
-	ld.param.u64 %rd1, [out];
-	mov.u32 %r9, 0;
-LOOP:
-	mov.u32 %r1, %clock; // A: clock
-	mov.u32 %r2, %clock_hi; // B: clock_hi
-	mov.u64 %rd2, %clock64; // C: clock64
-	mul.wide.u32 %rd3, %r9, 16;
-	add.s64 %rd4, %rd1, %rd3;
-	st.global.u32 [%rd4], %r1;
-	st.global.u32 [%rd4+4], %r2;
-	st.global.u64 [%rd4+8], %rd2;
-	mul.lo.u32 %r10, %r9, 9;
-	nanosleep.u32 %r10;
-	add.u32 %r9, %r9, 1;
-	setp.lt.u32 %p1, %r9, 12;
-	@%p1 bra LOOP;
-	ret;
+	ld.param.u64 %rd1, [out];` + body + `
 }
 `
+}
+
+// readLoop is a unitKernel that runs iters iterations (%r9 = 0, 1, ...)
+// of reads, then %rd4 = out + stride x %r9, then stores (which also sets
+// %r10), then nanosleep %r10.
+func readLoop(iters, stride int, reads, stores string) string {
+	return unitKernel(`
+	mov.u32 %r9, 0;
+LOOP:` + reads + `
+	mul.wide.u32 %rd3, %r9, ` + fmt.Sprint(stride) + `;
+	add.s64 %rd4, %rd1, %rd3;` + stores + `
+	nanosleep.u32 %r10;
+	add.u32 %r9, %r9, 1;
+	setp.lt.u32 %p1, %r9, ` + fmt.Sprint(iters) + `;
+	@%p1 bra LOOP;
+	ret;`)
+}
 
 // TestClockWrapInSM: %clock is the low half of the cycle counter and wraps
 // silently with clock.start just below 2^32 while %clock_hi steps by one;
@@ -125,9 +138,7 @@ func TestClockWrapInSM(t *testing.T) {
 			cfg := smallConfig()
 			cfg.Clock.Start = start
 			sm, rep, log := runBoth(t, cfg, clockKernel, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(12 * 4)})
-			if rep.Status != StatusCompleted {
-				t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-			}
+			wantCompleted(t, rep)
 			ca := log.at(pcOfText(t, sm, "A: clock"))
 			ch := log.at(pcOfText(t, sm, "B: clock_hi"))
 			c6 := log.at(pcOfText(t, sm, "C: clock64"))
@@ -187,33 +198,17 @@ func TestClockWrapInSM(t *testing.T) {
 // timerKernel reads %globaltimer, its halves and %clock64 in a loop with
 // nanosleeps of growing length between the reads (32 bytes per
 // iteration).
-const timerKernel = `.visible .entry k(.param .u64 out)
-{
-	.reg .b32 %r<16>;
-	.reg .b64 %rd<16>;
-	.reg .pred %p<4>;
-	ld.param.u64 %rd1, [out];
-	mov.u32 %r9, 0;
-LOOP:
+var timerKernel = readLoop(40, 24, `
 	mov.u64 %rd5, %globaltimer; // G: gt
 	mov.u32 %r1, %globaltimer_lo; // L: gt_lo
 	mov.u32 %r2, %globaltimer_hi; // H: gt_hi
-	mov.u64 %rd2, %clock64;
-	mul.wide.u32 %rd3, %r9, 24;
-	add.s64 %rd4, %rd1, %rd3;
+	mov.u64 %rd2, %clock64;`, `
 	st.global.u64 [%rd4], %rd5;
 	st.global.u32 [%rd4+8], %r1;
 	st.global.u32 [%rd4+12], %r2;
 	st.global.u64 [%rd4+16], %rd2;
 	mul.lo.u32 %r10, %r9, %r9;
-	mul.lo.u32 %r10, %r10, 3;
-	nanosleep.u32 %r10;
-	add.u32 %r9, %r9, 1;
-	setp.lt.u32 %p1, %r9, 40;
-	@%p1 bra LOOP;
-	ret;
-}
-`
+	mul.lo.u32 %r10, %r10, 3;`)
 
 // TestGlobalTimerInSM: %globaltimer is timer.start_ns plus the elapsed
 // cycles converted with clock.mhz, in steps of timer.resolution_ns; its
@@ -235,9 +230,7 @@ func TestGlobalTimerInSM(t *testing.T) {
 			cfg.Clock.Start = 1<<32 - 5 // the timer counts cycles since reset, not %clock64
 			cfg.Run.MaxCycles = 0
 			sm, rep, log := runBoth(t, cfg, timerKernel, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(40 * 6)})
-			if rep.Status != StatusCompleted {
-				t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-			}
+			wantCompleted(t, rep)
 			ref := func(cycle uint64) uint64 {
 				ns := c.start + cycle*1000/uint64(c.mhz)
 				return ns - ns%c.res
@@ -402,12 +395,7 @@ func TestNanosleepBounds(t *testing.T) {
 // nanosleep (inactive and predicated-off lanes do not count), so all wake
 // together; a later group of a divergent warp waits for the warp's sleep.
 func TestNanosleepLanesWakeTogether(t *testing.T) {
-	src := `.visible .entry k(.param .u64 out)
-{
-	.reg .b32 %r<16>;
-	.reg .b64 %rd<16>;
-	.reg .pred %p<4>;
-	ld.param.u64 %rd1, [out];
+	src := unitKernel(`
 	mov.u32 %r1, %tid.x;
 	mov.u32 %r2, %laneid;
 	mad.lo.u32 %r3, %r2, 37, 1000; // t = 1000 + 37 lane
@@ -431,9 +419,7 @@ func TestNanosleepLanesWakeTogether(t *testing.T) {
 LOW:
 	nanosleep.u32 3000; // low group
 JOIN:
-	ret;
-}
-`
+	ret;`)
 	for _, mode := range []config.SleepMode{config.SleepExact, config.SleepUniform} {
 		t.Run(string(mode), func(t *testing.T) {
 			cfg := smallConfig() // 1000 MHz: 1 cycle = 1 ns; 32 ns resolution
@@ -441,9 +427,7 @@ JOIN:
 			// 3 warps, the last one with 8 threads (lanes 8.. inactive).
 			l := Launch{Block: [3]uint32{72, 1, 1}, Buffers: outBuf(72 * 4)}
 			sm, rep, log := runBoth(t, cfg, src, l)
-			if rep.Status != StatusCompleted {
-				t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-			}
+			wantCompleted(t, rep)
 			v := u64s(rep.Buffers["out"])
 			if n := len(log.at(pcOfText(t, sm, "lanes sleep"))); n != 3 {
 				t.Fatalf("the nanosleep issued %d times", n)
@@ -502,12 +486,7 @@ JOIN:
 
 // pmKernel triggers events under guards, divergence and inactive lanes,
 // reads %pm0..2 after a barrier, then triggers event 7 from 4 lanes.
-const pmKernel = `.visible .entry k(.param .u64 out)
-{
-	.reg .b32 %r<16>;
-	.reg .b64 %rd<16>;
-	.reg .pred %p<4>;
-	ld.param.u64 %rd1, [out];
+var pmKernel = unitKernel(`
 	mov.u32 %r1, %tid.x;
 	mov.u32 %r2, %laneid;
 	pmevent 1; // every lane
@@ -536,9 +515,7 @@ JOIN:
 	setp.ge.u32 %p3, %r2, 4;
 	@%p3 exit;
 	pmevent 7; // lanes 0..3
-	ret;
-}
-`
+	ret;`)
 
 // TestPMEventCounts: pmevent and pmevent.mask count once per warp-level
 // execution by at least one lane: lanes that are inactive (a partial warp,
@@ -791,12 +768,7 @@ func TestUnitsConfigLimits(t *testing.T) {
 // mode), pmevents and clock, timer and counter reads allocates nothing per
 // cycle, stepping or skipping.
 func TestNoPerCycleAllocationsUnits(t *testing.T) {
-	src := `.visible .entry k(.param .u64 out)
-{
-	.reg .b32 %r<16>;
-	.reg .b64 %rd<16>;
-	.reg .pred %p<4>;
-	ld.param.u64 %rd1, [out];
+	src := unitKernel(`
 	mov.u32 %r2, %laneid;
 	mov.u32 %r9, 0;
 LOOP:
@@ -813,9 +785,7 @@ LOOP:
 	setp.lt.u32 %p1, %r9, 100000;
 	@%p1 bra LOOP;
 	st.global.u64 [%rd1], %rd2;
-	ret;
-}
-`
+	ret;`)
 	cfg := config.Default()
 	cfg.Sleep.Mode = config.SleepUniform
 	l := Launch{Block: [3]uint32{256, 1, 1}, Buffers: outBuf(2)}

@@ -101,13 +101,7 @@ func TestNamedBarrierProducerConsumer(t *testing.T) {
 	// Warp 0 produces and arrives at barrier 1 (64 threads) without
 	// waiting; warp 1 waits there, then consumes. Warps 2-3 never touch
 	// barrier 1.
-	src := `.visible .entry k(.param .u64 out)
-{
-	.reg .b32 %r<32>;
-	.reg .b64 %rd<16>;
-	.reg .pred %p<8>;
-	.shared .align 4 .b8 s[128];
-` + prologue + `
+	src := kernelWith(".shared .align 4 .b8 s[128];", `
 	setp.ge.u32 %p1, %r1, 64;
 	@%p1 bra REST;
 	setp.ge.u32 %p2, %r1, 32;
@@ -123,9 +117,7 @@ CONSUME:
 	ld.shared.u32 %r5, [%r3];
 	st.global.u32 [%rd3], %r5;
 REST:
-	ret;
-}
-`
+	ret;`)
 	sm, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{128, 1, 1}, Buffers: outBuf(128)})
 	if rep.Status != StatusCompleted {
 		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
@@ -147,13 +139,8 @@ func TestSleepAndMembarStates(t *testing.T) {
 	st.global.u32 [%rd3], %r4;
 	membar.gl;
 	ret;`)
-	var log issueLog
-	sm := newPTX(t, cfg, src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
-	log.hook(sm)
-	rep, _ := sm.Run()
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	sm, rep, log := runLogged(t, cfg, src, threadsLaunch(32))
+	wantCompleted(t, rep)
 	// sleep.mode exact: 2000 ns rounded down to the 32 ns timer step is
 	// 1984 ns = 1984 cycles at 1000 MHz, asleep in the cycles after the
 	// nanosleep issued; the load issues in the next one.

@@ -22,7 +22,13 @@ type harness struct {
 
 func newHarness(t *testing.T, threads, nreg int, valid bool) *harness {
 	t.Helper()
-	u, err := New(testParams())
+	return newHarnessWith(t, testParams(), threads, nreg, valid)
+}
+
+// newHarnessWith is newHarness for a pool with parameters p.
+func newHarnessWith(t *testing.T, p Params, threads, nreg int, valid bool) *harness {
+	t.Helper()
+	u, err := New(p)
 	if err != nil {
 		t.Fatal(err)
 	}

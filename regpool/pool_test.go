@@ -64,9 +64,8 @@ func TestProducerConsumer(t *testing.T) {
 func TestProducerConsumerSameCycle(t *testing.T) {
 	p := testParams()
 	p.NumPorts = 8
-	u, _ := New(p)
-	h := &harness{t: t, u: u}
-	h.kern.KernThreads, h.kern.KernNReg, h.kern.KernNRegValid = 256, 136, true
+	h := newHarnessWith(t, p, 256, 136, true)
+	u := h.u
 	h.step(launchEv(0))
 	o := h.step(append(group(0, 1, pcA, true, 232), group(0, 0, pcB, false, 40)...)...)
 	h.wantRel(o, 7, 0, 0x0f, 136, 40)
@@ -169,9 +168,8 @@ func TestShortWarpgroup(t *testing.T) {
 func TestGrantRoundRobin(t *testing.T) {
 	p := testParams()
 	p.NumPorts = 8
-	u, _ := New(p)
-	h := &harness{t: t, u: u}
-	h.kern.KernThreads, h.kern.KernNReg, h.kern.KernNRegValid = 256, 64, true
+	h := newHarnessWith(t, p, 256, 64, true)
+	u := h.u
 	h.step(launchEv(0), launchEv(1))
 	h.step(append(group(0, 0, pcA, false, 24), group(1, 0, pcA, false, 24)...)...) // 5120 free in each
 	h.step(syncEv(0, 0xff), syncEv(1, 0xff))

@@ -1,6 +1,9 @@
 package regpool
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // One test per sentence of the setmaxnreg description. Seed 000
 // (000_c17346db4d6b7e90.txt, section 9.7.19.5) and seed 001
@@ -19,6 +22,25 @@ func launched(t *testing.T, nreg int, valid bool) *harness {
 		t.Fatalf("after launch %+v", st)
 	}
 	return h
+}
+
+// wantUndefinedCount steps warpgroup wg of CTA 0 (launched at 136) into a
+// setmaxnreg (.inc if inc) to n that is undefined: every warp of the
+// warpgroup reports kind, the warpgroup completes without a change (136
+// to 136) and the pool stays empty.
+func wantUndefinedCount(t *testing.T, wg int, inc bool, n int, kind string) {
+	t.Helper()
+	h := launched(t, 136, true)
+	o := h.step(group(0, wg, pcA, inc, n)...)
+	var want []string
+	for w := 4 * wg; w < 4*wg+4; w++ {
+		want = append(want, fmt.Sprintf("0.%d:%s", w, kind))
+	}
+	h.wantUB(o, want...)
+	h.wantRel(o, 3, 0, 0x0f<<(4*wg), 136, 136)
+	if h.u.CTAStats(0).Free != 0 {
+		t.Fatal("pool changed")
+	}
 }
 
 // Seed 000 title: "Hint to change the number of registers owned by the
@@ -383,13 +405,7 @@ func TestSentenceDecPrecondition(t *testing.T) {
 // ".dec ... Otherwise, the behaviour is undefined." Reported as DEC_ABOVE
 // for each warp; the warpgroup completes without a change.
 func TestSentenceDecAboveUndefined(t *testing.T) {
-	h := launched(t, 136, true)
-	o := h.step(group(0, 0, pcA, false, 144)...)
-	h.wantUB(o, "0.0:DEC_ABOVE", "0.1:DEC_ABOVE", "0.2:DEC_ABOVE", "0.3:DEC_ABOVE")
-	h.wantRel(o, 3, 0, 0x0f, 136, 136)
-	if h.u.CTAStats(0).Free != 0 {
-		t.Fatal("pool changed")
-	}
+	wantUndefinedCount(t, 0, false, 144, "DEC_ABOVE")
 }
 
 // "When qualifier .inc is specified, the maximum number of per-thread
@@ -409,13 +425,7 @@ func TestSentenceIncPrecondition(t *testing.T) {
 // ".inc ... Otherwise, the behaviour is undefined." Reported as INC_BELOW
 // for each warp; nothing is released to the pool.
 func TestSentenceIncBelowUndefined(t *testing.T) {
-	h := launched(t, 136, true)
-	o := h.step(group(0, 1, pcA, true, 64)...)
-	h.wantUB(o, "0.4:INC_BELOW", "0.5:INC_BELOW", "0.6:INC_BELOW", "0.7:INC_BELOW")
-	h.wantRel(o, 3, 0, 0xf0, 136, 136)
-	if h.u.CTAStats(0).Free != 0 {
-		t.Fatal("pool changed")
-	}
+	wantUndefinedCount(t, 1, true, 64, "INC_BELOW")
 }
 
 // "The mandatory .sync qualifier indicates that setmaxnreg instruction
