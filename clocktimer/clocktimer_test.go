@@ -3,7 +3,6 @@ package clocktimer
 import (
 	"math/rand/v2"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/smsim/smsim/rtl"
@@ -378,23 +377,8 @@ func TestNewErrors(t *testing.T) {
 
 }
 
-// checkTags: every field of Inputs, Outputs and State has an sv tag with
-// the suffix of its direction.
-func checkTags(t *testing.T, v any, suffix string) {
-	t.Helper()
-	typ := reflect.TypeOf(v)
-	for i := 0; i < typ.NumField(); i++ {
-		f := typ.Field(i)
-		if name := f.Tag.Get("sv"); !strings.HasSuffix(name, suffix) || len(name) <= len(suffix) {
-			t.Errorf("%s.%s: sv tag %q, want a name ending in %s", typ.Name(), f.Name, name, suffix)
-		}
-	}
-}
-
 func TestSignalTable(t *testing.T) {
-	checkTags(t, Inputs{}, "_i")
-	checkTags(t, Outputs{}, "_o")
-	checkTags(t, State{}, "_q")
+	rtltest.CheckTags(t, Inputs{}, Outputs{}, State{})
 	if err := rtl.CheckState(State{}); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package regpool
 import (
 	"os"
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -350,29 +349,10 @@ func TestQRef(t *testing.T) {
 	}
 }
 
-var svName = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
-
 // Every Inputs, Outputs and State field carries an sv tag with the
 // direction's suffix, in lower_snake_case, and no name is used twice.
 func TestSignalTags(t *testing.T) {
-	seen := map[string]bool{}
-	for _, c := range []struct {
-		v      any
-		suffix string
-	}{{Inputs{}, "_i"}, {Outputs{}, "_o"}, {State{}, "_q"}} {
-		typ := reflect.TypeOf(c.v)
-		for i := 0; i < typ.NumField(); i++ {
-			f := typ.Field(i)
-			name, ok := f.Tag.Lookup("sv")
-			if !ok || !strings.HasSuffix(name, c.suffix) || !svName.MatchString(name) {
-				t.Errorf("%s.%s: sv tag %q, want lower_snake_case ending in %s", typ.Name(), f.Name, name, c.suffix)
-			}
-			if seen[name] {
-				t.Errorf("%s used twice", name)
-			}
-			seen[name] = true
-		}
-	}
+	rtltest.CheckTags(t, Inputs{}, Outputs{}, State{})
 }
 
 func TestSignalTable(t *testing.T) {

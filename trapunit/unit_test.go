@@ -3,11 +3,11 @@ package trapunit
 import (
 	"math/rand"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/smsim/smsim/rtl"
+	"github.com/smsim/smsim/rtl/rtltest"
 )
 
 func TestNewChecksParams(t *testing.T) {
@@ -31,22 +31,7 @@ func TestStateIsPlain(t *testing.T) {
 // Every exported field of Inputs, Outputs and State carries an sv tag with
 // the suffix of its direction.
 func TestSignalSuffixes(t *testing.T) {
-	for _, c := range []struct {
-		v      any
-		suffix string
-	}{{Inputs{}, "_i"}, {Outputs{}, "_o"}, {State{}, "_q"}} {
-		st := reflect.TypeOf(c.v)
-		for i := 0; i < st.NumField(); i++ {
-			f := st.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			name := f.Tag.Get("sv")
-			if !strings.HasSuffix(name, c.suffix) || name != strings.ToLower(name) {
-				t.Errorf("%s.%s: sv tag %q, want lower_snake_case ending in %s", st.Name(), f.Name, name, c.suffix)
-			}
-		}
-	}
+	rtltest.CheckTags(t, Inputs{}, Outputs{}, State{})
 }
 
 func TestSignals(t *testing.T) {

@@ -235,3 +235,8 @@ func TestLaunchDuringEval(t *testing.T) {
 		t.Fatalf("state %v next %d", q.Age[:8], q.NextAge)
 	}
 }
+
+// Every Inputs, Outputs and State field carries its Verilog name.
+func TestSignalTags(t *testing.T) {
+	rtltest.CheckTags(t, Inputs{}, Outputs{}, State{})
+}

@@ -5,6 +5,8 @@ package rtltest
 
 import (
 	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/smsim/smsim/rtl"
@@ -47,4 +49,35 @@ func CheckTwoPhase[I, O, S any](t testing.TB, u rtl.Unit[I, O, S], inputs ...I) 
 		outs = append(outs, o1)
 	}
 	return outs
+}
+
+var svName = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+// CheckTags fails t unless every exported field of a unit's Inputs,
+// Outputs and State (in, out, st) carries an sv tag in lower_snake_case
+// with its direction's suffix (_i, _o, _q) and no name is used twice: the
+// Go side of the STYLE's one name per signal.
+func CheckTags(t testing.TB, in, out, st any) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, c := range []struct {
+		v      any
+		suffix string
+	}{{in, "_i"}, {out, "_o"}, {st, "_q"}} {
+		typ := reflect.TypeOf(c.v)
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, ok := f.Tag.Lookup("sv")
+			if !ok || !strings.HasSuffix(name, c.suffix) || len(name) <= len(c.suffix) || !svName.MatchString(name) {
+				t.Errorf("%s.%s: sv tag %q, want lower_snake_case ending in %s", typ.Name(), f.Name, name, c.suffix)
+			}
+			if seen[name] {
+				t.Errorf("%s used twice", name)
+			}
+			seen[name] = true
+		}
+	}
 }
