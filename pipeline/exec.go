@@ -148,6 +148,7 @@ func (sm *SM) issue(w *warp, s int) {
 	sbc := d.sb
 	var f *fault
 	exits := uint32(0)
+	rtt := false
 	switch d.cat {
 	case catNOP:
 		w.advance()
@@ -241,7 +242,12 @@ func (sm *SM) issue(w *warp, s int) {
 		}
 	case catTrapUnit:
 		f = sm.execTrapUnit(w, d, pc, mask, emask)
-		if f == nil {
+		// RTT does not fall through: trap_unit's resume pulse at this
+		// cycle's edge sends the warp to the saved PC (seed 002). Its
+		// group stays at the RTT until then, so nothing after the
+		// handler (another function, with more registers than the
+		// handler's bank) is ever looked at.
+		if rtt = d.in.Op == isa.OpRTT && emask != 0; f == nil && !rtt {
 			w.advance()
 		}
 	default:
@@ -276,8 +282,9 @@ func (sm *SM) issue(w *warp, s int) {
 			w.prdy[p], w.pcls[p] = ready, sbc
 		}
 	}
-	// Fetch: control flow resolves in lat.branch; a jump refetches.
-	seq := w.gpc == pc+1
+	// Fetch: control flow resolves in lat.branch; a jump refetches (the
+	// redirect of RTT is trap_unit's, at the edge).
+	seq := w.gpc == pc+1 || rtt
 	if d.ctrl {
 		w.branchUntil = c + latOf(sm.cfg.Lat, latBranch)
 		if !seq {
