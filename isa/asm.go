@@ -44,6 +44,7 @@ func AssembleSource(file string, src []byte) (*Image, error) {
 
 // funcSym is a function known at module scope.
 type funcSym struct {
+	first   Pos   // the first declaration (prototype or definition)
 	decl    *Func // the definition if any, else the first prototype
 	def     *Func
 	pc      uint32 // entry after layout
@@ -234,7 +235,7 @@ func (a *assembler) declareFunc(f *Func) {
 	sig := signature{rets: paramSig(f.Rets), params: paramSig(f.Params)}
 	fs, ok := a.funcs[f.Name]
 	if !ok {
-		fs = &funcSym{decl: f, sig: sig}
+		fs = &funcSym{first: f.Pos, decl: f, sig: sig}
 		a.funcs[f.Name] = fs
 	} else if !fs.sig.compatible(sig) || fs.decl.Entry != f.Entry {
 		a.errorf(f.Pos, "%s redeclared with a different signature (first at %s)", f.Name, fs.decl.Pos)
@@ -250,6 +251,16 @@ func (a *assembler) declareFunc(f *Func) {
 		fs.index = len(a.order)
 		a.order = append(a.order, fs)
 	}
+}
+
+// declaredBefore reports whether function f is declared before position p
+// (seed 004: "All functions must be declared prior to being referenced in
+// a call table initializer or .calltargets directive").
+func (f *funcSym) declaredBefore(p Pos) bool {
+	if f.first.File != p.File {
+		return true
+	}
+	return f.first.Line < p.Line || f.first.Line == p.Line && f.first.Col < p.Col
 }
 
 // checkDirectives validates the performance-tuning directives of a function.

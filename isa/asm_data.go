@@ -199,7 +199,11 @@ func (a *assembler) initData(bank *[]byte, off int, d *VarDecl, v *Var) {
 			}
 			putLE((*bank)[at:at+elem], bits)
 		case *SymOperand:
-			if _, ok := a.funcs[val.Name]; ok {
+			if fs, ok := a.funcs[val.Name]; ok {
+				if !fs.declaredBefore(val.Pos) {
+					a.errorf(val.Pos, "%s is referenced in a call table initializer before its declaration (functions must be declared prior to it)", val.Name)
+					continue
+				}
 				if elem < 4 {
 					a.errorf(val.Pos, "function address of %s does not fit .%s", val.Name, d.Type)
 					continue

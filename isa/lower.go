@@ -281,9 +281,11 @@ func (st *fnState) prescanLabels(b *Block) {
 	}
 }
 
+// labelDefined reports whether name is a label of the function: defined
+// (-2, its position pending) or already placed (its PC).
 func (st *fnState) labelDefined(name string) bool {
 	id, ok := st.labels[name]
-	return ok && st.labelAt[id] == -2
+	return ok && st.labelAt[id] != -1
 }
 
 func (st *fnState) emit(mi minst) {
@@ -330,7 +332,7 @@ func (st *fnState) block(b *Block, depth int) {
 			var sig signature
 			for i, fn := range s.Funcs {
 				fsym, ok := st.a.funcs[fn.Name]
-				if !ok {
+				if !ok || !fsym.declaredBefore(fn.Pos) {
 					st.a.errorf(fn.Pos, ".calltargets %s: %s is not a function declared before it", s.Name, fn.Name)
 					continue
 				}

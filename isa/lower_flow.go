@@ -89,14 +89,13 @@ func (st *fnState) lowerFlow(in *Instr, ms modSet, mi minst) {
 		mi.in.Op = OpBRX
 		mi.in.Mods |= uint16(len(e.labels)) << ModBrxLenShift
 		mi.in.Type = U32
-		if !st.src(&mi, 0, in.Operands[0], U32) {
+		if _, isReg := in.Operands[0].(*RegOperand); !isReg {
+			// Seed 004: "The index operand is a .u32 register."
+			st.a.errorf(in.Pos, "brx.idx: the index operand must be a .u32 register")
 			return
 		}
-		if mi.in.A.Kind != KindReg {
-			// An immediate index is fine too; it occupied Imm: move it to the constant table.
-			v := uint64(mi.in.Imm)
-			mi.immUsed = false
-			mi.in.A = ConstOp(st.a.constIndex(v, mi.pos))
+		if !st.src(&mi, 0, in.Operands[0], U32) {
+			return
 		}
 		mi.immUsed = true
 		mi.reloc = relocBrTable
