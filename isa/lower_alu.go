@@ -2,6 +2,8 @@
 
 package isa
 
+import "strings"
+
 func (st *fnState) arithMods(in *Instr, ms modSet, mi *minst, allowMul bool) bool {
 	for _, m := range ms.rest {
 		switch m {
@@ -216,18 +218,7 @@ func (st *fnState) lowerCvt(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	if ro, ok := in.Operands[1].(*RegOperand); ok && st.sc.lookup(ro.Name) == nil {
-		// cvt from a special register: S2R into the destination, then convert it in place.
-		s2r := minst{pos: in.Pos, uses: append([]rref(nil), mi.uses...)}
-		s2r.in.GuardOn, s2r.in.GuardNeg = mi.in.GuardOn, mi.in.GuardNeg
-		st.lowerSRegRead(in, s2r, at, 0, in.Operands[0], ro)
-		if len(st.a.errs) > 0 {
-			return
-		}
-		if !st.dst(&mi, fDst, in.Operands[0], dt, true) || !st.src(&mi, 0, in.Operands[0], at) {
-			return
-		}
-		mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
-		st.emit(mi)
+		st.lowerCvtSReg(in, mi, ro, dt, at)
 		return
 	}
 	if !st.dst(&mi, fDst, in.Operands[0], dt, false) {
@@ -238,6 +229,50 @@ func (st *fnState) lowerCvt(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
+	st.emit(mi)
+}
+
+// lowerCvtSReg lowers cvt from a special register (seed 003: special
+// registers "are accessed through mov or cvt instructions"): S2R into a
+// fresh register of the special register's own type (or the source type,
+// where that is wider), then the conversion from it into the destination,
+// so that cvt.u64.u32 %rd, %tid.x and cvt.u32.u64 %r, %clock64 need no
+// register of the other width.
+func (st *fnState) lowerCvtSReg(in *Instr, mi minst, ro *RegOperand, dt, at Type) {
+	full := ro.Name
+	if ro.Comp != "" {
+		full += "." + ro.Comp
+	}
+	sr, ok := LookupSReg(full)
+	switch {
+	case !ok && strings.HasPrefix(full, "%"):
+		st.a.errorf(ro.Pos, "undeclared register or unknown special register %s", full)
+		return
+	case !ok:
+		st.a.errorf(ro.Pos, "undeclared register %s", full)
+		return
+	case sr == SRGlobalESR || sr == SRWarpESR:
+		st.a.errorf(ro.Pos, "%s is read with S2R, not cvt", full)
+		return
+	case sr.Type() == Pred:
+		st.a.errorf(ro.Pos, "%s is a predicate; cvt cannot read it", full)
+		return
+	}
+	t := sr.Type()
+	if at.Bits() > t.Bits() {
+		t = at
+	}
+	v := st.newVreg(full, t, ro.Pos)
+	s2r := minst{pos: in.Pos, uses: append([]rref(nil), mi.uses...)}
+	s2r.in.GuardOn, s2r.in.GuardNeg = mi.in.GuardOn, mi.in.GuardNeg
+	s2r.in.Op, s2r.in.Type, s2r.in.Imm, s2r.immUsed = OpS2R, t, uint32(sr), true
+	s2r.defs = append(s2r.defs, rref{v, fDst})
+	st.emit(s2r)
+	if !st.dst(&mi, fDst, in.Operands[0], dt, false) {
+		return
+	}
+	mi.in.A, mi.in.B, mi.in.C = RegOp(0), ZeroOp(), ZeroOp()
+	mi.uses = append(mi.uses, rref{v, fA})
 	st.emit(mi)
 }
 

@@ -173,11 +173,13 @@ func (st *fnState) src(mi *minst, slot int, o Operand, t Type) bool {
 	switch o := o.(type) {
 	case *ImmOperand:
 		if t == Pred {
-			if o.Float || (o.Int != 0 && o.Int != 1) {
-				st.a.errorf(o.Pos, "predicate immediate must be 0 or 1")
+			// 0 is false; 1 and -1 (all ones: how clang-16 writes
+			// "true", mov.pred %p, -1) are true.
+			if o.Float || (o.Int != 0 && o.Int != 1 && o.Int != -1) {
+				st.a.errorf(o.Pos, "predicate immediate must be 0, 1 or -1")
 				return false
 			}
-			st.setImm(mi, slot, uint64(o.Int))
+			st.setImm(mi, slot, uint64(o.Int&1))
 			return true
 		}
 		bits, err := immBits(o, t)
@@ -194,6 +196,10 @@ func (st *fnState) src(mi *minst, slot int, o Operand, t Type) bool {
 		st.setImm(mi, slot, bits)
 		return true
 	case *RegOperand, *SymOperand:
+		if so, ok := o.(*SymOperand); ok && so.Name == "WARP_SZ" && st.sc.lookup(so.Name) == nil {
+			// PTX's predefined constant: the warp size, 32.
+			return st.src(mi, slot, &ImmOperand{Pos: so.Pos, Text: so.Name, Int: 32 + so.Offset}, t)
+		}
 		if so, ok := o.(*SymOperand); ok {
 			// Symbol address as a value: variable or function.
 			if e := st.sc.lookup(so.Name); e == nil || so.Offset != 0 {
