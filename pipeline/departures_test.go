@@ -54,3 +54,36 @@ func TestLegalPTXOnceRefused(t *testing.T) {
 		}
 	}
 }
+
+// A guarded brkpt, trap or BPT.TRAP with one lane's guard true records
+// that lane in lanes, not the whole active group (issue 16, item 7; seed
+// 000: "trap ... Abort execution", brkpt "Suspends execution" are
+// executed by the threads whose guard is true). The whole group still
+// goes to the saved PC when the warp resumes.
+func TestGuardedTrapRecordsItsLanes(t *testing.T) {
+	for _, c := range []struct{ inst, list, kind string }{
+		{"brkpt", "breakpoints", "brkpt"},
+		{"BPT.TRAP 1", "breakpoints", "bpt.trap"},
+		{"BPT.TRAP 3", "traps", "bpt.trap"},
+		{"trap", "traps", "trap"},
+	} {
+		t.Run(c.inst, func(t *testing.T) {
+			src := trapModule("\tRTT;", `
+	setp.eq.u32 %p1, %r2, 5;
+	@%p1 `+c.inst+`;
+	st.global.u32 [%rd3], %r1;
+	ret;`)
+			_, rep := runPTX(t, trapCfg(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
+			recs := rep.Traps
+			if c.list == "breakpoints" {
+				recs = rep.Breakpoints
+			}
+			if len(recs) != 1 {
+				t.Fatalf("%s: %d records in %s: %+v / %+v", c.inst, len(recs), c.list, rep.Traps, rep.Breakpoints)
+			}
+			if r := recs[0]; r.Lanes != 1<<5 || r.Kind != c.kind {
+				t.Errorf("%s: record %+v, want lanes %#x (lane 5) kind %s", c.inst, r, 1<<5, c.kind)
+			}
+		})
+	}
+}

@@ -517,7 +517,7 @@ func (sm *SM) checkRegs(w *warp, d *dinst, pc uint32) bool {
 			e.Message += " (regpool.strict; SETMAXNREG_UB)"
 			sm.countIssue(w, pc, 0)
 			sm.addError(e)
-			sm.trapEvent(w, trapunit.EvWarpError, uint8(trapunit.ErrSetmaxnregUB), pc, w.gmask)
+			sm.trapEvent(w, trapunit.EvWarpError, uint8(trapunit.ErrSetmaxnregUB), pc, w.gmask, w.gmask)
 			return false
 		}
 		e.Warning = true

@@ -59,6 +59,7 @@ type warpTrap struct {
 	group      uint32 // the lanes sent to the saved PC when the warp resumes
 	evCycle    uint64 // cycle+1 of the warp's last event
 	evMask     uint32 // that event's active group
+	evExec     uint32 // the lanes of evMask that executed it (guard true)
 	pauseCycle uint64 // cycle+1 of the warp's last BPT.PAUSE(_QUIET)
 }
 
@@ -123,6 +124,7 @@ type trapOverflow struct {
 	kind     trapunit.EvKind
 	arg      uint8
 	pc, mask uint32
+	exec     uint32
 	cycle    uint64
 }
 
@@ -272,26 +274,29 @@ func (sm *SM) trapped() bool { return sm.trap.q.SMTrapped }
 
 // trapEvent drives the next event port with an event of warp w raised by
 // the instruction at pc executed by the group mask.
-func (sm *SM) trapEvent(w *warp, kind trapunit.EvKind, arg uint8, pc, mask uint32) {
+// mask is the instruction's active group (the lanes that go to the saved
+// PC on resume), exec the lanes that executed it: its guard was true
+// (TrapRecord.Lanes).
+func (sm *SM) trapEvent(w *warp, kind trapunit.EvKind, arg uint8, pc, mask, exec uint32) {
 	t := &sm.trap
 	p := t.nev
 	if p >= trapunit.MaxPorts {
 		// More events than ports (several warp errors besides the
 		// issues): the rest go first next cycle.
-		t.over = append(t.over, trapOverflow{w, kind, arg, pc, mask, sm.cycle})
+		t.over = append(t.over, trapOverflow{w, kind, arg, pc, mask, exec, sm.cycle})
 		return
 	}
 	t.in.SetEvent(p, trapunit.Event{Warp: w.slot, Kind: kind, Arg: arg, PCNext: pc + 1})
 	t.evw[p], t.evpc[p] = w, pc
 	t.nev++
-	w.tr.evCycle, w.tr.evMask = sm.cycle+1, mask
+	w.tr.evCycle, w.tr.evMask, w.tr.evExec = sm.cycle+1, mask, exec
 }
 
 // warpError reports the fault e of w's instruction at pc and raises it
 // as a warp error for the trap unit (errCode).
 func (sm *SM) warpError(w *warp, e ErrorEntry, pc uint32) {
 	sm.addError(e)
-	sm.trapEvent(w, trapunit.EvWarpError, uint8(errCode(&e)), pc, w.gmask)
+	sm.trapEvent(w, trapunit.EvWarpError, uint8(errCode(&e)), pc, w.gmask, w.gmask)
 }
 
 // errCode is the warp error code of a fault: trapunit.ErrorFromFault of
@@ -351,7 +356,7 @@ func (sm *SM) trapTick() {
 		t.over = nil
 		for _, e := range over {
 			if !e.w.done && e.w.slot < trapunit.MaxWarps && sm.slots[e.w.slot] == e.w {
-				sm.trapEvent(e.w, e.kind, e.arg, e.pc, e.mask)
+				sm.trapEvent(e.w, e.kind, e.arg, e.pc, e.mask, e.exec)
 			}
 		}
 	}
@@ -610,7 +615,7 @@ func (sm *SM) execTrapUnit(w *warp, d *dinst, pc uint32, mask, emask uint32) *fa
 		}
 		return nil
 	}
-	sm.trapEvent(w, kind, arg, pc, mask)
+	sm.trapEvent(w, kind, arg, pc, mask, emask)
 	return nil
 }
 
@@ -628,10 +633,10 @@ func (sm *SM) execTrapInst(w *warp, d *dinst, pc uint32, mask, emask uint32) {
 			what = "the trap handler " + sm.trap.handler + " is entered"
 		}
 		sm.addError(sm.errorAt("trap", w, pc, fmt.Sprintf("trap (lanes %#08x): warp error ASSERT_TRAP, interrupt to the host; %s", emask, what)))
-		sm.trapEvent(w, trapunit.EvPTXTrap, 0, pc, mask)
+		sm.trapEvent(w, trapunit.EvPTXTrap, 0, pc, mask, emask)
 		return
 	}
-	sm.trapEvent(w, trapunit.EvPTXBrkpt, 0, pc, mask)
+	sm.trapEvent(w, trapunit.EvPTXBrkpt, 0, pc, mask, emask)
 }
 
 // trapAbort ends the run on the host agent's decision.

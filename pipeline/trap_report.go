@@ -43,7 +43,7 @@ type TrapRecord struct {
 	// traps).
 	Reason int    `json:"reason"`
 	Error  string `json:"error,omitempty"`
-	Lanes  uint32 `json:"lanes"` // the active group that executed it
+	Lanes  uint32 `json:"lanes"` // the lanes that executed it (active, guard true)
 	// ESR is the warp ESR after the event, ESRDecoded its fields.
 	ESR        uint16 `json:"esr"`
 	ESRDecoded string `json:"esr_decoded"`
@@ -103,7 +103,7 @@ func (sm *SM) trapRecords(before *trapunit.State, nev int) {
 		w := t.evw[p]
 		s := w.slot
 		kind, arg := t.in.EvKind[p], t.in.EvArg[p]
-		r := TrapRecord{Cycle: sm.cycle, Warp: s, CTA: w.cta.id, WarpInCTA: w.inCTA, PC: t.evpc[p], Line: sm.lineOf(t.evpc[p]), Lanes: w.tr.evMask}
+		r := TrapRecord{Cycle: sm.cycle, Warp: s, CTA: w.cta.id, WarpInCTA: w.inCTA, PC: t.evpc[p], Line: sm.lineOf(t.evpc[p]), Lanes: w.tr.evExec}
 		switch kind {
 		case trapunit.EvBPTTrap:
 			r.Kind, r.Reason = "bpt.trap", int(arg&7)
