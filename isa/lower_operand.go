@@ -345,8 +345,13 @@ func (st *fnState) srcWide(mi *minst, slot int, o Operand, t Type) bool {
 				return false
 			}
 			op := &mi.in.A
-			if slot == 1 {
+			switch slot {
+			case 1:
 				op = &mi.in.B
+			case 2:
+				// The second element of a vector store: in C, so that A
+				// keeps the address's base (FP or RZ for a named address).
+				op = &mi.in.C
 			}
 			*op = RegOp(0)
 			mi.uses = append(mi.uses, rref{v, uint8(fA + slot)})
