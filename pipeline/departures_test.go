@@ -156,3 +156,40 @@ func TestVectorStoreToNamedAddress(t *testing.T) {
 		}
 	}
 }
+
+// Shared-memory sizes that are not multiples of the allocation unit: 4
+// bytes static and 124 dynamic. The dynamic segment starts 16-aligned, so
+// the CTA holds 16 + 124 = 140 bytes, allocated as 256. Seed 003:
+// %total_smem_size is "total size of shared memory allocated (statically
+// and dynamically, excluding the shared memory reserved for the NVIDIA
+// system software use) for the CTA", "returned in multiples of shared
+// memory allocation unit size"; the reserved region follows it, and
+// %aggr_smem_size covers both.
+func TestSharedMemorySizeRegisters(t *testing.T) {
+	src := kernelWith("\t.shared .align 4 .b8 s4[4];\n", `
+	mov.u32 %r3, %total_smem_size;
+	mov.u32 %r4, %aggr_smem_size;
+	mov.u32 %r5, %dynamic_smem_size;
+	mov.u32 %r6, %reserved_smem_offset_begin;
+	mov.u32 %r7, %reserved_smem_offset_end;
+	mov.u32 %r8, %reserved_smem_offset_cap;
+	st.global.u32 [%rd1], %r3;
+	st.global.u32 [%rd1+4], %r4;
+	st.global.u32 [%rd1+8], %r5;
+	st.global.u32 [%rd1+12], %r6;
+	st.global.u32 [%rd1+16], %r7;
+	st.global.u32 [%rd1+20], %r8;
+	ret;`)
+	cfg := smallConfig()
+	cfg.SM.SmemAllocUnit = 128
+	sm, rep := runPTX(t, cfg, src, Launch{Block: [3]uint32{32, 1, 1}, DynamicSmem: 124, Buffers: outBuf(6)})
+	wantCompleted(t, rep)
+	res := uint32(sm.Config().SM.ReservedSmemBytes)
+	want := []uint32{256, 256 + res, 124, 256, 256 + res, res}
+	names := []string{"%total_smem_size", "%aggr_smem_size", "%dynamic_smem_size", "%reserved_smem_offset_begin", "%reserved_smem_offset_end", "%reserved_smem_offset_cap"}
+	for i, w := range want {
+		if got := rep.Buffers["out"][i]; got != w {
+			t.Errorf("%s = %d, want %d", names[i], got, w)
+		}
+	}
+}

@@ -191,12 +191,17 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 		return nil, lerr("dynamic_smem", "the CTA needs %d bytes of shared memory (%d static + %d dynamic); the limit is %d (sm.max_smem_per_cta)", user, static, l.DynamicSmem, c.MaxSmemPerCTA)
 	}
 	unit := max(c.SmemAllocUnit, 1)
-	sm.totalSmem = (user + unit - 1) / unit * unit
 	sm.reservedSmem = c.ReservedSmemBytes
 	// The CTA's user region: the static variables, then the dynamic
 	// segment at DynamicSharedBase, rounded up to the allocation unit as the
 	// hardware allocates it (accesses inside the rounding do not fault).
+	// %total_smem_size is that allocation (seed 003: "total size of shared
+	// memory allocated (statically and dynamically ...) for the CTA",
+	// "returned in multiples of shared memory allocation unit size"), so
+	// the reserved region starts where it ends and ends at
+	// %aggr_smem_size.
 	sm.smemSize = (int(im.DynamicSharedBase()) + int(l.DynamicSmem) + unit - 1) / unit * unit
+	sm.totalSmem = sm.smemSize
 	if alloc := sm.smemSize + sm.reservedSmem; alloc > c.SmemBytes {
 		return nil, lerr("dynamic_smem", "the CTA needs %d bytes of shared memory including %d reserved; the SM has %d (sm.smem_bytes)", alloc, sm.reservedSmem, c.SmemBytes)
 	}
