@@ -38,6 +38,7 @@ test: deps
 	@if [ -x $(STATICCHECK) ]; then echo "staticcheck ./..."; $(STATICCHECK) ./...; \
 	 elif [ -n "$$CI" ]; then echo "staticcheck did not install (CI): failing"; exit 1; \
 	 else echo "staticcheck did not install here: not run"; fi
+	@[ -d ../shared ] || echo "../shared is missing beside this checkout: the tests of the shared PTX corpus and the seed examples skip (they run in CI)"
 	$(GO) test -count=1 -timeout 20m ./...
 	$(GO) test -count=1 -race -short -timeout 10m $(RACE_PKGS)
 
