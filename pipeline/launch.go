@@ -31,6 +31,13 @@ type Buffer struct {
 	Param string
 	Size  int
 	Init  []byte
+	// Alias, when set, binds Param to the buffer of the parameter Alias
+	// (another Buffer of the launch, not itself an alias) at Offset bytes
+	// into it, instead of a buffer of its own: the same buffer passed
+	// twice (Offset 0) or a pointer into the middle of one. Size and Init
+	// stay zero; the report lists only the buffer itself.
+	Alias  string
+	Offset int
 }
 
 // LaunchError is a launch that cannot run: Field names what is wrong
@@ -57,6 +64,8 @@ type boundBuf struct {
 	param string
 	addr  uint64
 	size  int
+	init  []byte
+	alias bool // bound into another parameter's buffer (Buffer.Alias)
 }
 
 func alignUp64(v, a uint64) uint64 { return (v + a - 1) / a * a }
@@ -161,6 +170,7 @@ func (sm *SM) buildParams(k *isa.Kernel, l *Launch) error {
 	bound := map[string]string{}
 	// Buffers.
 	next := alignUp64(isa.GlobalDataBase+uint64(len(sm.im.Data)), 256)
+	byParam := map[string]boundBuf{}
 	for i, b := range l.Buffers {
 		p, ok := byName[b.Param]
 		if !ok {
@@ -171,6 +181,9 @@ func (sm *SM) buildParams(k *isa.Kernel, l *Launch) error {
 		}
 		if !p.Ptr || p.Size != 8 {
 			return lerr("buffers", "parameter %s is a .%s of %d bytes, not a pointer: it cannot take a buffer", b.Param, p.Type, p.Size)
+		}
+		if b.Alias != "" {
+			continue // bound below, once every buffer has its address
 		}
 		if b.Size < 0 {
 			return lerr("buffers", "buffer for %s has a negative size %d", b.Param, b.Size)
@@ -184,8 +197,29 @@ func (sm *SM) buildParams(k *isa.Kernel, l *Launch) error {
 		if end > sm.cfg.SM.GlobalBytes || end < addr {
 			return lerr("buffers", "buffer for %s (%d bytes at %#x) does not fit the %d bytes of global memory (sm.global_bytes)", b.Param, b.Size, addr, sm.cfg.SM.GlobalBytes)
 		}
-		sm.bufs = append(sm.bufs, boundBuf{param: b.Param, addr: addr, size: b.Size})
+		sm.bufs = append(sm.bufs, boundBuf{param: b.Param, addr: addr, size: b.Size, init: b.Init})
+		byParam[b.Param] = sm.bufs[len(sm.bufs)-1]
 		next = alignUp64(end, 256)
+		storeLE(sm.param[p.Offset:p.Offset+8], 8, addr)
+	}
+	// Aliases: a parameter bound into another one's buffer.
+	for i, b := range l.Buffers {
+		if b.Alias == "" {
+			continue
+		}
+		t, ok := byParam[b.Alias]
+		switch {
+		case !ok:
+			return lerr("buffers", "buffer %d binds %s into the buffer of %q, which is no buffer of the launch", i, b.Param, b.Alias)
+		case b.Size != 0 || len(b.Init) > 0:
+			return lerr("buffers", "buffer %d binds %s into %s's buffer: it has no size or contents of its own", i, b.Param, b.Alias)
+		case b.Offset < 0 || b.Offset > t.size:
+			return lerr("buffers", "buffer %d binds %s at offset %d into %s's buffer of %d bytes", i, b.Param, b.Offset, b.Alias, t.size)
+		}
+		bound[b.Param] = fmt.Sprintf("buffer %d", i)
+		addr := t.addr + uint64(b.Offset)
+		sm.bufs = append(sm.bufs, boundBuf{param: b.Param, addr: addr, size: t.size - b.Offset, alias: true})
+		p := byName[b.Param]
 		storeLE(sm.param[p.Offset:p.Offset+8], 8, addr)
 	}
 	// Scalars, in name order for stable messages.
@@ -236,9 +270,9 @@ func (sm *SM) buildParams(k *isa.Kernel, l *Launch) error {
 		}
 		sm.global.write(isa.GlobalDataBase, sm.im.Data)
 	}
-	for i, b := range l.Buffers {
-		if len(b.Init) > 0 {
-			sm.global.write(sm.bufs[i].addr, b.Init)
+	for _, b := range sm.bufs {
+		if len(b.init) > 0 {
+			sm.global.write(b.addr, b.init)
 		}
 	}
 	return nil

@@ -145,6 +145,9 @@ func (sm *SM) Report() *Report {
 		r.IPC = float64(sm.warpInsts) / float64(sm.cycle)
 	}
 	for _, b := range sm.bufs {
+		if b.alias {
+			continue // the buffer it points into is listed
+		}
 		raw := make([]byte, (b.size+3)&^3)
 		sm.global.read(b.addr, raw[:b.size])
 		words := make([]uint32, len(raw)/4)

@@ -309,6 +309,20 @@ func (sm *SM) BufferAddr(param string) (uint64, bool) {
 	return 0, false
 }
 
+// BufferBytes returns the current contents of the buffer bound to param
+// (for a parameter bound into another's buffer, from its address to that
+// buffer's end).
+func (sm *SM) BufferBytes(param string) ([]byte, bool) {
+	for _, b := range sm.bufs {
+		if b.param == param {
+			out := make([]byte, b.size)
+			sm.global.read(b.addr, out)
+			return out, true
+		}
+	}
+	return nil, false
+}
+
 // ReadGlobal copies global memory at addr into b (zeros outside the
 // memory).
 func (sm *SM) ReadGlobal(addr uint64, b []byte) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -30,8 +31,8 @@ func launchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "block", Value: "32", Usage: "CTA shape X[,Y[,Z]] in threads"},
 		&cli.StringFlag{Name: "cluster", Usage: "cluster shape X[,Y[,Z]] in CTAs (explicit cluster launch)"},
 		&cli.StringFlag{Name: "dynamic-smem", Value: "0", Usage: "dynamic shared memory per CTA, bytes"},
-		&cli.StringSliceFlag{Name: "buf", Usage: "PARAM=BYTES binds a pointer parameter to a zeroed buffer; PARAM=@file.bin loads it from a file (PARAM: PTX name or position)"},
-		&cli.StringSliceFlag{Name: "arg", Usage: "PARAM=VALUE sets a scalar parameter (PARAM: PTX name or position)"},
+		&cli.StringSliceFlag{Name: "buf", Usage: "PARAM=BYTES binds a pointer parameter to a zeroed buffer; PARAM=@file.bin loads it from a file; PARAM=@OTHER[+OFFSET] points it into OTHER's buffer (the same buffer twice, or its middle) (PARAM, OTHER: PTX name or position)"},
+		&cli.StringSliceFlag{Name: "arg", Usage: "PARAM=VALUE sets a scalar parameter: an integer (-3, 0x10), a float32 (1.5f) or a float64 (2.0d) (PARAM: PTX name or position)"},
 		&cli.StringFlag{Name: "maxnreg", Usage: "per-thread register budget of the launch (default: the kernel's .maxnreg, else its register count)"},
 		&cli.StringFlag{Name: "max-cycles", Usage: "stop after this many cycles (run.max_cycles; 0 = unlimited)"},
 	}
@@ -43,6 +44,7 @@ func runFlags() []cli.Flag {
 	fs := append(configFlags(), launchFlags()...)
 	return append(fs,
 		&cli.StringFlag{Name: "seed", Usage: "seed of every pseudo-random choice (run.seed)"},
+		&cli.StringSliceFlag{Name: "out", Usage: "PARAM=file.bin writes the final bytes of the buffer bound to PARAM to the file (repeatable)"},
 		&cli.BoolFlag{Name: "json", Usage: "print exactly one JSON object on stdout"},
 		&cli.StringFlag{Name: "trap-handler", Usage: "the .func entered on a trap or warp error (trap.handler); without one a trap ends the run"},
 		&cli.StringFlag{Name: "on-trap", Value: "abort", Usage: "host policy on a trap: abort | resume (wake paused warps once every warp has paused or exited)"},
@@ -131,7 +133,12 @@ func extraCommands(log *logrus.Logger) []*cli.Command {
 type launchSpec struct {
 	cfg    config.Config
 	launch pipeline.Launch
+	outs   []outFile // --out
 }
+
+// outFile is one --out: the buffer bound to param, written to path after
+// the run.
+type outFile struct{ param, path string }
 
 func parseDim(flag, s string) ([3]uint32, error) {
 	d := [3]uint32{1, 1, 1}
@@ -265,14 +272,18 @@ func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
 	for _, kv := range c.StringSlice("buf") {
 		p, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return nil, badInput(fmt.Errorf("--buf %q: want PARAM=BYTES or PARAM=@file", kv))
+			return nil, badInput(fmt.Errorf("--buf %q: want PARAM=BYTES, PARAM=@file or PARAM=@OTHER[+OFFSET]", kv))
 		}
 		name, err := paramName(k, "buf", p)
 		if err != nil {
 			return nil, err
 		}
 		b := pipeline.Buffer{Param: name}
-		if strings.HasPrefix(v, "@") {
+		if other, off, isAlias, err := aliasOf(k, v); err != nil {
+			return nil, badInput(fmt.Errorf("--buf %s: %v", kv, err))
+		} else if isAlias {
+			b.Alias, b.Offset = other, off
+		} else if strings.HasPrefix(v, "@") {
 			data, err := os.ReadFile(v[1:])
 			if err != nil {
 				return nil, badInput(fmt.Errorf("--buf %s: %v", kv, err))
@@ -302,10 +313,31 @@ func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
 		}
 		l.Args[name] = val
 	}
-	return &launchSpec{cfg: cfg, launch: l}, nil
+	var outs []outFile
+	for _, kv := range c.StringSlice("out") {
+		p, path, ok := strings.Cut(kv, "=")
+		if !ok || path == "" {
+			return nil, badInput(fmt.Errorf("--out %q: want PARAM=file.bin", kv))
+		}
+		name, err := paramName(k, "out", p)
+		if err != nil {
+			return nil, err
+		}
+		found := false
+		for _, b := range l.Buffers {
+			found = found || b.Param == name
+		}
+		if !found {
+			return nil, badInput(fmt.Errorf("--out %s: parameter %s is bound to no buffer (give it one with --buf)", kv, name))
+		}
+		outs = append(outs, outFile{name, path})
+	}
+	return &launchSpec{cfg: cfg, launch: l, outs: outs}, nil
 }
 
-// parseArgValue accepts unsigned, negative (two's complement) and hex values.
+// parseArgValue accepts unsigned, negative (two's complement) and hex
+// integers, and typed floating-point scalars: 1.5f is a float32 (its 32
+// IEEE-754 bits), 2.0d a float64. A hex literal (0x1f) is an integer.
 func parseArgValue(s string) (uint64, error) {
 	if v, err := strconv.ParseUint(s, 0, 64); err == nil {
 		return v, nil
@@ -313,7 +345,48 @@ func parseArgValue(s string) (uint64, error) {
 	if v, err := strconv.ParseInt(s, 0, 64); err == nil {
 		return uint64(v), nil
 	}
-	return 0, fmt.Errorf("%q is not an integer", s)
+	hex := strings.HasPrefix(strings.TrimLeft(s, "+-"), "0x") || strings.HasPrefix(strings.TrimLeft(s, "+-"), "0X")
+	if n := len(s); n > 1 && !hex {
+		switch s[n-1] {
+		case 'f', 'F':
+			if f, err := strconv.ParseFloat(s[:n-1], 32); err == nil {
+				return uint64(math.Float32bits(float32(f))), nil
+			}
+		case 'd', 'D':
+			if f, err := strconv.ParseFloat(s[:n-1], 64); err == nil {
+				return math.Float64bits(f), nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("%q is neither an integer (-3, 0x10) nor a typed float (1.5f, 2.0d)", s)
+}
+
+// aliasOf reads "@OTHER[+OFFSET]" of --buf: a pointer into the buffer of
+// kernel parameter OTHER (PTX name or position). It reports false (and no
+// error) for anything else, such as "@file.bin".
+func aliasOf(k *isa.Kernel, v string) (other string, off int, ok bool, err error) {
+	ref, ok := strings.CutPrefix(v, "@")
+	if !ok {
+		return "", 0, false, nil
+	}
+	ref, offs, hasOff := strings.Cut(ref, "+")
+	var name string
+	for i, p := range k.Params {
+		if p.Name == ref || strconv.Itoa(i) == ref {
+			name = p.Name
+		}
+	}
+	if name == "" {
+		return "", 0, false, nil
+	}
+	if hasOff {
+		o, perr := strconv.ParseUint(offs, 0, 31)
+		if perr != nil {
+			return "", 0, true, fmt.Errorf("offset %q: want a byte count", offs)
+		}
+		off = int(o)
+	}
+	return name, off, true, nil
 }
 
 // kernelArg loads the kernel named by the command's one argument (.ptx,
@@ -360,6 +433,12 @@ func runKernel(c *cli.Context, log *logrus.Logger, im *isa.Image, spec *launchSp
 	}
 	if err := finishTrace(); err != nil {
 		return err
+	}
+	for _, o := range spec.outs {
+		data, _ := sm.BufferBytes(o.param)
+		if err := os.WriteFile(o.path, data, 0o644); err != nil {
+			return abnormal(fmt.Errorf("--out %s: %v", o.param, err))
+		}
 	}
 	log.WithFields(logrus.Fields{"cycles": rep.Cycles, "wall": time.Since(start).Round(time.Millisecond)}).Info("done")
 	if c.Bool("json") {
