@@ -23,6 +23,10 @@ type Launch struct {
 	// kernel (ptxas -maxrregcount); 0 means the kernel's own count. It
 	// must cover the kernel's registers; setmaxnreg starts from it.
 	MaxNReg uint32
+	// Vars fills module variables by name before the launch: a .const
+	// variable (__constant__) or a .global one, with at most its size of
+	// bytes (the rest keeps its initializer).
+	Vars map[string][]byte
 }
 
 // Buffer is a global buffer bound to a pointer parameter: Size bytes,
@@ -41,7 +45,7 @@ type Buffer struct {
 }
 
 // LaunchError is a launch that cannot run: Field names what is wrong
-// ("entry", "grid", "block", "cluster", "args", "buffers",
+// ("entry", "grid", "block", "cluster", "args", "buffers", "vars",
 // "dynamic_smem", "regs", "local", "config", "image"), Msg says why and
 // names the culprit.
 type LaunchError struct {
@@ -264,6 +268,7 @@ func (sm *SM) buildParams(k *isa.Kernel, l *Launch) error {
 		}
 	}
 	// Global memory contents.
+	sm.constBank = sm.im.ConstBank
 	if len(sm.im.Data) > 0 {
 		if isa.GlobalDataBase+uint64(len(sm.im.Data)) > sm.cfg.SM.GlobalBytes {
 			return lerr("image", "the image's %d bytes of .global data do not fit sm.global_bytes=%d", len(sm.im.Data), sm.cfg.SM.GlobalBytes)
@@ -273,6 +278,44 @@ func (sm *SM) buildParams(k *isa.Kernel, l *Launch) error {
 	for _, b := range sm.bufs {
 		if len(b.init) > 0 {
 			sm.global.write(b.addr, b.init)
+		}
+	}
+	return sm.fillVars(l.Vars)
+}
+
+// fillVars writes Launch.Vars into the module's .const and .global
+// variables (the .const bank is copied first: the image stays as it is).
+func (sm *SM) fillVars(vars map[string][]byte) error {
+	names := make([]string, 0, len(vars))
+	for n := range vars {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	copied := false
+	for _, n := range names {
+		data := vars[n]
+		var sym *isa.Symbol
+		for i := range sm.im.Symbols {
+			if sm.im.Symbols[i].Name == n {
+				sym = &sm.im.Symbols[i]
+			}
+		}
+		switch {
+		case sym == nil:
+			return lerr("vars", "the module has no variable %q", n)
+		case uint64(len(data)) > sym.Size:
+			return lerr("vars", "%d bytes for %s, a variable of %d bytes", len(data), n, sym.Size)
+		}
+		switch int(sym.Space) {
+		case isa.SpaceConst:
+			if !copied {
+				sm.constBank, copied = append([]byte(nil), sm.im.ConstBank...), true
+			}
+			copy(sm.constBank[sym.Addr:], data)
+		case isa.SpaceGlobal:
+			sm.global.write(sym.Addr, data)
+		default:
+			return lerr("vars", "%s is a .%s variable; only .const and .global ones can be filled", n, isa.SpaceName(int(sym.Space)))
 		}
 	}
 	return nil

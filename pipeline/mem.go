@@ -175,7 +175,7 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		if write {
 			return memRef{}, memFault(lane, orig, "store to the read-only .const bank at %#x", addr)
 		}
-		cb := sm.im.ConstBank
+		cb := sm.constBank
 		if end > uint64(len(cb)) || end < addr {
 			return memRef{}, memFault(lane, orig, "const address %#x is outside the %d-byte .const bank", addr, len(cb))
 		}

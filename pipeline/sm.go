@@ -44,9 +44,10 @@ type SM struct {
 	code   []dinst
 	funcAt []int32 // pc -> index into im.Funcs of the function starting there, or -1
 
-	global *globalMem
-	param  []byte
-	bufs   []boundBuf
+	global    *globalMem
+	param     []byte
+	constBank []byte // the .const bank: the image's, or a copy with Launch.Vars in it
+	bufs      []boundBuf
 
 	grid, block, cluster [3]uint32
 	explicitCluster      bool

@@ -146,3 +146,74 @@ func TestBufferAliases(t *testing.T) {
 		}
 	}
 }
+
+// constPTX copies the __constant__ array coef (4 words, initialized to
+// 1..4) and the .global word g into out.
+const constPTX = `.version 8.0
+.target sm_90
+.address_size 64
+.const .align 4 .b8 coef[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};
+.global .align 4 .u32 g = 7;
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<3>;
+	.reg .b64 %rd<5>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd2, %r1, 4;
+	mov.u64 %rd3, coef;
+	add.s64 %rd3, %rd3, %rd2;
+	ld.const.u32 %r2, [%rd3];
+	add.s64 %rd4, %rd1, %rd2;
+	st.global.u32 [%rd4], %r2;
+	ld.global.u32 %r2, [g];
+	st.global.u32 [%rd1+16], %r2;
+	ret;
+}
+`
+
+// --const NAME=@file fills a __constant__ array (in part: the rest keeps
+// its initializer) and a .global variable; unknown names and oversized
+// files are bad input.
+func TestConstFill(t *testing.T) {
+	p := writeFile(t, "const.ptx", constPTX)
+	dir := t.TempDir()
+	c8 := filepath.Join(dir, "c8.bin")
+	g4 := filepath.Join(dir, "g4.bin")
+	big := filepath.Join(dir, "big.bin")
+	for f, words := range map[string][]uint32{c8: {100, 200}, g4: {99}, big: {1, 2, 3, 4, 5}} {
+		b := make([]byte, 4*len(words))
+		for i, w := range words {
+			binary.LittleEndian.PutUint32(b[4*i:], w)
+		}
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(extra ...string) (int, []uint32, string) {
+		code, stdout, stderr := smsim(t, append([]string{"run", p, "--block", "4", "--buf", "out=20", "--json"}, extra...)...)
+		var rep struct {
+			Buffers map[string][]uint32 `json:"buffers"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil && code == 0 {
+			t.Fatalf("exit 0 without a JSON report: %v", err)
+		}
+		return code, rep.Buffers["out"], stderr
+	}
+	if code, out, stderr := run(); code != 0 || !slices.Equal(out, []uint32{1, 2, 3, 4, 7}) {
+		t.Fatalf("without --const: exit %d %v %s", code, out, stderr)
+	}
+	if code, out, stderr := run("--const", "coef=@"+c8, "--const", "g=@"+g4); code != 0 || !slices.Equal(out, []uint32{100, 200, 3, 4, 99}) {
+		t.Fatalf("with --const: exit %d %v %s; want [100 200 3 4 99]", code, out, stderr)
+	}
+	for _, c := range []struct{ arg, want string }{
+		{"nope=@" + c8, `no variable "nope"`},
+		{"coef=@" + big, "20 bytes for coef, a variable of 16 bytes"},
+		{"coef=" + c8, "want NAME=@file.bin"},
+		{"coef=@" + filepath.Join(dir, "missing.bin"), "--const"},
+	} {
+		if code, _, stderr := run("--const", c.arg); code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("--const %s: exit %d %q; want 2 naming %q", c.arg, code, stderr, c.want)
+		}
+	}
+}

@@ -33,6 +33,7 @@ func launchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "dynamic-smem", Value: "0", Usage: "dynamic shared memory per CTA, bytes"},
 		&cli.StringSliceFlag{Name: "buf", Usage: "PARAM=BYTES binds a pointer parameter to a zeroed buffer; PARAM=@file.bin loads it from a file; PARAM=@OTHER[+OFFSET] points it into OTHER's buffer (the same buffer twice, or its middle) (PARAM, OTHER: PTX name or position)"},
 		&cli.StringSliceFlag{Name: "arg", Usage: "PARAM=VALUE sets a scalar parameter: an integer (-3, 0x10), a float32 (1.5f) or a float64 (2.0d) (PARAM: PTX name or position)"},
+		&cli.StringSliceFlag{Name: "const", Usage: "NAME=@file.bin fills the module's __constant__ (.const) or .global variable NAME with the file's bytes (repeatable)"},
 		&cli.StringFlag{Name: "maxnreg", Usage: "per-thread register budget of the launch (default: the kernel's .maxnreg, else its register count)"},
 		&cli.StringFlag{Name: "max-cycles", Usage: "stop after this many cycles (run.max_cycles; 0 = unlimited)"},
 	}
@@ -312,6 +313,20 @@ func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
 			return nil, badInput(fmt.Errorf("--arg %s: %v", kv, err))
 		}
 		l.Args[name] = val
+	}
+	for _, kv := range c.StringSlice("const") {
+		name, file, ok := strings.Cut(kv, "=@")
+		if !ok || name == "" || file == "" {
+			return nil, badInput(fmt.Errorf("--const %q: want NAME=@file.bin", kv))
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, badInput(fmt.Errorf("--const %s: %v", kv, err))
+		}
+		if l.Vars == nil {
+			l.Vars = map[string][]byte{}
+		}
+		l.Vars[name] = data
 	}
 	var outs []outFile
 	for _, kv := range c.StringSlice("out") {
