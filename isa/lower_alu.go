@@ -2,8 +2,6 @@
 
 package isa
 
-import "strings"
-
 func (st *fnState) arithMods(in *Instr, ms modSet, mi *minst, allowMul bool) bool {
 	for _, m := range ms.rest {
 		switch m {
@@ -243,16 +241,9 @@ func (st *fnState) lowerCvtSReg(in *Instr, mi minst, ro *RegOperand, dt, at Type
 	if ro.Comp != "" {
 		full += "." + ro.Comp
 	}
-	sr, ok := LookupSReg(full)
+	sr, ok := st.lookupSReg(ro, full, "cvt")
 	switch {
-	case !ok && strings.HasPrefix(full, "%"):
-		st.a.errorf(ro.Pos, "undeclared register or unknown special register %s", full)
-		return
 	case !ok:
-		st.a.errorf(ro.Pos, "undeclared register %s", full)
-		return
-	case sr == SRGlobalESR || sr == SRWarpESR:
-		st.a.errorf(ro.Pos, "%s is read with S2R, not cvt", full)
 		return
 	case sr.Type() == Pred:
 		st.a.errorf(ro.Pos, "%s is a predicate; cvt cannot read it", full)

@@ -66,11 +66,7 @@ func (st *fnState) lowerCvta(in *Instr, ms modSet, mi minst) {
 	// (FP + its offset, as mov takes it) into the destination, then the
 	// conversion of that register in place.
 	if so, ok := in.Operands[1].(*SymOperand); ok && space == SpaceLocal && !to {
-		if e := st.sc.lookup(so.Name); e != nil && (e.kind == entFrame || e.kind == entMem && e.mem.space == SpaceLocal) {
-			off := uint64(e.off) + uint64(so.Offset)
-			if e.kind == entMem {
-				off = e.mem.addr + uint64(so.Offset)
-			}
+		if off, out, ok := st.frameOffset(so); ok {
 			addr := minst{pos: in.Pos, uses: append([]rref(nil), mi.uses...)}
 			addr.in.GuardOn, addr.in.GuardNeg = mi.in.GuardOn, mi.in.GuardNeg
 			addr.in.Op, addr.in.Type, addr.in.A = OpADD, t, FPOp()
@@ -78,7 +74,7 @@ func (st *fnState) lowerCvta(in *Instr, ms modSet, mi minst) {
 				return
 			}
 			st.setImm(&addr, 1, off)
-			addr.outArea = e.kind == entFrame && e.out
+			addr.outArea = out
 			addr.in.C = ZeroOp()
 			st.emit(addr)
 			if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[0], t) {

@@ -69,11 +69,7 @@ func (st *fnState) lowerMov(in *Instr, ms modSet, mi minst) {
 	}
 	// Address of a frame variable or local: FP + offset.
 	if so, ok := s.(*SymOperand); ok {
-		if e := st.sc.lookup(so.Name); e != nil && (e.kind == entFrame || (e.kind == entMem && e.mem.space == SpaceLocal)) {
-			off := uint64(e.off) + uint64(so.Offset)
-			if e.kind == entMem {
-				off = e.mem.addr + uint64(so.Offset)
-			}
+		if off, out, ok := st.frameOffset(so); ok {
 			mi.in.Op, mi.in.Type, mi.in.A = OpADD, t, FPOp()
 			if t.Bits() < 32 || t == Pred || t.Float() {
 				st.a.errorf(in.Pos, "address of %s needs a .u32/.u64/.b32/.b64 mov", so.Name)
@@ -83,7 +79,7 @@ func (st *fnState) lowerMov(in *Instr, ms modSet, mi minst) {
 				return
 			}
 			st.setImm(&mi, 1, off)
-			mi.outArea = e.kind == entFrame && e.out
+			mi.outArea = out
 			st.emit(mi)
 			return
 		}
@@ -93,6 +89,37 @@ func (st *fnState) lowerMov(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	st.emit(mi)
+}
+
+// lookupSReg resolves the special register full (ro's name and component)
+// read by op (mov or cvt), or reports why it cannot be read so.
+func (st *fnState) lookupSReg(ro *RegOperand, full, op string) (SReg, bool) {
+	sr, ok := LookupSReg(full)
+	switch {
+	case !ok && strings.HasPrefix(full, "%"):
+		st.a.errorf(ro.Pos, "undeclared register or unknown special register %s", full)
+	case !ok:
+		st.a.errorf(ro.Pos, "undeclared register %s", full)
+	case sr == SRGlobalESR || sr == SRWarpESR:
+		st.a.errorf(ro.Pos, "%s is read with S2R, not %s", full, op)
+		ok = false
+	}
+	return sr, ok
+}
+
+// frameOffset returns the FP-relative offset of the variable so names when
+// it lives in the thread's frame (a .local variable, or a .param variable
+// of the function or of a call sequence), and whether it is an outgoing
+// argument slot.
+func (st *fnState) frameOffset(so *SymOperand) (off uint64, out, ok bool) {
+	e := st.sc.lookup(so.Name)
+	switch {
+	case e != nil && e.kind == entFrame:
+		return uint64(e.off) + uint64(so.Offset), e.out, true
+	case e != nil && e.kind == entMem && e.mem.space == SpaceLocal:
+		return e.mem.addr + uint64(so.Offset), false, true
+	}
+	return 0, false, false
 }
 
 func halfType(t Type) Type {
@@ -168,17 +195,8 @@ func (st *fnState) lowerSRegRead(in *Instr, mi minst, t Type, vec int, d Operand
 		}
 		return
 	}
-	sr, ok := LookupSReg(full)
+	sr, ok := st.lookupSReg(ro, full, "mov")
 	if !ok {
-		if strings.HasPrefix(full, "%") {
-			st.a.errorf(ro.Pos, "undeclared register or unknown special register %s", full)
-		} else {
-			st.a.errorf(ro.Pos, "undeclared register %s", full)
-		}
-		return
-	}
-	if sr == SRGlobalESR || sr == SRWarpESR {
-		st.a.errorf(ro.Pos, "%s is read with S2R, not mov", full)
 		return
 	}
 	if (sr.Type() == Pred) != (t == Pred) {
