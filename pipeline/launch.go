@@ -306,13 +306,20 @@ func (sm *SM) fillVars(vars map[string][]byte) error {
 		case uint64(len(data)) > sym.Size:
 			return lerr("vars", "%d bytes for %s, a variable of %d bytes", len(data), n, sym.Size)
 		}
+		end := sym.Addr + uint64(len(data))
 		switch int(sym.Space) {
 		case isa.SpaceConst:
+			if end > uint64(len(sm.im.ConstBank)) {
+				return lerr("vars", "%s at %#x+%d lies outside the %d-byte .const bank", n, sym.Addr, len(data), len(sm.im.ConstBank))
+			}
 			if !copied {
 				sm.constBank, copied = append([]byte(nil), sm.im.ConstBank...), true
 			}
 			copy(sm.constBank[sym.Addr:], data)
 		case isa.SpaceGlobal:
+			if end > sm.cfg.SM.GlobalBytes || end < sym.Addr {
+				return lerr("vars", "%s at %#x+%d lies outside global memory (sm.global_bytes)", n, sym.Addr, len(data))
+			}
 			sm.global.write(sym.Addr, data)
 		default:
 			return lerr("vars", "%s is a .%s variable; only .const and .global ones can be filled", n, isa.SpaceName(int(sym.Space)))
