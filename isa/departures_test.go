@@ -104,3 +104,20 @@ L1:
 		})
 	}
 }
+
+// Arguments and return values given as .param variables of the call
+// sequence must be the call's own slots, of the callee's sizes.
+func TestCallSlotErrors(t *testing.T) {
+	const callee = ".func (.param .b64 rv) f (.param .b64 a) { st.param.b64 [rv], 1; ret; }\n"
+	for _, c := range []struct{ body, want string }{
+		{"{ .param .b32 p0; .param .b64 r0; call (r0), f, (p0); }", "argument p0 has 4 bytes, the callee's parameter has 8"},
+		{"{ .param .b64 p0; .param .b32 r0; call (r0), f, (p0); }", "return value r0 has 4 bytes, the callee returns 8"},
+		{"{ .param .b64 r0; call (r0), f, (r0); }", "return value r0 is not this call's return slot"},
+	} {
+		src := kernelHead + callee + ".visible .entry k()\n{\n" + c.body + "\nret;\n}\n"
+		_, err := isa.AssembleSource("t.ptx", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.body, err, c.want)
+		}
+	}
+}

@@ -278,19 +278,32 @@ func (mi *minst) guardAs(call minst) {
 	}
 }
 
-func (st *fnState) passArg(in *Instr, arg Operand, p sigParam, off uint32, call minst) bool {
-	name, pos, _ := identOf(arg)
-	if e := st.sc.lookup(name); e != nil && e.kind == entFrame {
-		if !e.out || e.off != off {
-			st.a.errorf(pos, "argument %s is not this call's parameter slot", name)
-			return false
-		}
-		if e.size != p.size {
-			st.a.errorf(pos, "argument %s has %d bytes, the callee's parameter has %d", name, e.size, p.size)
-			return false
-		}
-		return true
+// boundSlot checks an argument or return value o that names a .param
+// variable of the call sequence: it must be the call's slot at off, of
+// the callee's size. It reports whether o is such a variable (then
+// nothing is moved) and whether it is right.
+func (st *fnState) boundSlot(o Operand, p sigParam, off uint32, what, slot, callee string) (bound, ok bool) {
+	name, pos, _ := identOf(o)
+	e := st.sc.lookup(name)
+	if e == nil || e.kind != entFrame {
+		return false, true
 	}
+	if !e.out || e.off != off {
+		st.a.errorf(pos, "%s %s is not this call's %s slot", what, name, slot)
+		return true, false
+	}
+	if e.size != p.size {
+		st.a.errorf(pos, "%s %s has %d bytes, %s %d", what, name, e.size, callee, p.size)
+		return true, false
+	}
+	return true, true
+}
+
+func (st *fnState) passArg(in *Instr, arg Operand, p sigParam, off uint32, call minst) bool {
+	if bound, ok := st.boundSlot(arg, p, off, "argument", "parameter", "the callee's parameter has"); bound || !ok {
+		return ok
+	}
+	_, pos, _ := identOf(arg)
 	t := p.typ
 	if t == Pred || !t.Encodable() {
 		st.a.errorf(pos, "unsupported: argument of type .%s", t)
@@ -312,17 +325,8 @@ func (st *fnState) passArg(in *Instr, arg Operand, p sigParam, off uint32, call 
 // takeRet loads return value r from the call's return slot; the load
 // carries the call's guard, so lanes that did not call keep r.
 func (st *fnState) takeRet(in *Instr, r Operand, p sigParam, off uint32, call minst) bool {
-	name, pos, _ := identOf(r)
-	if e := st.sc.lookup(name); e != nil && e.kind == entFrame {
-		if !e.out || e.off != off {
-			st.a.errorf(pos, "return value %s is not this call's return slot", name)
-			return false
-		}
-		if e.size != p.size {
-			st.a.errorf(pos, "return value %s has %d bytes, the callee returns %d", name, e.size, p.size)
-			return false
-		}
-		return true
+	if bound, ok := st.boundSlot(r, p, off, "return value", "return", "the callee returns"); bound || !ok {
+		return ok
 	}
 	t := p.typ
 	mi := minst{pos: in.Pos, in: Inst{Op: OpLD, Type: t, Mods: SpaceLocal, A: FPOp(), Imm: off, B: ZeroOp(), C: ZeroOp()}, immUsed: true, immSlot: -1, outArea: true}
