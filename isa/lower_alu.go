@@ -60,7 +60,7 @@ func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 			st.a.errorf(in.Pos, "%s.wide needs a 16- or 32-bit integer type", in.Op)
 			return
 		}
-		dt = wideType(t)
+		dt = t.Wide()
 		ct = dt
 	}
 	bt := at
@@ -75,24 +75,6 @@ func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	}
 	mi.in.C = st.unusedSlot(mi.in.C, three)
 	st.emit(mi)
-}
-
-func wideType(t Type) Type {
-	switch t {
-	case U16:
-		return U32
-	case S16:
-		return S32
-	case U32:
-		return U64
-	case S32:
-		return S64
-	case B16:
-		return B32
-	case B32:
-		return B64
-	}
-	return t
 }
 
 var unaryOps = map[string]Opcode{"neg": OpNEG, "abs": OpABS, "not": OpNOT, "popc": OpPOPC, "clz": OpCLZ, "brev": OpBREV, "sqrt": OpSQRT, "rcp": OpRCP}

@@ -46,7 +46,7 @@ func (st *fnState) lowerMov(in *Instr, ms modSet, mi minst) {
 			st.a.errorf(vo.Pos, "unsupported: mov packing %d elements", len(vo.Elems))
 			return
 		}
-		half := halfType(t)
+		half := t.Half()
 		mi.in.Op, mi.in.Type, mi.in.Mods = OpMOV, t, ModMovPack
 		if !st.dst(&mi, fDst, d, t, false) || !st.src(&mi, 0, vo.Elems[0], half) || !st.src(&mi, 1, vo.Elems[1], half) {
 			return
@@ -59,7 +59,7 @@ func (st *fnState) lowerMov(in *Instr, ms modSet, mi minst) {
 			st.a.errorf(vo.Pos, "unsupported: mov unpacking into %d elements", len(vo.Elems))
 			return
 		}
-		half := halfType(t)
+		half := t.Half()
 		mi.in.Op, mi.in.Type, mi.in.Mods = OpMOV, t, ModMovUnpack
 		if !st.dst(&mi, fDst, vo.Elems[0], half, false) || !st.dst(&mi, fDst2, vo.Elems[1], half, false) || !st.src(&mi, 0, s, t) {
 			return
@@ -120,16 +120,6 @@ func (st *fnState) frameOffset(so *SymOperand) (off uint64, out, ok bool) {
 		return e.mem.addr + uint64(so.Offset), false, true
 	}
 	return 0, false, false
-}
-
-func halfType(t Type) Type {
-	switch t.Bits() {
-	case 64:
-		return B32
-	case 32:
-		return B16
-	}
-	return B8
 }
 
 // lowerSRegRead lowers mov/cvt from a special register.

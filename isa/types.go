@@ -104,3 +104,42 @@ func (t Type) Regs() int {
 	}
 	return 1
 }
+
+// Wide is the type of twice t's width and its signedness (the
+// destination of mul.wide and mad.wide); t itself where there is none.
+func (t Type) Wide() Type {
+	switch t {
+	case U8:
+		return U16
+	case S8:
+		return S16
+	case B8:
+		return B16
+	case U16:
+		return U32
+	case S16:
+		return S32
+	case B16:
+		return B32
+	case U32:
+		return U64
+	case S32:
+		return S64
+	case B32:
+		return B64
+	}
+	return t
+}
+
+// Half is the untyped bits of half t's width (the halves of a mov
+// packing or unpacking a register pair): .b32 of a 64-bit type, .b16 of a
+// 32-bit one, else .b8.
+func (t Type) Half() Type {
+	switch t.Bits() {
+	case 64:
+		return B32
+	case 32:
+		return B16
+	}
+	return B8
+}

@@ -46,40 +46,6 @@ func ext64(v uint64, t isa.Type) uint64 {
 	return v & (uint64(1)<<uint(b) - 1)
 }
 
-func halfType(t isa.Type) isa.Type {
-	switch t.Bits() {
-	case 64:
-		return isa.B32
-	case 32:
-		return isa.B16
-	}
-	return isa.B8
-}
-
-func wideType(t isa.Type) isa.Type {
-	switch t {
-	case isa.U8:
-		return isa.U16
-	case isa.S8:
-		return isa.S16
-	case isa.B8:
-		return isa.B16
-	case isa.U16:
-		return isa.U32
-	case isa.S16:
-		return isa.S32
-	case isa.B16:
-		return isa.B32
-	case isa.U32:
-		return isa.U64
-	case isa.S32:
-		return isa.S64
-	case isa.B32:
-		return isa.B64
-	}
-	return t
-}
-
 func aluLat(in *isa.Inst) latClass {
 	t := in.Type
 	fl := t.Float()
@@ -131,7 +97,7 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 		types[1] = isa.U32
 	case isa.OpMAD:
 		if mm == isa.MulWide {
-			types[2] = wideType(t)
+			types[2] = t.Wide()
 		}
 	case isa.OpCVT:
 		types[0] = in.Type2
@@ -143,7 +109,7 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 		types[2] = isa.U32
 	case isa.OpMOV:
 		if in.Mods&isa.ModMovPack != 0 {
-			types[0], types[1] = halfType(t), halfType(t)
+			types[0], types[1] = t.Half(), t.Half()
 		}
 	}
 	slots := [3]isa.Operand12{in.A, in.B, in.C}
@@ -177,12 +143,12 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 	case t == isa.Pred:
 		d.d1, err = dc.dstReg(d, in.Dst, isa.Pred)
 	case in.Op == isa.OpMOV && in.Mods&isa.ModMovUnpack != 0:
-		if d.d1, err = dc.dstReg(d, in.Dst, halfType(t)); err != nil {
+		if d.d1, err = dc.dstReg(d, in.Dst, t.Half()); err != nil {
 			return err
 		}
-		d.d2, err = dc.dstReg(d, in.Dst2, halfType(t))
+		d.d2, err = dc.dstReg(d, in.Dst2, t.Half())
 	case (in.Op == isa.OpMUL || in.Op == isa.OpMAD) && mm == isa.MulWide:
-		d.d1, err = dc.dstReg(d, in.Dst, wideType(t))
+		d.d1, err = dc.dstReg(d, in.Dst, t.Wide())
 	case in.Op == isa.OpPOPC || in.Op == isa.OpCLZ || in.Op == isa.OpBFIND:
 		d.d1, err = dc.dstReg(d, in.Dst, isa.U32)
 	default:
