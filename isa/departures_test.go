@@ -121,3 +121,16 @@ func TestCallSlotErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestTypeWideHalf(t *testing.T) {
+	for in, want := range map[isa.Type]isa.Type{isa.U8: isa.U16, isa.S16: isa.S32, isa.B16: isa.B32, isa.U32: isa.U64, isa.S32: isa.S64, isa.B32: isa.B64, isa.U64: isa.U64, isa.F32: isa.F32} {
+		if got := in.Wide(); got != want {
+			t.Errorf("%s.Wide() = %s, want %s", in, got, want)
+		}
+	}
+	for in, want := range map[isa.Type]isa.Type{isa.U64: isa.B32, isa.F64: isa.B32, isa.B32: isa.B16, isa.F32: isa.B16, isa.U16: isa.B8} {
+		if got := in.Half(); got != want {
+			t.Errorf("%s.Half() = %s, want %s", in, got, want)
+		}
+	}
+}
