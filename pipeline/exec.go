@@ -268,6 +268,7 @@ func (sm *SM) issue(w *warp, s int) {
 			ln := f.lane
 			e.Lane = &ln
 		}
+		sm.sanitize(f, w, pc)
 		sm.warpError(w, e, pc)
 		return
 	}

@@ -103,7 +103,8 @@ type fault struct {
 	addr    uint64
 	hasA    bool // addr is meaningful
 	lane    int
-	hasLane bool // lane is meaningful
+	hasLane bool             // lane is meaningful
+	san     *SanitizerReport // a sanitizer finding (sanitize.go), nil for none
 }
 
 func (f *fault) Error() string { return f.msg }
@@ -145,6 +146,9 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		}
 		if end > sm.global.size || end < addr {
 			return memRef{}, memFault(lane, orig, "global address %#x is outside the %d-byte global memory (sm.global_bytes)", orig, sm.global.size)
+		}
+		if f := sm.checkGlobal(lane, orig, addr, end); f != nil {
+			return memRef{}, f
 		}
 		return memRef{gaddr: addr, space: space}, nil
 	case isa.SpaceShared:

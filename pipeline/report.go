@@ -29,8 +29,12 @@ type Report struct {
 	WarpsOmitted int          `json:"warps_omitted,omitempty"`
 	// Errors lists the faults, traps and non-fatal errors (uniform
 	// violations, warp-synchronous misuse, ...), at most 256.
-	Errors        []ErrorEntry `json:"errors"`
-	ErrorsDropped int          `json:"errors_dropped,omitempty"`
+	Errors []ErrorEntry `json:"errors"`
+	// Sanitizer lists the sanitizer's findings (memcheck's out_of_bounds;
+	// absent when there are none), SanitizerDropped those beyond 1024.
+	Sanitizer        []SanitizerReport `json:"sanitizer,omitempty"`
+	SanitizerDropped int               `json:"sanitizer_dropped,omitempty"`
+	ErrorsDropped    int               `json:"errors_dropped,omitempty"`
 	// Counts is perf_mon's state at the end of the run: pm_events (Events,
 	// warp-level pmevent triggers per event 0..15) and pm_counters
 	// (Counters, %pm0_64..%pm7_64 as pm.counter.N chose). It is the only
@@ -132,6 +136,8 @@ func (sm *SM) Report() *Report {
 		Warps:              []WarpReport{},
 		Stalls:             map[string]uint64{},
 		Errors:             append([]ErrorEntry{}, sm.errs...),
+		Sanitizer:          append([]SanitizerReport(nil), sm.san...),
+		SanitizerDropped:   sm.sanDropped,
 		ErrorsDropped:      sm.dropped,
 		Counts:             sm.u.pm.Counts(),
 		TrapReport:         sm.trapReport(),

@@ -44,10 +44,13 @@ type SM struct {
 	code   []dinst
 	funcAt []int32 // pc -> index into im.Funcs of the function starting there, or -1
 
-	global    *globalMem
-	param     []byte
-	constBank []byte // the .const bank: the image's, or a copy with Launch.Vars in it
-	bufs      []boundBuf
+	global     *globalMem
+	param      []byte
+	constBank  []byte            // the .const bank: the image's, or a copy with Launch.Vars in it
+	allocs     []Allocation      // global allocations, by address (sanitize.go)
+	san        []SanitizerReport // sanitizer findings
+	sanDropped int
+	bufs       []boundBuf
 
 	grid, block, cluster [3]uint32
 	explicitCluster      bool
@@ -228,6 +231,7 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	if err := sm.buildParams(k, &l); err != nil {
 		return nil, err
 	}
+	sm.initAllocations()
 
 	// Code.
 	sm.funcAt = make([]int32, len(im.Code)+1)

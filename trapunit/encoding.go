@@ -108,7 +108,7 @@ func ErrorFromFault(kind string) ErrCode {
 		return ErrIllegalInstrParam
 	case "misaligned_address":
 		return ErrMisalignedAddr
-	case "memory_fault", "out_of_range_address":
+	case "memory_fault", "out_of_range_address", "out_of_bounds":
 		return ErrOutOfRangeAddr
 	case "illegal_register":
 		return ErrIllegalRegister

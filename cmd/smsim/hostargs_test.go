@@ -217,3 +217,50 @@ func TestConstFill(t *testing.T) {
 		}
 	}
 }
+
+// The issue's case: div_ifelse writes 64 words into an 8-byte buffer.
+// memcheck (always on) ends the run with out_of_bounds naming param_0,
+// its 8 bytes, the lane and the line; with the right sizes it says
+// nothing.
+func TestMemcheckOutOfBounds(t *testing.T) {
+	p, _ := examplePTX(t, "div_ifelse")
+	code, stdout, stderr := smsim(t, "run", p, "--block", "64", "--buf", "0=8", "--buf", "1=512", "--buf", "2=512", "--json")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	var rep struct {
+		Status    string `json:"status"`
+		Sanitizer []struct {
+			Kind       string `json:"kind"`
+			Lane       *int   `json:"lane"`
+			Line       string `json:"line"`
+			Address    uint64 `json:"address"`
+			Size       int    `json:"size"`
+			Allocation *struct {
+				Name       string `json:"name"`
+				Begin, End uint64
+			} `json:"allocation"`
+			Distance int64 `json:"distance"`
+		} `json:"sanitizer"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != "fault" || len(rep.Sanitizer) == 0 {
+		t.Fatalf("status %s, sanitizer %+v", rep.Status, rep.Sanitizer)
+	}
+	s := rep.Sanitizer[0]
+	if s.Kind != "out_of_bounds" || s.Lane == nil || !strings.Contains(s.Line, "div_ifelse.ptx:") ||
+		s.Allocation == nil || !strings.HasSuffix(s.Allocation.Name, "_param_0") || s.Allocation.End-s.Allocation.Begin != 8 || s.Size != 4 || s.Address != s.Allocation.End+uint64(s.Distance) {
+		t.Errorf("report %+v (allocation %+v)", s, s.Allocation)
+	}
+	// Readable without --json.
+	_, text, _ := smsim(t, "run", p, "--block", "64", "--buf", "0=8", "--buf", "1=512", "--buf", "2=512")
+	if !strings.Contains(text, "sanitizer:") || !strings.Contains(text, "out_of_bounds") || !strings.Contains(text, "_param_0 [") {
+		t.Errorf("no sanitizer table:\n%s", text)
+	}
+	code, stdout, stderr = smsim(t, "run", p, "--block", "64", "--buf", "0=256", "--buf", "1=256", "--buf", "2=256", "--json")
+	if code != 0 || strings.Contains(stdout, "sanitizer") {
+		t.Errorf("right sizes: exit %d %s %s", code, stderr, stdout[:min(len(stdout), 200)])
+	}
+}

@@ -547,6 +547,22 @@ func writeSummary(w io.Writer, rep *pipeline.Report) {
 	for _, e := range rep.Errors {
 		fmt.Fprintf(w, "\n%s: warp %d pc %d %s: %s\n    %s\n", e.Kind, e.Warp, e.PC, e.Line, e.Message, e.Source)
 	}
+	if len(rep.Sanitizer) > 0 {
+		fmt.Fprintln(w, "\nsanitizer:")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  kind\tcta\twarp\tlane\tpc\tline\taddress\tsize\tallocation\tdistance")
+		for _, s := range rep.Sanitizer {
+			alloc := "-"
+			if a := s.Allocation; a != nil {
+				alloc = fmt.Sprintf("%s [%#x, %#x)", a.Name, a.Begin, a.End)
+			}
+			fmt.Fprintf(tw, "  %s\t%d,%d,%d\t%d\t%d\t%d\t%s\t%#x\t%d\t%s\t%d\n", s.Kind, s.CTA[0], s.CTA[1], s.CTA[2], s.Warp, s.Lane, s.PC, s.Line, s.Address, s.Size, alloc, s.Distance)
+		}
+		tw.Flush()
+		if rep.SanitizerDropped > 0 {
+			fmt.Fprintf(w, "  (%d more not listed)\n", rep.SanitizerDropped)
+		}
+	}
 }
 
 func jsonOut(c *cli.Context, rep *pipeline.Report) error {

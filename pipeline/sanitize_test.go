@@ -1,0 +1,48 @@
+package pipeline
+
+import "testing"
+
+// checkGlobal's verdicts and its nearest allocation, on two allocations
+// a [0x10000, 0x10008) and b [0x10100, 0x10200).
+func TestCheckGlobal(t *testing.T) {
+	sm := &SM{allocs: []Allocation{{"a", 0x10000, 0x10008}, {"b", 0x10100, 0x10200}}}
+	for _, c := range []struct {
+		name      string
+		addr      uint64
+		n         int
+		ok        bool
+		alloc     string
+		distance  int64
+		msgSuffix string
+	}{
+		{"inside a", 0x10004, 4, true, "", 0, ""},
+		{"inside b, last word", 0x101fc, 4, true, "", 0, ""},
+		{"just past a", 0x10008, 4, false, "a", 0, "0 bytes past the end of a (8 bytes at 0x10000)"},
+		{"crossing the end of a", 0x10004, 8, false, "a", 4, "crosses the end of a (8 bytes at 0x10000) by 4 bytes"},
+		{"nearer b", 0x100f8, 4, false, "b", -8, "8 bytes before b (256 bytes at 0x10100)"},
+		{"past b", 0x10300, 4, false, "b", 0x100, "256 bytes past the end of b (256 bytes at 0x10100)"},
+		{"before everything", 0xfff0, 4, false, "a", -16, "16 bytes before a (8 bytes at 0x10000)"},
+	} {
+		f := sm.checkGlobal(3, c.addr, c.addr, c.addr+uint64(c.n))
+		if c.ok {
+			if f != nil {
+				t.Errorf("%s: %v", c.name, f)
+			}
+			continue
+		}
+		if f == nil || f.san == nil || f.kind != "out_of_bounds" {
+			t.Fatalf("%s: %+v, want an out_of_bounds fault", c.name, f)
+		}
+		r := f.san
+		if r.Allocation == nil || r.Allocation.Name != c.alloc || r.Distance != c.distance || r.Lane != 3 || r.Size != c.n || r.Address != c.addr {
+			t.Errorf("%s: report %+v (allocation %+v), want %s distance %d", c.name, r, r.Allocation, c.alloc, c.distance)
+		}
+		if want := c.msgSuffix; len(f.msg) < len(want) || f.msg[len(f.msg)-len(want):] != want {
+			t.Errorf("%s: message %q, want it to end in %q", c.name, f.msg, want)
+		}
+	}
+	empty := &SM{}
+	if f := empty.checkGlobal(0, 0x10000, 0x10000, 0x10004); f == nil || f.san.Allocation != nil {
+		t.Errorf("no allocation at all: %+v", f)
+	}
+}
