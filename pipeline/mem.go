@@ -125,7 +125,9 @@ type memRef struct {
 // (global pages, local memory). It checks the range and the alignment.
 func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write bool) (memRef, *fault) {
 	if n > 1 && addr%uint64(n) != 0 {
-		return memRef{}, memFault(lane, addr, "misaligned %d-byte %s access at %#x", n, isa.SpaceName(space), addr)
+		f := memFault(lane, addr, "misaligned %d-byte %s access at %#x", n, isa.SpaceName(space), addr)
+		f.san = &SanitizerReport{Kind: "misaligned", Lane: lane, Address: addr, Size: n}
+		return memRef{}, f
 	}
 	orig := addr
 	if space == isa.SpaceGeneric {

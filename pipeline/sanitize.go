@@ -1,4 +1,5 @@
-// The sanitizer's memcheck, always on: every global access must fall
+// The sanitizer's memcheck, always on: a misaligned access of any space
+// is reported as "misaligned"; every global access must fall
 // inside an allocation (a bound buffer or a module .global variable);
 // an access outside every allocation, or one that starts in an
 // allocation and crosses its end, is an out_of_bounds fault, reported
@@ -16,7 +17,9 @@ import (
 
 // SanitizerReport is one finding of the model's sanitizer checks.
 type SanitizerReport struct {
-	// Kind is the check's stable name: "out_of_bounds".
+	// Kind is the check's stable name: "out_of_bounds" (memcheck: outside
+	// every allocation), "misaligned" (an address not a multiple of the
+	// access size).
 	Kind      string    `json:"kind"`
 	CTA       [3]uint32 `json:"cta"`
 	Warp      int       `json:"warp"` // slot

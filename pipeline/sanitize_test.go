@@ -46,3 +46,37 @@ func TestCheckGlobal(t *testing.T) {
 		t.Errorf("no allocation at all: %+v", f)
 	}
 }
+
+// A misaligned ld.global.u32 gives a "misaligned" sanitizer record with
+// its lane, address, size, PC and line; an aligned one gives none.
+func TestMisalignedRecord(t *testing.T) {
+	for _, off := range []int{2, 4} {
+		src := kernel(`
+	setp.eq.u32 %p1, %r2, 7;
+	@%p1 add.s64 %rd3, %rd3, ` + itoa(off) + `;
+	ld.global.u32 %r4, [%rd3];
+	ret;`)
+		_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(64)})
+		if off == 4 {
+			wantCompleted(t, rep)
+			if len(rep.Sanitizer) != 0 {
+				t.Errorf("aligned: %+v", rep.Sanitizer)
+			}
+			continue
+		}
+		if rep.Status != StatusFault || len(rep.Sanitizer) != 1 {
+			t.Fatalf("status %s, sanitizer %+v", rep.Status, rep.Sanitizer)
+		}
+		s := rep.Sanitizer[0]
+		addr, _ := sm0BufferAddr(t, src)
+		if s.Kind != "misaligned" || s.Lane != 7 || s.Size != 4 || s.Address != addr+7*4+2 || s.Line == "" {
+			t.Errorf("record %+v, want misaligned lane 7 size 4 at %#x", s, addr+7*4+2)
+		}
+	}
+}
+
+// sm0BufferAddr is the address "out" gets in a launch of src.
+func sm0BufferAddr(t *testing.T, src string) (uint64, bool) {
+	sm := newPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(64)})
+	return sm.BufferAddr("out")
+}
