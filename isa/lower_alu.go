@@ -283,7 +283,7 @@ func (st *fnState) lowerBits(in *Instr, ms modSet, mi minst) {
 			mi.immSlot = -1
 		default:
 			mi.in.Mods |= ModBfiLenReg
-			if !st.srcAsField(&mi, fDst2, l, U32) {
+			if !st.srcAsField(&mi, fDst2, l, U32, false) {
 				return
 			}
 		}

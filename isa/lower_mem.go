@@ -327,7 +327,7 @@ func (st *fnState) lowerMem(in *Instr, ms modSet, mi minst) {
 				st.a.errorf(OperandPos(e), "unsupported: immediate as element %d of a vector store", i)
 				return
 			}
-			if !st.srcAsFieldWide(&mi, fields[i], e, t) {
+			if !st.srcAsField(&mi, fields[i], e, t, true) {
 				return
 			}
 		}

@@ -361,9 +361,11 @@ func (st *fnState) srcWide(mi *minst, slot int, o Operand, t Type) bool {
 	return st.src(mi, slot, o, t)
 }
 
-// srcAsField reads a register source through a destination field (BFI length in Dst2).
-func (st *fnState) srcAsField(mi *minst, field uint8, o Operand, t Type) bool {
-	v, ok := st.regOf(o, t, false)
+// srcAsField reads a register source through a destination field (BFI
+// length in Dst2, a vector store's third and fourth elements); with wide
+// the register may be wider than t.
+func (st *fnState) srcAsField(mi *minst, field uint8, o Operand, t Type, wide bool) bool {
+	v, ok := st.regOf(o, t, wide)
 	if !ok {
 		return false
 	}
@@ -371,14 +373,6 @@ func (st *fnState) srcAsField(mi *minst, field uint8, o Operand, t Type) bool {
 	return true
 }
 
-func (st *fnState) srcAsFieldWide(mi *minst, field uint8, o Operand, t Type) bool {
-	v, ok := st.regOf(o, t, true)
-	if !ok {
-		return false
-	}
-	mi.uses = append(mi.uses, rref{v, field})
-	return true
-}
 
 // lookupGPR2 returns the virtual register an operand names when it is a
 // 64-bit register.
