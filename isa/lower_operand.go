@@ -373,7 +373,6 @@ func (st *fnState) srcAsField(mi *minst, field uint8, o Operand, t Type, wide bo
 	return true
 }
 
-
 // lookupGPR2 returns the virtual register an operand names when it is a
 // 64-bit register.
 func (st *fnState) lookupGPR2(o Operand) (int, bool) {
