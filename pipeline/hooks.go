@@ -39,10 +39,8 @@ type CycleInfo struct {
 	// Units holds the inputs the SM drove into trap_unit, clock_timer,
 	// perf_mon and reg_pool in the previous cycle (Cycle-1; their inputs
 	// of the current cycle are driven only after the hooks ran). Nil in
-	// the first cycle. After the run, Observe's Units are the last
-	// cycle's. With a hook registered every unit is stepped every cycle
-	// (but trap_unit on quiescent cycles, see UnitInputs.TrapStepped, and
-	// reg_pool in a cycle in which the run stopped).
+	// the first cycle and without a hook. After the run, Observe's Units
+	// are the last cycle's.
 	Units *UnitInputs
 
 	// issue is the IssueInfo handed to OnIssue hooks, reused for every
@@ -65,8 +63,11 @@ type UnitInputs struct {
 	TrapStepped bool
 	Clock       clocktimer.Inputs
 	Perf        perfmon.Inputs
-	// RegPool is what reg_pool was evaluated with (RegPoolStepped; false
-	// only in a cycle in which the run stopped at an instruction).
+	// RegPool is what the SM drove into reg_pool. RegPoolStepped is
+	// false only in a cycle in which the run stopped at an instruction
+	// (the unit's part of the cycle did not happen). The SM evaluates the
+	// unit only in cycles with something to do; in the others these
+	// inputs would leave every register as it is.
 	RegPool        regpool.Inputs
 	RegPoolStepped bool
 }
@@ -105,21 +106,13 @@ type IssueInfo struct {
 }
 
 // OnCycle registers f to be called every cycle (tracing, waveforms,
-// debuggers). With no hook registered the SM does no observation work and
-// may skip idle cycles in Run.
+// debuggers, cosimulation recorders). Observing never changes what the SM
+// computes: Run and RunFor still skip idle stretches in one step, and
+// show each skipped cycle to the hooks as a cycle in which nothing issued
+// (see skipIdle). With no hook registered the SM does no observation
+// work.
 func (sm *SM) OnCycle(f func(*CycleInfo)) {
 	sm.hooks = append(sm.hooks, f)
-	sm.allocInfo()
-}
-
-// RecordUnitInputs makes CycleInfo.Units (and Observe's) hold the inputs
-// the SM drove into trap_unit, clock_timer, perf_mon and reg_pool each
-// cycle, for cosimulation from a kernel run (package cosim/kernelrec).
-// It costs a copy of the inputs and a reg_pool step every cycle, which
-// other observers (a tracer) do without: call it before the first Step.
-// Units stays nil without it.
-func (sm *SM) RecordUnitInputs() {
-	sm.recUnits = true
 	sm.allocInfo()
 }
 
@@ -247,10 +240,9 @@ func (sm *SM) Signals() rtl.Table {
 // Q and D; do not drive them).
 func (sm *SM) Schedulers() []*warpsched.Sched { return sm.scheds }
 
-// trapQuiescent reports, for trapTick with an observer registered, that
-// stepping trap_unit this cycle would change nothing an observer sees, so
-// the step can be skipped as it is without one. trapTick asks only when
-// no event is driven, no launch lands on a slot with trap registers to
+// trapQuiescent reports that stepping trap_unit this cycle would change
+// no register and no output, so trapTick may skip it. trapTick asks only
+// when no event is driven, no launch lands on a slot with trap registers to
 // reset (dirty), and the unit is at rest with no host command (busy):
 // then, from trapunit.Unit.Eval, D = Q needs in addition that the SM is
 // not trapped and that no quiet_q bit belongs to a warp that is gone or
@@ -260,6 +252,13 @@ func (sm *SM) Schedulers() []*warpsched.Sched { return sm.scheds }
 func (sm *SM) trapQuiescent() bool {
 	t := &sm.trap
 	q := &t.q
+	if q.SMTrapped {
+		return false
+	}
+	// At rest (not busy), in_handler_q and paused_q are empty.
+	if !t.quietAny {
+		return true
+	}
 	stale := q.Quiet.AndNot(t.live.AndNot(t.launched))
-	return !q.SMTrapped && !q.InHandler.Any() && !q.Paused.Any() && !stale.Any()
+	return !stale.Any()
 }

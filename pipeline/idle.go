@@ -2,6 +2,12 @@
 
 package pipeline
 
+import (
+	"github.com/smsim/smsim/clocktimer"
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/rtl"
+)
+
 // skipIdle advances over cycles in which no warp can issue, accounting the
 // warp states in bulk, up to the first cycle at which anything can change
 // (which Step then simulates), but not beyond cycle limit.
@@ -63,6 +69,68 @@ func (sm *SM) skipIdle(limit uint64) {
 		sm.stalls[st] += n
 	}
 	sm.stalls[StateIdle] += n * uint64(len(sm.slots)-len(sm.resident))
-	sm.u.advance(n, &sm.stalls, len(sm.hooks) > 0)
-	sm.cycle += n
+	sm.u.idle(n, &sm.stalls)
+	// The schedulers see the same inputs in every cycle of the stretch
+	// (nothing ready); one Eval and Tick bring them to where those n
+	// cycles would (two_level drops warps that left from its active set;
+	// after that its registers hold).
+	sm.idleSchedInputs()
+	hooked := len(sm.hooks) > 0
+	if hooked {
+		sm.observeIdle(c, 0, 1)
+	}
+	for s, u := range sm.scheds {
+		u.Eval(sm.schedIn[s])
+		u.Tick()
+	}
+	if hooked {
+		sm.observeIdle(c, 1, n)
+	} else {
+		sm.u.lag += n
+		sm.u.pmLag += n
+	}
+	sm.cycle = c + n
+	if sm.u.asleep != 0 {
+		sm.u.sync() // clock_timer never lags while a warp sleeps
+	}
+}
+
+// idleSchedInputs drives the schedulers' inputs of an idle cycle: nothing
+// ready, nothing launched, two_level's long waits from the warp states.
+func (sm *SM) idleSchedInputs() {
+	for s := range sm.schedIn {
+		in := &sm.schedIn[s]
+		in.WarpReady, in.WarpLongWait, in.WarpLaunch = rtl.Bits{}, rtl.Bits{}, rtl.Bits{}
+		sm.chosen[s] = nil
+	}
+	if sm.cfg.Sched.Policy == config.PolicyTwoLevel {
+		for _, w := range sm.resident {
+			if longWait(w.state) {
+				sm.schedIn[w.sched].WarpLongWait.Set(int(w.local))
+			}
+		}
+	}
+}
+
+// observeIdle shows the skipped cycles c+from .. c+to-1 to the OnCycle
+// hooks, one by one, as cycles in which nothing issues and nothing
+// changes but the free-running counters: clock_timer and perf_mon take
+// the cycles as the hooks read them (the lag they would have taken in one
+// step), and the unit inputs each hook sees (CycleInfo.Units, those of
+// the cycle before) are the ones an idle cycle drives. What the SM
+// computes is the same as without hooks.
+func (sm *SM) observeIdle(c, from, to uint64) {
+	for i := from; i < to; i++ {
+		sm.cycle = c + i
+		sm.observe()
+		// This cycle's unit inputs, which the next cycle's hooks see.
+		u := &sm.unitIn
+		u.Cycle, u.RegPoolStepped, u.TrapStepped = c+i, true, false
+		u.Trap = sm.trap.in
+		sm.trapInputs(&u.Trap)
+		u.Clock, u.Perf, u.RegPool = clocktimer.Inputs{}, sm.u.pmIdle, sm.rp.in
+		sm.unitInOK = true
+		sm.u.lag++
+		sm.u.pmLag++
+	}
 }

@@ -225,11 +225,16 @@ func (sm *SM) execSetmaxnreg(w *warp, d *dinst, pc uint32, emask uint32, s int) 
 }
 
 // rpStep is the unit's part of the cycle, after the issue stage: deliver
-// the queued barrier releases, Eval, act on the outputs, Tick. strict (an
-// observer is registered) evaluates it every cycle.
-func (sm *SM) rpStep(strict bool) {
+// the queued barrier releases, Eval, act on the outputs, Tick. In a cycle
+// with nothing to do (not busy) the unit is not stepped, observed or not.
+func (sm *SM) rpStep() {
 	r := &sm.rp
-	if !r.busy() && !strict {
+	if !r.busy() {
+		// Eval would change nothing: no event, no port, no blocked
+		// group to retry.
+		if len(sm.hooks) > 0 {
+			sm.unitIn.RegPool = r.in // what the SM drives (CycleInfo.Units)
+		}
 		return
 	}
 	in := &r.in
@@ -239,7 +244,7 @@ func (sm *SM) rpStep(strict bool) {
 		in.SyncValid[i], in.SyncCTA[i], in.SyncWarps[i] = true, uint16(e.c.rps), e.warps
 	}
 	r.syncQ = r.syncQ[:copy(r.syncQ, r.syncQ[n:])]
-	if strict {
+	if len(sm.hooks) > 0 {
 		sm.unitIn.RegPool = *in
 	}
 	out := r.u.Eval(*in)

@@ -139,7 +139,7 @@ func (sm *SM) Report() *Report {
 		Sanitizer:          append([]SanitizerReport(nil), sm.san...),
 		SanitizerDropped:   sm.sanDropped,
 		ErrorsDropped:      sm.dropped,
-		Counts:             sm.u.pm.Counts(),
+		Counts:             sm.PMCounts(),
 		TrapReport:         sm.trapReport(),
 		CTAs:               sm.numCTAs,
 		CTAsLaunched:       sm.nextCTA,

@@ -100,7 +100,6 @@ type SM struct {
 	info      CycleInfo
 	unitIn    UnitInputs // the last cycle's unit inputs, with a hook (CycleInfo.Units)
 	unitInOK  bool
-	recUnits  bool           // RecordUnitInputs: fill unitIn every cycle
 	trap      trapState      // trap_unit and the trap handler (trap.go)
 	u         units          // clock_timer and perf_mon (units.go)
 	rp        rpUnit         // reg_pool (regpool.go)
@@ -362,9 +361,7 @@ func (sm *SM) RunFor(n uint64) bool {
 		end = never
 	}
 	for !sm.stopped && sm.cycle < end {
-		if len(sm.hooks) == 0 {
-			sm.skipIdle(end - 1)
-		}
+		sm.skipIdle(end - 1)
 		sm.Step()
 	}
 	return !sm.stopped
@@ -484,20 +481,20 @@ func (sm *SM) Step() bool {
 		sm.issue(w, s)
 	}
 	if !sm.stopped {
-		sm.rpStep(sm.recUnits)
+		sm.rpStep()
 	}
 	for s, u := range sm.scheds {
 		u.Tick()
 		sm.schedIn[s].WarpLaunch = rtl.Bits{}
 	}
 	var rec *UnitInputs
-	if sm.recUnits {
+	if len(sm.hooks) > 0 {
 		sm.unitIn.Cycle, sm.unitIn.RegPoolStepped = c, !sm.stopped
 		sm.unitInOK = true
 		rec = &sm.unitIn
 	}
 	sm.trapTick()
-	sm.u.tick(sm.warpInsts-insts, &sm.stalls, len(sm.hooks) > 0, rec)
+	sm.u.tick(sm.warpInsts-insts, &sm.stalls, rec)
 	if issued {
 		sm.lastIssue = c
 	}

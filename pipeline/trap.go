@@ -34,8 +34,8 @@ import (
 // event, a host command, a launch into a slot with stale trap state, or
 // trap state not at rest: a warp in the handler or paused, an interrupt
 // or BPT_INT bit waiting for the host agent); in the other cycles Eval
-// would leave every register as it is. With an OnCycle hook it is
-// evaluated every cycle (tracers see every pulse).
+// would leave every register as it is (trapQuiescent), with or without an
+// observer: observing a run never changes which cycles step the unit.
 //
 // The handler (config trap.handler) is a .func of the image. All the
 // live threads of a warp entering it run it converged from its first
@@ -102,6 +102,7 @@ type trapState struct {
 	launched rtl.Bits       // warp_launch_i
 	dirty    bool           // a launch into a slot whose trap registers are not reset
 	rest     bool           // Q is at rest (see busy)
+	quietAny bool           // quiet_q has a bit set
 	q        trapunit.State
 	o        trapunit.Outputs // the last Eval's outputs
 	oCycle   uint64           // cycle+1 of o
@@ -181,6 +182,7 @@ func (sm *SM) initTrap(nregs, npreds int) (int, int, error) {
 	}
 	t.unit = u
 	t.q = u.Q()
+	t.quietAny = t.q.Quiet.Any()
 	t.rest = true
 	t.host = trapunit.NewHost(trapunit.Abort, trapunit.Abort, t.hasHandler)
 	return nregs, npreds, nil
@@ -325,9 +327,8 @@ func (sm *SM) trapInputs(in *trapunit.Inputs) {
 // executed).
 func (sm *SM) trapTick() {
 	t := &sm.trap
-	hooked := len(sm.hooks) > 0
-	if t.nev == 0 && !t.dirty && !t.busy() && (!hooked || sm.trapQuiescent()) {
-		if sm.recUnits {
+	if t.nev == 0 && !t.dirty && !t.busy() && sm.trapQuiescent() {
+		if len(sm.hooks) > 0 {
 			// The inputs the SM would have driven (CycleInfo.Units).
 			sm.unitIn.Trap, sm.unitIn.TrapStepped = t.in, false
 			sm.trapInputs(&sm.unitIn.Trap)
@@ -337,13 +338,14 @@ func (sm *SM) trapTick() {
 	}
 	in := &t.in
 	sm.trapInputs(in)
-	if sm.recUnits {
+	if len(sm.hooks) > 0 {
 		sm.unitIn.Trap, sm.unitIn.TrapStepped = *in, true
 	}
 	before := t.q
 	t.o = t.unit.Eval(*in)
 	t.unit.Tick()
 	t.q = t.unit.Q()
+	t.quietAny = t.q.Quiet.Any()
 	t.oCycle = sm.cycle + 1
 	nev := t.nev
 	for p := 0; p < nev; p++ {

@@ -29,8 +29,9 @@ import (
 // outputs except the clock and timer registers, so the SM lets it lag by
 // lag cycles and catches up with Advance (the same state as that many
 // Eval/Tick rounds, the unit's contract) before a special-register read, a
-// nanosleep request, an observer (ClockTimer) or an OnCycle hook needs it.
-// With a hook registered it steps every cycle.
+// nanosleep request or an observer (ClockTimer) needs it. perf_mon lags
+// the same way through a skipped idle stretch (pmLag). Observers change
+// none of this: they only make a unit catch up earlier, to the same state.
 type units struct {
 	ct   *clocktimer.ClockTimer
 	pm   *perfmon.PerfMon
@@ -39,7 +40,11 @@ type units struct {
 	pmIn perfmon.Inputs
 	req  bool   // ctIn carries a request this cycle
 	lag  uint64 // cycles clock_timer is behind the SM (no warp asleep meanwhile)
-	co   clocktimer.Outputs
+	// pmLag is how many cycles of a skipped idle stretch perf_mon has not
+	// taken yet, each with the inputs pmIdle.
+	pmLag  uint64
+	pmIdle perfmon.Inputs
+	co     clocktimer.Outputs
 	// asleep is sleeping_o as a word: bit w set while warp slot w sleeps
 	// (clock_timer has at most 64 warp slots). Always current: the unit
 	// never lags while a warp sleeps.
@@ -51,9 +56,7 @@ type units struct {
 	stall [numStates]uint8
 	any   [numStates]bool
 	seen  [numStates]uint64
-	// needStall: some pm.counter is stall:STATE.
-	needStall bool
-	ts        [32]uint32 // scratch: a nanosleep's t operands
+	ts    [32]uint32 // scratch: a nanosleep's t operands
 }
 
 // initUnits builds the units from the configuration.
@@ -72,9 +75,6 @@ func (sm *SM) initUnits() error {
 		return err
 	}
 	u.ct, u.pm = ct, pm
-	for _, c := range pp.Counters {
-		u.needStall = u.needStall || c.Kind == perfmon.Stall
-	}
 	u.rng = clocktimer.NewRNG(sm.cfg.Run.Seed)
 	for s := WarpState(0); s < numStates; s++ {
 		u.any[s] = stalled(s)
@@ -98,21 +98,24 @@ func (u *units) sync() {
 	}
 }
 
+// syncPM brings perf_mon up to the SM's cycle: the cycles of a skipped
+// idle stretch it has not taken yet, each with the stretch's inputs.
+func (u *units) syncPM() {
+	if u.pmLag != 0 {
+		u.pm.Advance(u.pmIdle, u.pmLag)
+		u.pmLag = 0
+	}
+}
+
 // clock returns clock_timer's outputs for the current cycle.
 func (u *units) clock() *clocktimer.Outputs {
 	u.sync()
 	return &u.co
 }
 
-// stallCounts sets pmIn.StallCount from the warp-state counts accumulated
+// stallCounts sets in.StallCount from the warp-state counts accumulated
 // since the last call (one cycle's worth, or per cycle of a stretch of n).
-// stall_count_i only feeds stall:STATE counters: without one, and unless
-// the inputs are recorded (strict), it is left at zero.
-func (u *units) stallCounts(stalls *[numStates]uint64, n uint64, strict bool) {
-	if !u.needStall && !strict {
-		u.seen = *stalls
-		return
-	}
+func (u *units) stallCounts(in *perfmon.Inputs, stalls *[numStates]uint64, n uint64) {
 	for s := WarpState(0); s < numStates; s++ {
 		d := stalls[s] - u.seen[s]
 		if d == 0 {
@@ -122,10 +125,10 @@ func (u *units) stallCounts(stalls *[numStates]uint64, n uint64, strict bool) {
 			d /= n
 		}
 		if u.any[s] {
-			u.pmIn.StallCount[0] += uint16(d)
+			in.StallCount[0] += uint16(d)
 		}
 		if k := u.stall[s]; k != 0 {
-			u.pmIn.StallCount[k] += uint16(d)
+			in.StallCount[k] += uint16(d)
 		}
 	}
 	u.seen = *stalls
@@ -134,19 +137,21 @@ func (u *units) stallCounts(stalls *[numStates]uint64, n uint64, strict bool) {
 // tick is the units' end of cycle: perf_mon takes the warp instructions
 // issued and the stall counts (stalls: the SM's running per-state
 // warp-cycle counts), both units Eval with this cycle's inputs and Tick
-// (clock_timer lags instead while nothing sleeps, unless strict: an
-// observer reads its registers every cycle). The inputs are cleared.
-// With rec (RecordUnitInputs) they are copied into it first.
-func (u *units) tick(issued uint64, stalls *[numStates]uint64, strict bool, rec *UnitInputs) {
+// (clock_timer lags instead while nothing sleeps and nothing is
+// requested: its inputs are zero, and whoever reads it brings it up to
+// date first). The inputs are cleared; with rec (an observer is
+// registered) they are copied into it first.
+func (u *units) tick(issued uint64, stalls *[numStates]uint64, rec *UnitInputs) {
 	u.pmIn.IssueCount = uint8(issued)
-	u.stallCounts(stalls, 1, rec != nil)
+	u.stallCounts(&u.pmIn, stalls, 1)
 	if rec != nil {
 		rec.Perf, rec.Clock = u.pmIn, u.ctIn
 	}
+	u.syncPM()
 	u.pm.Eval(u.pmIn)
 	u.pm.Tick()
 	u.pmIn = perfmon.Inputs{}
-	if !u.req && u.asleep == 0 && !strict {
+	if !u.req && u.asleep == 0 {
 		u.lag++
 		return
 	}
@@ -158,17 +163,15 @@ func (u *units) tick(issued uint64, stalls *[numStates]uint64, strict bool, rec 
 	u.asleep = u.co.Sleeping[0]
 }
 
-// advance moves both units n idle cycles on (nothing issues; the warp
-// states, whose counts grew by n each, hold for every one of them), as n
+// idle starts a stretch of n idle cycles (nothing issues, nothing is
+// requested; the warp states, whose counts grew by n each, hold for every
+// one of them): perf_mon's inputs of each of those cycles go into pmIdle.
+// The units then take the cycles lazily (lag, pmLag; see skipIdle), as n
 // ticks would.
-func (u *units) advance(n uint64, stalls *[numStates]uint64, strict bool) {
-	u.stallCounts(stalls, n, strict)
-	u.pm.Advance(u.pmIn, n)
-	u.pmIn = perfmon.Inputs{}
-	u.lag += n
-	if u.asleep != 0 || strict {
-		u.sync()
-	}
+func (u *units) idle(n uint64, stalls *[numStates]uint64) {
+	u.syncPM()
+	u.pmIdle = perfmon.Inputs{}
+	u.stallCounts(&u.pmIdle, stalls, n)
 }
 
 // asleep reports whether w is in nanosleep (its sleeping_o bit): it is in
@@ -216,7 +219,10 @@ func (sm *SM) globalTimer() uint64 { return sm.u.clock().GlobalTimer }
 
 // pmValue is %pm<i>_64 in the current cycle: perf_mon's pm_o[i], the
 // counts of the cycles before this one.
-func (sm *SM) pmValue(i int) uint64 { return sm.u.pm.Out().Pm[i] }
+func (sm *SM) pmValue(i int) uint64 {
+	sm.u.syncPM()
+	return sm.u.pm.Out().Pm[i]
+}
 
 // ClockTimer returns the SM's clock_timer unit, brought up to the current
 // cycle (for observers and tracers: read its Q, D, Out and Signals; do not
@@ -228,8 +234,11 @@ func (sm *SM) ClockTimer() *clocktimer.ClockTimer {
 
 // PerfMon returns the SM's perf_mon unit (for observers and tracers: read
 // its Q, D, Out, Counts and Signals; do not drive it).
-func (sm *SM) PerfMon() *perfmon.PerfMon { return sm.u.pm }
+func (sm *SM) PerfMon() *perfmon.PerfMon {
+	sm.u.syncPM()
+	return sm.u.pm
+}
 
 // PMCounts returns the performance monitor's counts so far: pmevent
 // triggers per event and %pm0_64..%pm7_64.
-func (sm *SM) PMCounts() perfmon.Counts { return sm.u.pm.Counts() }
+func (sm *SM) PMCounts() perfmon.Counts { return sm.PerfMon().Counts() }

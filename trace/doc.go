@@ -61,10 +61,9 @@
 // The hooks, on the SM's goroutine, only copy each cycle's signals into a
 // compact frame; worker goroutines turn runs of frames into VCD text
 // (vcd.Chunk) and append it to the file in order, so the output does not
-// depend on the number of workers. The SM itself runs slower as soon as
-// any OnCycle hook is registered (it no longer skips idle cycles and
-// steps clock_timer and trap_unit every cycle); bench/trace/run.sh
-// measures both costs.
+// depend on the number of workers. Observing does not change how the SM
+// steps (it still skips idle stretches, showing each skipped cycle to the
+// hooks); bench/trace/run.sh measures the cost.
 //
 // # Not dumped
 //

@@ -21,6 +21,7 @@ import (
 	"github.com/smsim/smsim/cosim"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/unitcfg"
 	"github.com/smsim/smsim/warpsched"
@@ -67,25 +68,30 @@ func unitRecs(cfg config.Config) (*unitRec, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.poolShadow, err = regpool.New(unitcfg.RegPool(cfg)); err != nil {
+		return nil, err
+	}
 	r.units["trap_unit"], r.units["clock_timer"] = cosim.NewUnitRecording(tu), cosim.NewUnitRecording(cu)
 	r.units["perf_mon"], r.units["reg_pool"] = cosim.NewUnitRecording(pu), cosim.NewUnitRecording(ru)
 	return r, nil
 }
 
-// unitRec records CycleInfo.Units. A Go trap_unit fed the recorded inputs
-// must keep the SM's trap_unit registers, every cycle (the SM skips its
-// unit in quiescent cycles; the recording holds the inputs it would have
-// driven, which must change nothing).
+// unitRec records CycleInfo.Units. A Go trap_unit and a Go reg_pool fed
+// the recorded inputs must keep the SM's registers of those units, every
+// cycle (the SM skips a unit in cycles in which it has nothing to do; the
+// recording holds the inputs it would have driven, which must change
+// nothing).
 type unitRec struct {
 	units map[string]*cosim.UnitRecording
 	next  uint64 // the next cycle to record
 
 	trapShadow *trapunit.Unit
+	poolShadow *regpool.Pool
 	divergence string
 	err        string
 }
 
-func (r *unitRec) record(u *pipeline.UnitInputs, smTrap *trapunit.State) {
+func (r *unitRec) record(u *pipeline.UnitInputs, smTrap *trapunit.State, smPool *regpool.State) {
 	if u == nil || u.Cycle < r.next {
 		return
 	}
@@ -114,6 +120,13 @@ func (r *unitRec) record(u *pipeline.UnitInputs, smTrap *trapunit.State) {
 	if r.divergence == "" && r.trapShadow.Q() != *smTrap {
 		r.divergence = fmt.Sprintf("cycle %d: a Go trap_unit fed the recorded inputs left registers other than the SM's (stepped %v)", u.Cycle, u.TrapStepped)
 	}
+	if u.RegPoolStepped {
+		r.poolShadow.Eval(u.RegPool)
+		r.poolShadow.Tick()
+		if r.divergence == "" && *r.poolShadow.QRef() != *smPool {
+			r.divergence = fmt.Sprintf("cycle %d: a Go reg_pool fed the recorded inputs left registers other than the SM's", u.Cycle)
+		}
+	}
 }
 
 // Record runs the kernel of launch l in image im on the SM model and
@@ -136,16 +149,15 @@ func Record(cfg config.Config, im *isa.Image, l pipeline.Launch) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	sm.RecordUnitInputs()
 	sm.OnCycle(func(ci *pipeline.CycleInfo) {
 		o.observe(ci)
-		ur.record(ci.Units, sm.TrapStateRef())
+		ur.record(ci.Units, sm.TrapStateRef(), sm.RegPool().QRef())
 	})
 	rep, err := sm.Run()
 	if err != nil {
 		return nil, err
 	}
-	ur.record(sm.Observe().Units, sm.TrapStateRef())
+	ur.record(sm.Observe().Units, sm.TrapStateRef(), sm.RegPool().QRef())
 	if o.err != "" {
 		return nil, fmt.Errorf("kernelrec: %s", o.err)
 	}
