@@ -59,6 +59,43 @@ func (g *globalMem) write(addr uint64, b []byte) {
 	}
 }
 
+// Memory is a global memory that outlives one launch: a host program's
+// device memory, given to each of its launches in Launch.Memory. Like the
+// memory of a single launch it is [0, Size()) with pages allocated on the
+// first write; unwritten bytes read as zero.
+type Memory struct{ g *globalMem }
+
+// NewMemory returns a zeroed memory of size bytes (sm.global_bytes of the
+// configuration its launches run with).
+func NewMemory(size uint64) *Memory { return &Memory{g: newGlobalMem(size)} }
+
+// Size is the memory's size in bytes.
+func (m *Memory) Size() uint64 { return m.g.size }
+
+// inside reports whether [addr, addr+n) lies in the memory.
+func (m *Memory) inside(addr uint64, n int) bool {
+	end := addr + uint64(n)
+	return end >= addr && end <= m.g.size
+}
+
+// Read copies the len(b) bytes at addr into b.
+func (m *Memory) Read(addr uint64, b []byte) error {
+	if !m.inside(addr, len(b)) {
+		return fmt.Errorf("%d bytes at %#x lie outside the %d-byte memory", len(b), addr, m.g.size)
+	}
+	m.g.read(addr, b)
+	return nil
+}
+
+// Write copies b to addr.
+func (m *Memory) Write(addr uint64, b []byte) error {
+	if !m.inside(addr, len(b)) {
+		return fmt.Errorf("%d bytes at %#x lie outside the %d-byte memory", len(b), addr, m.g.size)
+	}
+	m.g.write(addr, b)
+	return nil
+}
+
 // loadLE reads an aligned n-byte little-endian value (n <= 8 never
 // crosses a page when aligned).
 func loadLE(b []byte, n int) uint64 {

@@ -38,7 +38,7 @@ type SanitizerReport struct {
 
 // Allocation is a region of global memory a kernel may access.
 type Allocation struct {
-	Name  string `json:"name"`  // the bound parameter, or the module variable
+	Name  string `json:"name"`  // the bound parameter, the module variable, or the host's name (Launch.Allocations)
 	Begin uint64 `json:"begin"` // first byte
 	End   uint64 `json:"end"`   // one past the last byte
 }
@@ -47,8 +47,8 @@ type Allocation struct {
 const maxSanitizerReports = 1024
 
 // initAllocations lists the global allocations: the module's .global
-// variables and the bound buffers (not the aliases, which point into
-// them), sorted by address.
+// variables, the bound buffers (not the aliases, which point into them)
+// and Launch.Allocations, sorted by address.
 func (sm *SM) initAllocations() {
 	sm.allocs = sm.allocs[:0]
 	for _, s := range sm.im.Symbols {
@@ -61,6 +61,7 @@ func (sm *SM) initAllocations() {
 			sm.allocs = append(sm.allocs, Allocation{Name: b.param, Begin: b.addr, End: b.addr + uint64(b.size)})
 		}
 	}
+	sm.allocs = append(sm.allocs, sm.launch.Allocations...)
 	sort.Slice(sm.allocs, func(i, j int) bool { return sm.allocs[i].Begin < sm.allocs[j].Begin })
 }
 
