@@ -231,12 +231,9 @@ func (e *RunError) Error() string {
 // that cannot start is an error and no report; one that runs but does not
 // complete returns its report and a *RunError.
 func (m *Module) Launch(kernel string, lc LaunchConfig, args ...any) (*pipeline.Report, error) {
-	k, err := m.kernel(kernel)
+	k, vals, err := m.encodeArgs(kernel, args)
 	if err != nil {
 		return nil, err
-	}
-	if len(args) != len(k.Params) {
-		return nil, fmt.Errorf("launch %s: %d arguments for %d parameters", kernel, len(args), len(k.Params))
 	}
 	d := m.dev
 	l := pipeline.Launch{
@@ -247,11 +244,7 @@ func (m *Module) Launch(kernel string, lc LaunchConfig, args ...any) (*pipeline.
 	if lc.Cluster != (Dim3{}) {
 		l.Cluster = lc.Cluster.norm()
 	}
-	for i, a := range args {
-		v, err := encodeArg(&k.Params[i], a)
-		if err != nil {
-			return nil, fmt.Errorf("launch %s: argument %d (%s): %w", kernel, i, k.Params[i].Name, err)
-		}
+	for i, v := range vals {
 		l.Args[k.Params[i].Name] = v
 	}
 	for n := range m.set {
@@ -293,6 +286,30 @@ func (m *Module) Launch(kernel string, lc LaunchConfig, args ...any) (*pipeline.
 		return rep, &RunError{Kernel: kernel, Report: rep}
 	}
 	return rep, nil
+}
+
+// CheckArgs reports whether args suit kernel's parameters, by Launch's
+// rules, without launching.
+func (m *Module) CheckArgs(kernel string, args ...any) error {
+	_, _, err := m.encodeArgs(kernel, args)
+	return err
+}
+
+func (m *Module) encodeArgs(kernel string, args []any) (*isa.Kernel, []uint64, error) {
+	k, err := m.kernel(kernel)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(args) != len(k.Params) {
+		return nil, nil, fmt.Errorf("launch %s: %d arguments for %d parameters", kernel, len(args), len(k.Params))
+	}
+	vals := make([]uint64, len(args))
+	for i, a := range args {
+		if vals[i], err = encodeArg(&k.Params[i], a); err != nil {
+			return nil, nil, fmt.Errorf("launch %s: argument %d (%s): %w", kernel, i, k.Params[i].Name, err)
+		}
+	}
+	return k, vals, nil
 }
 
 func setVar(vars map[string][]byte, name string, b []byte) map[string][]byte {

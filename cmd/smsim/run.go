@@ -114,10 +114,13 @@ func extraCommands(log *logrus.Logger) []*cli.Command {
 	return []*cli.Command{
 		{
 			Name:      "run",
-			Usage:     "run a kernel on the SM model (exit 0 completed, 1 abnormal end, 2 bad input)",
-			ArgsUsage: "KERNEL.ptx",
+			Usage:     "run a kernel, or a launch plan (docs/host.md), on the SM model (exit 0 completed, 1 abnormal end, 2 bad input)",
+			ArgsUsage: "KERNEL.ptx | PLAN.yaml",
 			Flags:     append(runFlags(), vcdFlags()...),
 			Action: func(c *cli.Context) error {
+				if c.NArg() == 1 && isPlan(c.Args().First()) {
+					return runPlan(c, log, c.Args().First())
+				}
 				im, spec, err := kernelArg(c)
 				if err != nil {
 					return err
@@ -198,18 +201,12 @@ func checkVCDFlags(c *cli.Context) error {
 	return nil
 }
 
-func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
-	if err := checkVCDFlags(c); err != nil {
-		return nil, err
-	}
-	cfg, err := loadConfig(c)
-	if err != nil {
-		return nil, err
-	}
+// applyRunFlags applies --seed, --trap-handler and --max-cycles.
+func applyRunFlags(c *cli.Context, cfg *config.Config) error {
 	if s := c.String("seed"); s != "" {
 		v, err := parseUintFlag("seed", s, 64)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		cfg.Run.Seed = v
 	}
@@ -219,9 +216,23 @@ func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
 	if s := c.String("max-cycles"); s != "" {
 		v, err := parseUintFlag("max-cycles", s, 64)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		cfg.Run.MaxCycles = v
+	}
+	return nil
+}
+
+func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
+	if err := checkVCDFlags(c); err != nil {
+		return nil, err
+	}
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyRunFlags(c, &cfg); err != nil {
+		return nil, err
 	}
 	entry := c.String("entry")
 	if entry == "" {
