@@ -74,6 +74,7 @@ type Launch struct {
 // bytes in) or a typed scalar Value (int64, uint64, float32, float64).
 type Arg struct {
 	Param  string // PTX name or position; "" in a positional list
+	KeyAt  string // where Param is written
 	Buffer string
 	Offset int64
 	Value  any
@@ -575,6 +576,7 @@ func (p *parser) args(n ast.Node) []Arg {
 	}
 	for _, e := range ents {
 		if a, ok := p.arg(e.Val, e.Key); ok {
+			a.KeyAt = p.r.At(e.KeyN)
 			out = append(out, a)
 		}
 	}

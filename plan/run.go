@@ -306,12 +306,12 @@ func (r *run) args(s *Step, m *device.Module) ([]any, bool) {
 				}
 			}
 			if at < 0 {
-				r.errs = append(r.errs, posErr(a.At, "args: kernel %s has no parameter %q", l.Kernel, a.Param))
+				r.errs = append(r.errs, posErr(a.KeyAt, "args: kernel %s has no parameter %q", l.Kernel, a.Param))
 				ok = false
 				continue
 			}
 			if out[at] != nil {
-				r.errs = append(r.errs, posErr(a.At, "args: parameter %s is given twice", params[at].Name))
+				r.errs = append(r.errs, posErr(a.KeyAt, "args: parameter %s is given twice", params[at].Name))
 				ok = false
 				continue
 			}

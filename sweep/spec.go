@@ -400,7 +400,7 @@ func (p *specParser) workloads(s *Spec, n ast.Node) {
 				}
 			case "plan":
 				plan = true
-				p.errorf(e.keyN, "%s.plan: plan-file workloads are not supported yet (smsim run takes no host plan)", what)
+				p.errorf(e.keyN, "%s.plan: plan-file workloads are not supported yet (smsim run PLAN.yaml runs a plan; a sweep takes single kernels)", what)
 			default:
 				p.errorf(e.keyN, "%s: unknown key %q (keys: kernel, name, args)", what, e.key)
 			}

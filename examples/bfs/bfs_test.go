@@ -11,6 +11,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/device"
+	"github.com/smsim/smsim/pipeline"
 )
 
 // graph is a directed graph in CSR form (an undirected edge is two arcs).
@@ -63,8 +64,9 @@ func reference(g graph, src int) []int32 {
 }
 
 // runAPI runs the BFS of bfs.ptx on the device API with blocks of block
-// threads; it returns the levels and the number of host-loop passes.
-func runAPI(t *testing.T, g graph, src, block int) ([]int32, int) {
+// threads; it returns the levels, the number of host-loop passes and the
+// launches' reports.
+func runAPI(t *testing.T, g graph, src, block int) ([]int32, int, []*pipeline.Report) {
 	t.Helper()
 	dev, err := device.Open(config.Default())
 	if err != nil {
@@ -94,18 +96,23 @@ func runAPI(t *testing.T, g graph, src, block int) ([]int32, int) {
 	dCost, dOver := alloc("cost", cost), alloc("over", []int32{0})
 	lc := device.LaunchConfig{Grid: device.Dim3{uint32((g.n + block - 1) / block)}, Block: device.Dim3{uint32(block)}}
 	passes := 0
+	var reps []*pipeline.Report
 	for ; passes <= g.n; passes++ {
 		if err := dev.Fill(dOver, 0, 4); err != nil {
 			t.Fatal(err)
 		}
-		if rep, err := mod.Launch("bfs_expand", lc, g.n, dRow, dCol, dFrontier, dNext, dVisited, dCost); err != nil {
+		rep, err := mod.Launch("bfs_expand", lc, g.n, dRow, dCol, dFrontier, dNext, dVisited, dCost)
+		if err != nil {
 			t.Fatal(err)
-		} else if len(rep.Sanitizer) > 0 {
+		}
+		if len(rep.Sanitizer) > 0 {
 			t.Fatalf("bfs_expand: sanitizer: %+v", rep.Sanitizer)
 		}
-		if _, err := mod.Launch("bfs_advance", lc, g.n, dFrontier, dNext, dVisited, dOver); err != nil {
+		reps = append(reps, rep)
+		if rep, err = mod.Launch("bfs_advance", lc, g.n, dFrontier, dNext, dVisited, dOver); err != nil {
 			t.Fatal(err)
 		}
+		reps = append(reps, rep)
 		over, err := device.ReadSlice[int32](dev, dOver, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -118,7 +125,7 @@ func runAPI(t *testing.T, g graph, src, block int) ([]int32, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return got, passes + 1
+	return got, passes + 1, reps
 }
 
 // The API run agrees with the reference on random graphs, over one CTA
@@ -135,7 +142,7 @@ func TestBFSMatchesReference(t *testing.T) {
 	} {
 		g := randomGraph(c.seed, c.n, c.deg)
 		want := reference(g, c.src)
-		got, passes := runAPI(t, g, c.src, c.block)
+		got, passes, _ := runAPI(t, g, c.src, c.block)
 		if !slices.Equal(got, want) {
 			t.Fatalf("graph %d (n=%d): levels differ from the reference\n got %v\nwant %v", c.seed, c.n, got, want)
 		}
