@@ -2,7 +2,6 @@ package device
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -349,26 +348,23 @@ func (m *Module) reportBuffers(rep *pipeline.Report, k *isa.Kernel, args []any) 
 	}
 }
 
-// errType is a typed argument given to a parameter of another kind.
-var errType = errors.New("type mismatch")
-
 // encodeArg turns a typed argument into the parameter's value.
 func encodeArg(p *isa.KParam, a any) (uint64, error) {
 	intParam := p.Type >= isa.U8 && p.Type <= isa.S64
 	switch v := a.(type) {
 	case Ptr:
 		if p.Size != 8 || p.Type.Float() {
-			return 0, fmt.Errorf("a pointer for a .%s parameter of %d bytes: %w", p.Type, p.Size, errType)
+			return 0, fmt.Errorf("a pointer for a .%s parameter of %d bytes", p.Type, p.Size)
 		}
 		return uint64(v), nil
 	case float32:
 		if p.Size != 4 || intParam {
-			return 0, fmt.Errorf("a float32 for a .%s parameter of %d bytes (math.Float32bits gives its bits): %w", p.Type, p.Size, errType)
+			return 0, fmt.Errorf("a float32 for a .%s parameter of %d bytes (math.Float32bits gives its bits)", p.Type, p.Size)
 		}
 		return uint64(math.Float32bits(v)), nil
 	case float64:
 		if p.Size != 8 || intParam {
-			return 0, fmt.Errorf("a float64 for a .%s parameter of %d bytes (math.Float64bits gives its bits): %w", p.Type, p.Size, errType)
+			return 0, fmt.Errorf("a float64 for a .%s parameter of %d bytes (math.Float64bits gives its bits)", p.Type, p.Size)
 		}
 		return math.Float64bits(v), nil
 	}
@@ -399,10 +395,10 @@ func encodeArg(p *isa.KParam, a any) (uint64, error) {
 			u = 1
 		}
 	default:
-		return 0, fmt.Errorf("an argument of Go type %T; want a Ptr, an integer, a float32 or a float64: %w", a, errType)
+		return 0, fmt.Errorf("an argument of Go type %T; want a Ptr, an integer, a float32 or a float64", a)
 	}
 	if p.Type.Float() {
-		return 0, fmt.Errorf("an integer (%T) for a .%s parameter (pass a float32 or float64): %w", a, p.Type, errType)
+		return 0, fmt.Errorf("an integer (%T) for a .%s parameter (pass a float32 or float64)", a, p.Type)
 	}
 	if p.Size < 8 {
 		s := int64(u)
