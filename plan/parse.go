@@ -623,4 +623,3 @@ func (p *parser) repeat(n ast.Node, depth int) *Repeat {
 	}
 	return r
 }
-
