@@ -163,7 +163,7 @@ type memRef struct {
 func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write bool) (memRef, *fault) {
 	if n > 1 && addr%uint64(n) != 0 {
 		f := memFault(lane, addr, "misaligned %d-byte %s access at %#x", n, isa.SpaceName(space), addr)
-		f.san = &SanitizerReport{Kind: "misaligned", Lane: lane, Address: addr, Size: n}
+		f.san = &SanitizerReport{Kind: "misaligned", Space: isa.SpaceName(space), Lane: lane, Address: addr, Size: n}
 		return memRef{}, f
 	}
 	orig := addr
@@ -198,11 +198,17 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 			}
 			return memRef{}, memFault(lane, orig, "shared address %#x is outside the CTA's %d bytes of shared memory", addr, len(sh))
 		}
+		if f := checkAllocs(sm.mc.shared, space, lane, orig, addr, end); f != nil {
+			return memRef{}, f
+		}
 		return memRef{buf: sh[addr:end:end], space: space}, nil
 	case isa.SpaceLocal:
 		lim := uint64(sm.cfg.SM.LocalBytes)
 		if end > lim || end < addr {
 			return memRef{}, memFault(lane, orig, "local address %#x is outside the thread's %d bytes of local memory (sm.local_bytes)", addr, lim)
+		}
+		if f := sm.checkLocal(w, lane, orig, addr, end); f != nil {
+			return memRef{}, f
 		}
 		buf := w.localMem(lane, int(end))
 		return memRef{buf: buf[addr:end:end], space: space}, nil
@@ -213,6 +219,9 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		if end > uint64(len(sm.param)) || end < addr {
 			return memRef{}, memFault(lane, orig, "param address %#x is outside the %d-byte parameter buffer", addr, len(sm.param))
 		}
+		if f := checkAllocs(sm.mc.param, space, lane, orig, addr, end); f != nil {
+			return memRef{}, f
+		}
 		return memRef{buf: sm.param[addr:end:end], space: space}, nil
 	case isa.SpaceConst:
 		if write {
@@ -221,6 +230,9 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		cb := sm.constBank
 		if end > uint64(len(cb)) || end < addr {
 			return memRef{}, memFault(lane, orig, "const address %#x is outside the %d-byte .const bank", addr, len(cb))
+		}
+		if f := checkAllocs(sm.mc.konst, space, lane, orig, addr, end); f != nil {
+			return memRef{}, f
 		}
 		return memRef{buf: cb[addr:end:end], space: space}, nil
 	}

@@ -1,6 +1,9 @@
 package pipeline
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // checkGlobal's verdicts and its nearest allocation, on two allocations
 // a [0x10000, 0x10008) and b [0x10100, 0x10200).
@@ -79,4 +82,123 @@ func TestMisalignedRecord(t *testing.T) {
 func sm0BufferAddr(t *testing.T, src string) (uint64, bool) {
 	sm := newPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(64)})
 	return sm.BufferAddr("out")
+}
+
+// spacesPTX declares a variable with padding after it in each of shared,
+// const, param and local (the frame of k), and runs one access chosen by
+// the test (ACCESS) in lane 5 only.
+const spacesPTX = `
+.const .align 4 .b8 c1[4];
+.const .align 8 .b8 c2[8];
+.shared .align 4 .b8 s1[12];
+.shared .align 16 .b8 s2[16];
+.func (.reg .b32 r) f()
+{
+	.local .align 4 .b8 fbuf[8];
+	st.local.u32 [fbuf], 1;
+	ld.local.u32 r, [fbuf];
+	ret;
+}
+.visible .entry k(.param .u32 n, .param .u64 out)
+{
+	.local .align 4 .b8 buf[16];
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.reg .pred %p<2>;
+	mov.u32 %r1, %tid.x;
+	setp.ne.u32 %p1, %r1, 5;
+	@%p1 bra DONE;
+	call (%r3), f;
+	ACCESS
+DONE:
+	ret;
+}
+`
+
+// Memcheck covers shared, const, param and local accesses: one between
+// or past the variables, or past the live stack (local memory is checked
+// by frames, not by variable), is out_of_bounds with the space, the lane
+// and the nearest allocation; one inside is silent.
+func TestMemcheckSpaces(t *testing.T) {
+	for _, c := range []struct {
+		access, space, alloc string
+		addr                 uint64
+		size                 int
+		distance             int64
+	}{
+		{access: "st.shared.u32 [s1+8], %r1;"},
+		{access: "st.shared.u32 [s2+12], %r1;"},
+		{access: "st.shared.u32 [s1+12], %r1;", space: "shared", alloc: "s1", addr: 12, size: 4},
+		{access: "st.shared.u32 [s2+16], %r1;", space: "shared", alloc: "s2", addr: 32, size: 4},
+		{access: "st.shared.u64 [s1+8], %rd1;", space: "shared", alloc: "s1", addr: 8, size: 8, distance: 4},
+		{access: "ld.const.u32 %r2, [c2+4];"},
+		{access: "ld.const.u32 %r2, [c1+4];", space: "const", alloc: "c1", addr: 4, size: 4},
+		{access: "ld.param.u32 %r2, [n];"},
+		{access: "ld.param.u64 %rd2, [out];"},
+		{access: "ld.param.u32 %r2, [n+4];", space: "param", alloc: "n", addr: 4, size: 4},
+		{access: "ld.param.u64 %rd2, [n];", space: "param", alloc: "n", addr: 0, size: 8, distance: 4},
+		{access: "st.local.u32 [buf+12], %r1;"},
+		// The live stack ends with k's frame (buf, then the call's
+		// areas); distance -1 stands for 64 minus the frame.
+		{access: "ld.local.u32 %r2, [64];", space: "local", alloc: "stack", addr: 64, size: 4, distance: -1},
+	} {
+		src := strings.Replace(spacesPTX, "ACCESS", c.access, 1)
+		if c.distance == -1 {
+			im := assemble(t, "test.ptx", []byte(ptxHeader+src))
+			for _, f := range im.Funcs {
+				if f.Name == "k" {
+					c.distance = 64 - int64(f.Frame)
+				}
+			}
+			if c.distance < 0 {
+				t.Fatalf("k's frame is beyond 64 bytes")
+			}
+		}
+		_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Args: map[string]uint64{"n": 1, "out": 0}})
+		if c.space == "" {
+			if rep.Status != StatusCompleted || len(rep.Sanitizer) != 0 {
+				t.Errorf("%s: status %s, sanitizer %+v, errors %+v", c.access, rep.Status, rep.Sanitizer, rep.Errors)
+			}
+			continue
+		}
+		if rep.Status != StatusFault || len(rep.Sanitizer) != 1 || len(rep.Errors) == 0 || rep.Errors[0].Kind != "out_of_bounds" {
+			t.Errorf("%s: status %s, sanitizer %+v, errors %+v", c.access, rep.Status, rep.Sanitizer, rep.Errors)
+			continue
+		}
+		s := rep.Sanitizer[0]
+		if s.Kind != "out_of_bounds" || s.Space != c.space || s.Lane != 5 || s.Address != c.addr || s.Size != c.size ||
+			s.Allocation == nil || s.Allocation.Name != c.alloc || s.Distance != c.distance || !strings.HasPrefix(s.Line, "test.ptx:") {
+			t.Errorf("%s: record %+v (allocation %+v)", c.access, s, s.Allocation)
+		}
+	}
+}
+
+// The live stack follows calls: a callee may read its caller's frame
+// (below its own FP) through a generic pointer, and the caller may use
+// its whole frame after the return.
+func TestMemcheckStackFollowsCalls(t *testing.T) {
+	src := `
+.func (.reg .b32 r) f(.reg .b64 p)
+{
+	ld.u32 r, [p];
+	ret;
+}
+.visible .entry k(.param .u64 out)
+{
+	.local .align 4 .b8 buf[16];
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	mov.u64 %rd1, buf;
+	cvta.local.u64 %rd2, %rd1;
+	st.local.u32 [buf+8], 7;
+	add.s64 %rd2, %rd2, 8;
+	call (%r1), f, (%rd2);
+	st.local.u32 [buf+12], %r1;
+	ret;
+}
+`
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Args: map[string]uint64{"out": 0}})
+	if rep.Status != StatusCompleted || len(rep.Sanitizer) != 0 {
+		t.Fatalf("status %s, sanitizer %+v, errors %+v", rep.Status, rep.Sanitizer, rep.Errors)
+	}
 }
