@@ -126,7 +126,7 @@ func Load(path string) (*Plan, error) {
 const maxDepth = 16
 
 // Parse parses a plan (path names it in messages and anchors its relative
-// paths; nothing is read). The error, if any, is a yamlpos.ErrorList.
+// paths; nothing is read). The error, if any, is a diag.ErrorList.
 func Parse(path string, data []byte) (*Plan, error) {
 	p := &parser{r: &yamlpos.Reader{File: path}, bufs: map[string]*Buffer{}}
 	pl := &Plan{File: path, Dir: filepath.Dir(path)}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/device"
-	"github.com/smsim/smsim/internal/yamlpos"
+	"github.com/smsim/smsim/diag"
 )
 
 // hostPTX is testdata/host.ptx's absolute path.
@@ -232,7 +232,7 @@ func TestErrors(t *testing.T) {
 		{"module: $PTX\nbuffers: {a: 4}\nsteps:\n  - launch: count\n    block: 2048\n    args: [a, 1]\n", "plan.yaml:4:5: launch count: block.x = 2048 exceeds"},
 	} {
 		_, err := runPlan(t, writePlan(t, c.plan))
-		var list yamlpos.ErrorList
+		var list diag.ErrorList
 		if !errors.As(err, &list) {
 			t.Errorf("%q: error %v (%T), want a positioned one", c.plan, err, err)
 			continue
@@ -254,7 +254,7 @@ func FuzzParsePlan(f *testing.F) {
 	f.Add([]byte("- &x [*x]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := Parse("f.yaml", data)
-		var list yamlpos.ErrorList
+		var list diag.ErrorList
 		if err != nil && !errors.As(err, &list) {
 			t.Fatalf("unpositioned error %T: %v", err, err)
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/device"
-	"github.com/smsim/smsim/internal/yamlpos"
+	"github.com/smsim/smsim/diag"
 	"github.com/smsim/smsim/pipeline"
 )
 
@@ -62,7 +62,7 @@ func (f *Failure) Unwrap() error { return f.Err }
 
 // Configure applies the plan's set to cfg.
 func (pl *Plan) Configure(cfg *config.Config) error {
-	var errs yamlpos.ErrorList
+	var errs diag.ErrorList
 	for _, s := range pl.Set {
 		if err := cfg.Set(s.Key + "=" + s.Value); err != nil {
 			errs = append(errs, posErr(s.At, "set %s: %v", s.Key, err))
@@ -74,20 +74,21 @@ func (pl *Plan) Configure(cfg *config.Config) error {
 	return nil
 }
 
-// posErr makes a positioned error from "file:line:col".
-func posErr(at, format string, args ...any) *yamlpos.Error {
-	e := &yamlpos.Error{File: at, Msg: fmt.Sprintf(format, args...)}
-	// at is file:line:col; the file may itself hold colons.
+// posErr makes a positioned error from "file:line:col" (anything else,
+// such as "--out x=y", goes in front of the message).
+func posErr(at, format string, args ...any) *diag.Error {
+	msg := fmt.Sprintf(format, args...)
+	// The file may itself hold colons: line and column are the last two.
 	if i := strings.LastIndexByte(at, ':'); i > 0 {
 		if j := strings.LastIndexByte(at[:i], ':'); j > 0 {
 			l, err1 := strconv.Atoi(at[j+1 : i])
 			c, err2 := strconv.Atoi(at[i+1:])
 			if err1 == nil && err2 == nil {
-				e.File, e.Line, e.Col = at[:j], l, c
+				return &diag.Error{Pos: diag.Pos{File: at[:j], Line: l, Col: c}, Msg: msg}
 			}
 		}
 	}
-	return e
+	return &diag.Error{Msg: at + ": " + msg}
 }
 
 // run is the state of one run.
@@ -100,7 +101,7 @@ type run struct {
 	where map[*Launch]*device.Module
 	opt   Options
 	res   *Result
-	errs  yamlpos.ErrorList
+	errs  diag.ErrorList
 }
 
 func (pl *Plan) path(p string) string {
@@ -115,7 +116,7 @@ func (pl *Plan) path(p string) string {
 // every launch against its kernel, then runs the steps and writes the
 // outputs. Bad input (a missing file, an unknown kernel or variable, an
 // argument that does not suit its parameter, a launch the model refuses)
-// is a yamlpos.ErrorList; a run that stops early is a *Failure, with the
+// is a diag.ErrorList; a run that stops early is a *Failure, with the
 // Result so far (outputs are written in both cases once steps ran).
 func (pl *Plan) Run(cfg config.Config, opt Options) (*Result, error) {
 	dev, err := device.Open(cfg)
@@ -136,7 +137,7 @@ func (pl *Plan) Run(cfg config.Config, opt Options) (*Result, error) {
 	if oerr := r.outputs(); oerr != nil && err == nil {
 		err = oerr
 	}
-	var bad yamlpos.ErrorList
+	var bad diag.ErrorList
 	if errors.As(err, &bad) {
 		return nil, err
 	}
@@ -376,7 +377,7 @@ func (r *run) launch(s *Step) error {
 		r.res.Status = rep.Status
 		return &Failure{At: s.At, Msg: err.Error(), Err: err}
 	}
-	return yamlpos.ErrorList{posErr(s.At, "%v", err)}
+	return diag.ErrorList{posErr(s.At, "%v", err)}
 }
 
 func (r *run) repeat(s *Step) error {
@@ -477,7 +478,7 @@ func (r *run) outputs() error {
 	write := func(o Output, path string) error {
 		p, ok := r.ptrs[o.Buffer]
 		if !ok {
-			return yamlpos.ErrorList{posErr(o.At, "no buffer %q", o.Buffer)}
+			return diag.ErrorList{posErr(o.At, "no buffer %q", o.Buffer)}
 		}
 		data := make([]byte, r.sizes[o.Buffer])
 		if err := r.dev.Read(p, data); err != nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/smsim/smsim/config"
-	"github.com/smsim/smsim/internal/yamlpos"
+	"github.com/smsim/smsim/diag"
 	"github.com/smsim/smsim/pipeline"
 	"github.com/smsim/smsim/plan"
 )
@@ -31,7 +31,7 @@ var planOnlyFlags = []string{"entry", "grid", "block", "cluster", "dynamic-smem"
 // planErr reports a plan's positioned errors one per line as
 // file:line:col: message (exit 2).
 func planErr(c *cli.Context, err error) error {
-	var list yamlpos.ErrorList
+	var list diag.ErrorList
 	if errors.As(err, &list) {
 		for _, e := range list {
 			fmt.Fprintln(c.App.ErrWriter, e.Error())

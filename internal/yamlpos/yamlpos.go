@@ -1,49 +1,25 @@
 // Package yamlpos reads a YAML document as a syntax tree (goccy/go-yaml)
 // so that every message about it can name the file, line and column of
-// the node it is about: "file:line:col: message". It collects every
-// error instead of stopping at the first.
+// the node it is about: "file:line:col: message", as a diag.Error. It
+// collects every error instead of stopping at the first.
 package yamlpos
 
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+
+	"github.com/smsim/smsim/diag"
 )
-
-// Error is one positioned message; Line 0 means the whole file.
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
-
-// ErrorList holds every error found, in order of position.
-type ErrorList []*Error
-
-func (l ErrorList) Error() string {
-	s := make([]string, len(l))
-	for i, e := range l {
-		s[i] = e.Error()
-	}
-	return strings.Join(s, "\n")
-}
 
 // Reader walks one document, collecting errors.
 type Reader struct {
 	File string
-	Errs ErrorList
+	Errs diag.ErrorList
 }
 
 // Parse parses data as one YAML document and returns its top node (nil
@@ -55,7 +31,7 @@ func (r *Reader) Parse(data []byte) ast.Node {
 		if errors.As(err, &se) && se.Token != nil && se.Token.Position != nil {
 			r.ErrAt(se.Token.Position.Line, se.Token.Position.Column, "%s", se.Message)
 		} else {
-			r.ErrAt(0, 0, "%v", err)
+			r.ErrAt(0, 0, "%s: %v", r.File, err)
 		}
 		return nil
 	}
@@ -66,21 +42,12 @@ func (r *Reader) Parse(data []byte) ast.Node {
 	return f.Docs[0].Body
 }
 
-// Err returns the errors sorted by position, or nil.
-func (r *Reader) Err() error {
-	if len(r.Errs) == 0 {
-		return nil
-	}
-	sort.SliceStable(r.Errs, func(i, j int) bool {
-		a, b := r.Errs[i], r.Errs[j]
-		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
-	})
-	return r.Errs
-}
+// Err returns the errors sorted by position (a diag.ErrorList), or nil.
+func (r *Reader) Err() error { return r.Errs.Err() }
 
 // ErrAt records a message at line:col.
 func (r *Reader) ErrAt(line, col int, format string, args ...any) {
-	r.Errs = append(r.Errs, &Error{File: r.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+	r.Errs.Add(diag.Pos{File: r.File, Line: line, Col: col}, format, args...)
 }
 
 // Pos returns the line and column of n (a mapping: of its first key).
