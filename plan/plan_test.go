@@ -1,10 +1,12 @@
 package plan
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -264,4 +266,22 @@ func FuzzParsePlan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// testdata/host.ptx is exactly clang-16's output for host.cu.
+func TestHostPTXIsClangOutput(t *testing.T) {
+	clang, err := exec.LookPath("clang-16")
+	if err != nil {
+		t.Fatalf("clang-16 is required to check testdata/host.ptx: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "host.ptx")
+	cmd := exec.Command(clang, "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib", "-S", "-O2", "-x", "cuda", "testdata/host.cu", "-o", out)
+	if msg, err := cmd.CombinedOutput(); err != nil || len(msg) > 0 {
+		t.Fatalf("clang-16: %v\n%s", err, msg)
+	}
+	got, _ := os.ReadFile(out)
+	want, _ := os.ReadFile("testdata/host.ptx")
+	if !bytes.Equal(got, want) {
+		t.Fatal("testdata/host.ptx is not what clang-16 makes of host.cu now; regenerate it (host.cu has the command)")
+	}
 }
