@@ -24,25 +24,31 @@ type Module struct {
 
 // Load assembles src and loads it: PTX text, an smsim disassembly
 // (".smsim_image") or a binary image ("SMSIMIMG"), as smsim run reads a
-// kernel file. name is the file name used in positions and reports.
+// kernel file (ReadImage). name is the file name used in positions and
+// reports.
 func (d *Device) Load(name string, src []byte) (*Module, error) {
-	var im *isa.Image
-	var err error
-	switch {
-	case bytes.HasPrefix(src, []byte("SMSIMIMG")):
-		im, err = isa.Unmarshal(src)
-		if err != nil {
-			err = fmt.Errorf("%s: %w", name, err)
-		}
-	case bytes.HasPrefix(bytes.TrimSpace(src), []byte(".smsim_image")):
-		im, err = isa.ParseDisasm(name, src)
-	default:
-		im, err = isa.AssembleSource(name, src)
-	}
+	im, err := ReadImage(name, src)
 	if err != nil {
 		return nil, err
 	}
 	return d.LoadImage(name, im)
+}
+
+// ReadImage turns the bytes of a kernel file into an image, by their
+// form: a binary image ("SMSIMIMG"), an smsim disassembly
+// (".smsim_image") or PTX text. Errors are positioned in name.
+func ReadImage(name string, src []byte) (*isa.Image, error) {
+	switch {
+	case bytes.HasPrefix(src, []byte("SMSIMIMG")):
+		im, err := isa.Unmarshal(src)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return im, nil
+	case bytes.HasPrefix(bytes.TrimSpace(src), []byte(".smsim_image")):
+		return isa.ParseDisasm(name, src)
+	}
+	return isa.AssembleSource(name, src)
 }
 
 // LoadImage loads an assembled image. Its .global variables are placed at
