@@ -285,3 +285,55 @@ func TestHostPTXIsClangOutput(t *testing.T) {
 		t.Fatal("testdata/host.ptx is not what clang-16 makes of host.cu now; regenerate it (host.cu has the command)")
 	}
 }
+
+// Running any plan that parses never panics: bad input is an error (the
+// module is testdata/host.ptx, runs are capped at 20000 cycles).
+func FuzzRunPlan(f *testing.F) {
+	f.Add([]byte(featuresPlan))
+	f.Add([]byte("module: $PTX\nbuffers: {a: 4}\nsteps:\n  - launch: count\n    grid: [2, 2]\n    block: [4, 4, 4]\n    cluster: 2\n    dynamic_smem: 99999\n    args: [a+4, -1]\n"))
+	f.Add([]byte("module: $PTX\nbuffers: {a: {i64: [-1]}}\nvars: {counter: {u8: [1]}}\nsteps:\n  - repeat: {until: i64 a[0] < 0, max: 1, steps: [{launch: axpy, maxnreg: 1, args: [a, a+8, 0x7fffffff, 1e30f, -0.0d]}]}\n"))
+	ptx := hostPTX(f)
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pl, err := Parse(filepath.Join(dir, "f.yaml"), bytes.ReplaceAll(data, []byte("$PTX"), []byte(ptx)))
+		if err != nil {
+			return
+		}
+		for _, o := range pl.Outputs {
+			if filepath.IsAbs(o.Path) || strings.Contains(o.Path, "..") {
+				return // stay inside the temporary directory
+			}
+		}
+		if launches(pl.Steps) > 64 {
+			return // long, not interesting
+		}
+		cfg := config.Default()
+		cfg.Run.MaxCycles = 20000
+		if pl.Configure(&cfg) != nil || cfg.Validate() != nil {
+			return
+		}
+		_, _ = pl.Run(cfg, Options{})
+	})
+}
+
+// launches bounds the launches steps can make.
+func launches(steps []*Step) int {
+	n := 0
+	for _, s := range steps {
+		switch {
+		case s.Launch != nil:
+			n++
+		case s.Repeat != nil:
+			passes := max(s.Repeat.Times, s.Repeat.Max)
+			inner := launches(s.Repeat.Steps)
+			if inner > 0 && passes > 64/inner {
+				return 65
+			}
+			n += passes * inner
+		}
+		if n > 64 {
+			return 65
+		}
+	}
+	return n
+}
