@@ -130,7 +130,7 @@ func (pl *Plan) Run(cfg config.Config, opt Options) (*Result, error) {
 		res: &Result{Status: pipeline.StatusCompleted, Launches: []LaunchRecord{}, Buffers: map[string][]uint32{}}}
 	r.setup()
 	if len(r.errs) > 0 {
-		return nil, r.errs
+		return nil, r.errs.Err()
 	}
 	err = r.steps(pl.Steps)
 	r.res.Cycles = dev.Cycles()
