@@ -36,6 +36,7 @@ type Device struct {
 	onTrap  string
 	onBreak string
 	observe func(*pipeline.SM) error
+	checks  pipeline.Checks
 	cycles  uint64
 	nlaunch int
 }
@@ -75,6 +76,11 @@ func (d *Device) SetHostPolicy(onTrap, onBreak string) error {
 	d.onTrap, d.onBreak = onTrap, onBreak
 	return nil
 }
+
+// SetChecks turns the sanitizer's optional checks on or off for the
+// following launches (pipeline.Checks: init, sync); memcheck is always
+// on.
+func (d *Device) SetChecks(c pipeline.Checks) { d.checks = c }
 
 // OnLaunch registers f, called with each launch's SM after it is built
 // and before it runs (to attach hooks or a waveform tracer); an error

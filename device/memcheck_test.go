@@ -3,10 +3,14 @@ package device
 import (
 	"bytes"
 	_ "embed"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/pipeline"
 )
 
 //go:embed testdata/memcheck.ptx
@@ -33,7 +37,7 @@ func TestMemcheckClangKernels(t *testing.T) {
 		t.Fatalf("misaligned: %v %+v", err, rep)
 	}
 	s := rep.Sanitizer[0]
-	if s.Kind != "misaligned" || s.Space != "global" || s.Lane != 0 || s.Address != uint64(src)+2 || s.Size != 4 || s.Line != "memcheck.ptx:31" {
+	if s.Kind != "misaligned" || s.Space != "global" || s.Lane != 0 || s.Address != uint64(src)+2 || s.Size != 4 || s.Line != ptxLine(t, "ld.global.u32") {
 		t.Errorf("misaligned record %+v", s)
 	}
 	if rep, err := m.Launch("shared_shift", lc, out, 0); err != nil || len(rep.Sanitizer) != 0 {
@@ -44,8 +48,82 @@ func TestMemcheckClangKernels(t *testing.T) {
 		t.Fatalf("past the array: %v %+v", err, rep)
 	}
 	s = rep.Sanitizer[0]
-	if s.Kind != "out_of_bounds" || s.Space != "shared" || s.Lane != 18 || s.Address != 80 || s.Allocation == nil || s.Allocation.End != 80 || s.Distance != 0 || s.Line != "memcheck.ptx:60" {
+	var arr uint64 // where shared_shift's s lies
+	for _, sym := range m.Image().Symbols {
+		if sym.Name == "shared_shift::_ZZ12shared_shiftE1s" {
+			arr = sym.Addr
+		}
+	}
+	if s.Kind != "out_of_bounds" || s.Space != "shared" || s.Lane != 18 || s.Address != arr+80 || s.Allocation == nil || s.Allocation.End != arr+80 || s.Distance != 0 || s.Line != ptxLine(t, "ld.shared.u32 \t%r4") {
 		t.Errorf("shared record %+v (allocation %+v)", s, s.Allocation)
+	}
+}
+
+// ptxLine is "memcheck.ptx:N" of the first line of memcheck.ptx holding
+// text.
+func ptxLine(t *testing.T, text string) string { return ptxLineIn(t, "", text) }
+
+// ptxLineIn is ptxLine from the .entry of kernel on ("": from the top).
+func ptxLineIn(t *testing.T, kernel, text string) string {
+	t.Helper()
+	in := kernel == ""
+	for i, l := range strings.Split(string(memcheckPTX), "\n") {
+		in = in || strings.Contains(l, ".entry "+kernel+"(")
+		if in && strings.Contains(l, text) {
+			return fmt.Sprintf("memcheck.ptx:%d", i+1)
+		}
+	}
+	t.Fatalf("memcheck.ptx has no %q after .entry %s", text, kernel)
+	return ""
+}
+
+// The optional checks on clang-16's code: --check init reports the read
+// of a __shared__ entry no thread wrote (and nothing when every entry was
+// written); --check sync reports a __syncthreads() reached by part of a
+// warp (and nothing when every thread reaches it). Off, neither reports.
+func TestOptionalChecksClangKernels(t *testing.T) {
+	d := open(t)
+	m, err := d.Load("memcheck.ptx", memcheckPTX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := d.Alloc("out", 256)
+	lc := LaunchConfig{Block: Dim3{64}}
+	for _, c := range []struct {
+		kernel string
+		arg    int
+		checks pipeline.Checks
+		kind   string
+		warp   int
+		lane   int
+		line   string
+	}{
+		{kernel: "shared_partial", arg: 64, checks: pipeline.Checks{Init: true}},
+		{kernel: "shared_partial", arg: 32},
+		{kernel: "shared_partial", arg: 32, checks: pipeline.Checks{Init: true}, kind: "uninitialized_read", warp: 1, lane: 0, line: "ld.shared.u32 \t%r3"},
+		{kernel: "split_barrier", arg: 64, checks: pipeline.Checks{Sync: true}},
+		{kernel: "split_barrier", arg: 16},
+		{kernel: "split_barrier", arg: 16, checks: pipeline.Checks{Sync: true}, kind: "barrier_divergence", warp: 0, lane: 0, line: "bar.sync \t0"},
+	} {
+		d.SetChecks(c.checks)
+		rep, err := m.Launch(c.kernel, lc, out, c.arg)
+		if err != nil {
+			t.Fatalf("%s(%d): %v", c.kernel, c.arg, err)
+		}
+		if c.kind == "" {
+			if len(rep.Sanitizer) != 0 {
+				t.Errorf("%s(%d) %+v: %+v", c.kernel, c.arg, c.checks, rep.Sanitizer)
+			}
+			continue
+		}
+		if len(rep.Sanitizer) != 1 {
+			t.Fatalf("%s(%d): %+v", c.kernel, c.arg, rep.Sanitizer)
+		}
+		s := rep.Sanitizer[0]
+		line := ptxLineIn(t, c.kernel, c.line)
+		if s.Kind != c.kind || s.WarpInCTA != c.warp || s.Lane != c.lane || s.Line != line || s.Detail == "" {
+			t.Errorf("%s(%d): record %+v, want %s warp %d lane %d at %s", c.kernel, c.arg, s, c.kind, c.warp, c.lane, line)
+		}
 	}
 }
 

@@ -244,7 +244,7 @@ func (m *Module) Launch(kernel string, lc LaunchConfig, args ...any) (*pipeline.
 	l := pipeline.Launch{
 		Entry: kernel, Grid: lc.Grid.norm(), Block: lc.Block.norm(),
 		DynamicSmem: lc.DynamicSmem, MaxNReg: lc.MaxNReg,
-		Args: map[string]uint64{}, Memory: d.mem,
+		Args: map[string]uint64{}, Memory: d.mem, Checks: d.checks,
 	}
 	if lc.Cluster != (Dim3{}) {
 		l.Cluster = lc.Cluster.norm()

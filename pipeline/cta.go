@@ -31,6 +31,7 @@ type cta struct {
 	id          [3]uint32
 	warps       []*warp
 	shared      []byte
+	written     []uint64 // shared bytes written (--check init; sancheck.go)
 	bars        [numBarriers]barrier
 	liveThreads int // threads that have not exited
 	rps         int // reg_pool CTA slot (regpool.go)
@@ -201,6 +202,9 @@ func (sm *SM) launchCTA(linear uint64) {
 		clear(c.shared)
 	} else {
 		c.shared = make([]byte, sm.smemSize)
+	}
+	if sm.mc.chk.init {
+		c.written = c.written[:0] // sized on the first shared access
 	}
 	for i := range c.bars {
 		c.bars[i].reset()

@@ -36,6 +36,9 @@ type Launch struct {
 	// image's .global variables (memcheck).
 	Memory      *Memory
 	Allocations []Allocation
+	// Checks turns on the sanitizer's optional checks (sancheck.go);
+	// memcheck is always on.
+	Checks Checks
 }
 
 // Buffer is a global buffer bound to a pointer parameter: Size bytes,

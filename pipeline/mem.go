@@ -201,6 +201,9 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		if f := checkAllocs(sm.mc.shared, space, lane, orig, addr, end); f != nil {
 			return memRef{}, f
 		}
+		if sm.mc.chk.init {
+			sm.initShared(w, lane, orig, addr, end, write)
+		}
 		return memRef{buf: sh[addr:end:end], space: space}, nil
 	case isa.SpaceLocal:
 		lim := uint64(sm.cfg.SM.LocalBytes)

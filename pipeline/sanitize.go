@@ -1,8 +1,9 @@
 // The sanitizer's memcheck, always on: a misaligned access of any space
 // is reported as "misaligned"; every access must fall inside an
 // allocation of its space: global (a bound buffer, a host allocation or a
-// module .global variable), shared (a static .shared variable or the
-// launch's dynamic segment), local (the thread's live stack: its frames up
+// module .global variable), shared (a module-scope .shared variable, one
+// declared in the launched kernel or a function, or the launch's dynamic
+// segment; not another kernel's), local (the thread's live stack: its frames up
 // to the current function's), param (one kernel parameter) or const (one
 // .const variable). An access outside every allocation, or one that
 // starts in an allocation and crosses its end, is an out_of_bounds fault,
@@ -17,6 +18,7 @@ package pipeline
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/smsim/smsim/isa"
 )
@@ -25,7 +27,8 @@ import (
 type SanitizerReport struct {
 	// Kind is the check's stable name: "out_of_bounds" (memcheck: outside
 	// every allocation), "misaligned" (an address not a multiple of the
-	// access size).
+	// access size), "uninitialized_read" (--check init),
+	// "barrier_divergence" (--check sync; sancheck.go).
 	Kind string `json:"kind"`
 	// Space is the state space accessed: global, shared, local, param or
 	// const (after a generic address is resolved).
@@ -43,6 +46,8 @@ type SanitizerReport struct {
 	// (the first byte beyond it counts as 0).
 	Allocation *Allocation `json:"allocation,omitempty"`
 	Distance   int64       `json:"distance"`
+	// Detail says more where the fields do not (the optional checks).
+	Detail string `json:"detail,omitempty"`
 }
 
 // Allocation is a region of a state space a kernel may access.
@@ -84,16 +89,25 @@ type memcheck struct {
 	param  []Allocation // kernel parameters, by offset
 	konst  []Allocation // .const variables, by address
 	frame  []uint32     // per pc: the frame size of the function holding it
+	chk    sancheck     // the optional checks (sancheck.go)
 }
 
 // initSpaces lists the allocations of the shared, param and const spaces
 // and the frame size at every pc.
 func (sm *SM) initSpaces() {
 	mc := memcheck{frame: make([]uint32, len(sm.im.Code))}
+	otherKernel := map[string]bool{}
+	for _, k := range sm.im.Kernels {
+		otherKernel[k.Name] = k.Name != sm.kern.Name
+	}
 	for _, s := range sm.im.Symbols {
 		a := Allocation{Name: s.Name, Begin: s.Addr, End: s.Addr + s.Size}
+		scope, _, scoped := strings.Cut(s.Name, "::")
 		switch {
 		case s.Size == 0: // an extern (dynamic) .shared array: the segment below
+		case int(s.Space) == isa.SpaceShared && scoped && otherKernel[scope]:
+			// Another kernel's own variable: this launch has no business
+			// there, though the module's kernels share one layout.
 		case int(s.Space) == isa.SpaceShared:
 			mc.shared = append(mc.shared, a)
 		case int(s.Space) == isa.SpaceConst:
@@ -121,6 +135,7 @@ func (sm *SM) initSpaces() {
 		}
 	}
 	sm.mc = mc
+	sm.initChecks()
 }
 
 // checkGlobal reports whether [addr, end) lies in one allocation; when it

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -200,5 +201,62 @@ func TestMemcheckStackFollowsCalls(t *testing.T) {
 	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Args: map[string]uint64{"out": 0}})
 	if rep.Status != StatusCompleted || len(rep.Sanitizer) != 0 {
 		t.Fatalf("status %s, sanitizer %+v, errors %+v", rep.Status, rep.Sanitizer, rep.Errors)
+	}
+}
+
+// --check sync: warps giving the same barrier different thread counts in
+// one phase are barrier_divergence; the same counts, or the check off,
+// say nothing. (Had warp 1 arrived first with 32, its own threads would
+// have completed the barrier: no common phase, nothing to report.)
+func TestCheckSyncCounts(t *testing.T) {
+	for _, c := range []struct {
+		count  string
+		checks Checks
+		want   bool
+	}{
+		{"64", Checks{Sync: true}, false},
+		{"32", Checks{Sync: true}, true},
+		{"32", Checks{}, false},
+	} {
+		src := kernel(`
+	setp.lt.u32 %p1, %r1, 32;
+	@%p1 bra W0;
+	nanosleep.u32 2000; // warp 0 arrives first, opening the phase
+	bar.sync 1, ` + c.count + `; // warp 1
+	bra.uni DONE;
+W0:
+	bar.sync 1, 64;
+DONE:
+	ret;`)
+		_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(64), Checks: c.checks})
+		wantCompleted(t, rep)
+		if !c.want {
+			if len(rep.Sanitizer) != 0 {
+				t.Errorf("count %s %+v: %+v", c.count, c.checks, rep.Sanitizer)
+			}
+			continue
+		}
+		if len(rep.Sanitizer) != 1 {
+			t.Fatalf("count %s: %+v", c.count, rep.Sanitizer)
+		}
+		s := rep.Sanitizer[0]
+		if s.Kind != "barrier_divergence" || s.WarpInCTA != 1 || s.Line != fmt.Sprintf("test.ptx:%d", lineOfText(t, src, "// warp 1")) ||
+			!strings.Contains(s.Detail, "thread count 32; warp 0 of the CTA gave 64") {
+			t.Errorf("record %+v", s)
+		}
+	}
+}
+
+func TestParseChecks(t *testing.T) {
+	if c, err := ParseChecks("init, sync"); err != nil || !c.Init || !c.Sync {
+		t.Errorf("init, sync: %+v %v", c, err)
+	}
+	if c, err := ParseChecks(""); err != nil || c != (Checks{}) {
+		t.Errorf("empty: %+v %v", c, err)
+	}
+	for s, want := range map[string]string{"race": "race is not supported yet", "bogus": `unknown check "bogus" (checks: init, sync)`} {
+		if _, err := ParseChecks(s); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v", s, err)
+		}
 	}
 }

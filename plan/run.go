@@ -18,7 +18,8 @@ import (
 
 // Options of a run.
 type Options struct {
-	OnTrap, OnBreak string // host policies (device.SetHostPolicy)
+	OnTrap, OnBreak string          // host policies (device.SetHostPolicy)
+	Checks          pipeline.Checks // optional sanitizer checks (device.SetChecks)
 	// Outputs are written besides the plan's own (smsim run --out; At
 	// names them in messages); their paths are used as given.
 	Outputs []Output
@@ -126,6 +127,7 @@ func (pl *Plan) Run(cfg config.Config, opt Options) (*Result, error) {
 	if err := dev.SetHostPolicy(opt.OnTrap, opt.OnBreak); err != nil {
 		return nil, err
 	}
+	dev.SetChecks(opt.Checks)
 	r := &run{pl: pl, dev: dev, ptrs: map[string]device.Ptr{}, sizes: map[string]int64{}, where: map[*Launch]*device.Module{}, opt: opt,
 		res: &Result{Status: pipeline.StatusCompleted, Launches: []LaunchRecord{}, Buffers: map[string][]uint32{}}}
 	r.setup()

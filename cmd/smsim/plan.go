@@ -66,7 +66,11 @@ func runPlan(c *cli.Context, log *logrus.Logger, path string) error {
 	if err := applyRunFlags(c, &cfg); err != nil {
 		return err
 	}
-	opt := plan.Options{OnTrap: c.String("on-trap"), OnBreak: c.String("on-break")}
+	checks, err := checkFlag(c)
+	if err != nil {
+		return err
+	}
+	opt := plan.Options{OnTrap: c.String("on-trap"), OnBreak: c.String("on-break"), Checks: checks}
 	for _, kv := range c.StringSlice("out") {
 		name, file, ok := strings.Cut(kv, "=")
 		if !ok || name == "" || file == "" {
@@ -92,6 +96,13 @@ func runPlan(c *cli.Context, log *logrus.Logger, path string) error {
 	if fail != nil {
 		return abnormal(fail)
 	}
+	findings := 0
+	for _, l := range res.Launches {
+		findings += len(l.Report.Sanitizer)
+	}
+	if findings > 0 {
+		return abnormal(fmt.Errorf("the sanitizer reported %d findings", findings))
+	}
 	return nil
 }
 
@@ -102,10 +113,12 @@ func writePlanSummary(w io.Writer, res *plan.Result) {
 	for i, l := range res.Launches {
 		fmt.Fprintf(w, "  %3d %-24s %-10s %8d cycles  %s\n", i+1, l.Kernel, l.Report.Status, l.Report.Cycles, l.At)
 	}
-	if n := len(res.Launches); n > 0 && res.Launches[n-1].Report.Status != pipeline.StatusCompleted {
-		last := res.Launches[n-1]
-		fmt.Fprintf(w, "\nlaunch %d (%s at %s):\n", n, last.Kernel, last.At)
-		rep := *last.Report
+	for i, l := range res.Launches {
+		if l.Report.Status == pipeline.StatusCompleted && len(l.Report.Sanitizer) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nlaunch %d (%s at %s):\n", i+1, l.Kernel, l.At)
+		rep := *l.Report
 		rep.Buffers = nil // the plan's buffers follow
 		writeSummary(w, &rep)
 	}

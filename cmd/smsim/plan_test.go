@@ -77,3 +77,30 @@ func TestRunPlanErrors(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
+
+// --check sync and --check init: a finding makes the run exit 1 and shows
+// in the sanitizer table, for a kernel and for a plan; --check race is
+// refused as not supported yet.
+func TestCheckFlag(t *testing.T) {
+	ptx, _ := filepath.Abs(filepath.Join("..", "..", "device", "testdata", "memcheck.ptx"))
+	args := []string{"run", ptx, "--entry", "split_barrier", "--block", "64", "--buf", "0=256", "--arg", "1=16"}
+	if code, _, stderr := smsim(t, args...); code != 0 {
+		t.Fatalf("without --check: exit %d: %s", code, stderr)
+	}
+	code, out, _ := smsim(t, append(args, "--check", "sync")...)
+	if code != 1 || !strings.Contains(out, "barrier_divergence") || !strings.Contains(out, "reach the barrier") {
+		t.Fatalf("--check sync: exit %d\n%s", code, out)
+	}
+	code, _, stderr := smsim(t, append(args, "--check", "race")...)
+	if code != 2 || !strings.Contains(stderr, "--check: check race is not supported yet") {
+		t.Fatalf("--check race: exit %d: %s", code, stderr)
+	}
+	plan := writeFile(t, "p.yaml", "module: "+ptx+"\nbuffers: {out: 256}\nsteps:\n  - launch: shared_partial\n    block: 64\n    args: [out, 32]\n")
+	if code, _, stderr := smsim(t, "run", plan); code != 0 {
+		t.Fatalf("plan without --check: exit %d: %s", code, stderr)
+	}
+	code, out, stderr = smsim(t, "run", plan, "--check", "init")
+	if code != 1 || !strings.Contains(out, "uninitialized_read") || !strings.Contains(stderr, "the sanitizer reported 1 findings") {
+		t.Fatalf("plan --check init: exit %d\n%s\n%s", code, out, stderr)
+	}
+}

@@ -1,4 +1,4 @@
-// Kernels for device_test.go's memcheck tests on real compiler output:
+// Kernels for the sanitizer tests (memcheck_test.go) on real compiler output:
 //   clang-16 --cuda-device-only --cuda-gpu-arch=sm_90 -nocudainc -nocudalib \
 //            -S -O2 -x cuda memcheck.cu -o memcheck.ptx
 #include "../../examples/smsim_cuda.h"
@@ -11,8 +11,34 @@ extern "C" __global__ void load_at(const char *p, int byteoff,
   out[i] = *(const unsigned *)(p + byteoff + 4 * i);
 }
 
+// Threads below written store their index; then every thread reads its
+// own entry: never written for threads at or above written (--check init).
+extern "C" __global__ void shared_partial(unsigned *out, int written) {
+  __shared__ unsigned s[64];
+  u32 i = tid_x();
+  if (i < (u32)written)
+    s[i] = i;
+  __syncthreads();
+  out[i] = s[i];
+}
+
+// Threads below split meet at a barrier inside the branch: a divergent
+// barrier unless every thread takes it (--check sync).
+extern "C" __global__ void split_barrier(unsigned *out, int split) {
+  __shared__ unsigned s[64];
+  u32 i = tid_x();
+  s[i] = i;
+  if (i < (u32)split) {
+    __syncthreads();
+    out[i] = s[63 - i];
+  } else {
+    out[i] = 0;
+  }
+}
+
 // Every thread stores its index in s, then reads shift entries further on:
-// past s's 20 words when shift > 0 and the block has 20 threads.
+// past s's 20 words (declared last in the module,
+// so nothing follows them) when shift > 0 and the block has 20 threads.
 extern "C" __global__ void shared_shift(unsigned *out, int shift) {
   __shared__ unsigned s[20];
   u32 i = tid_x();
@@ -20,3 +46,4 @@ extern "C" __global__ void shared_shift(unsigned *out, int shift) {
   __syncthreads();
   out[i] = s[i + shift];
 }
+
