@@ -127,6 +127,66 @@ func TestOptionalChecksClangKernels(t *testing.T) {
 	}
 }
 
+// --check race on clang-16's reduction: with its __syncthreads() removed
+// a warp reads shared words another warp writes in the same step
+// (shared_race, naming both accesses); with it, nothing; off, nothing.
+// Both sums are right here (the model's warps happen to run in an order
+// that works), which is what makes the check worth having.
+func TestRaceCheckClangReduction(t *testing.T) {
+	d := open(t)
+	m, err := d.Load("memcheck.ptx", memcheckPTX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := make([]uint32, 128)
+	var sum uint32
+	for i := range words {
+		words[i] = uint32(3*i + 1)
+		sum += words[i]
+	}
+	in, _ := AllocSlice(d, "in", words)
+	out, _ := d.Alloc("out", 4)
+	lc := LaunchConfig{Block: Dim3{128}}
+	for _, c := range []struct {
+		kernel string
+		race   bool
+		want   bool
+	}{
+		{"reduce", true, false},
+		{"reduce_racy", false, false},
+		{"reduce_racy", true, true},
+	} {
+		d.SetChecks(pipeline.Checks{Race: c.race})
+		rep, err := m.Launch(c.kernel, lc, in, out)
+		if err != nil {
+			t.Fatalf("%s: %v", c.kernel, err)
+		}
+		got, _ := ReadSlice[uint32](d, out, 1)
+		if !c.want {
+			if len(rep.Sanitizer) != 0 {
+				t.Errorf("%s race=%v: %+v", c.kernel, c.race, rep.Sanitizer)
+			}
+			if c.kernel == "reduce" && got[0] != sum {
+				t.Errorf("reduce: %d, want %d", got[0], sum)
+			}
+			continue
+		}
+		if len(rep.Sanitizer) == 0 {
+			t.Fatalf("%s: no race reported", c.kernel)
+		}
+		s := rep.Sanitizer[0]
+		if s.Kind != "shared_race" || s.Space != "shared" || s.Other == nil || s.Other.WarpInCTA == s.WarpInCTA ||
+			!strings.HasPrefix(s.Line, "memcheck.ptx:") || !strings.HasPrefix(s.Other.Line, "memcheck.ptx:") || !strings.Contains(s.Detail, "no barrier") {
+			t.Errorf("record %+v (other %+v)", s, s.Other)
+		}
+		for _, r := range rep.Sanitizer {
+			if r.Kind != "shared_race" {
+				t.Errorf("record %+v", r)
+			}
+		}
+	}
+}
+
 // testdata/memcheck.ptx is exactly clang-16's output for memcheck.cu.
 func TestMemcheckPTXIsClangOutput(t *testing.T) {
 	clangCheck(t, "testdata/memcheck.cu", memcheckPTX)

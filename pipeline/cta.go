@@ -31,7 +31,9 @@ type cta struct {
 	id          [3]uint32
 	warps       []*warp
 	shared      []byte
-	written     []uint64 // shared bytes written (--check init; sancheck.go)
+	written     []uint64   // shared bytes written (--check init; sancheck.go)
+	race        []raceCell // per shared byte (--check race; sancheck.go)
+	raceGen     uint32     // barriers of the whole CTA released (--check race)
 	bars        [numBarriers]barrier
 	liveThreads int // threads that have not exited
 	rps         int // reg_pool CTA slot (regpool.go)
@@ -205,6 +207,9 @@ func (sm *SM) launchCTA(linear uint64) {
 	}
 	if sm.mc.chk.init {
 		c.written = c.written[:0] // sized on the first shared access
+	}
+	if sm.mc.chk.race {
+		c.race, c.raceGen = c.race[:0], 0
 	}
 	for i := range c.bars {
 		c.bars[i].reset()

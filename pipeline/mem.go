@@ -204,6 +204,9 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		if sm.mc.chk.init {
 			sm.initShared(w, lane, orig, addr, end, write)
 		}
+		if sm.mc.chk.race {
+			sm.raceShared(w, lane, orig, addr, end, write)
+		}
 		return memRef{buf: sh[addr:end:end], space: space}, nil
 	case isa.SpaceLocal:
 		lim := uint64(sm.cfg.SM.LocalBytes)

@@ -12,9 +12,18 @@
 //     instruction and kind of finding). The encoding does not keep PTX's
 //     .aligned, so a non-aligned barrier.sync in divergent code is
 //     reported too.
+//   - race: two accesses to the same shared bytes from different warps of
+//     a CTA, at least one a write, with no barrier of the whole CTA
+//     between them, is a shared_race record naming both (one per
+//     instruction). Only a barrier every thread of the CTA takes part in
+//     (no thread count, or one that covers the CTA) orders accesses here:
+//     a named barrier of some warps, or a fence with a flag, is not
+//     recognized, so such producer-consumer code is reported. Atomics
+//     are left out; global memory is not checked.
 //
-// Off, a check costs a false test per shared access (init) or nothing at
-// all (sync hangs off an issue hook, registered only when it is on).
+// Off, a check costs a false test per shared access (init, race) or
+// nothing at all (sync and race's barrier tracking hang off an issue hook,
+// registered only when one of them is on).
 
 package pipeline
 
@@ -31,13 +40,13 @@ import (
 type Checks struct {
 	Init bool // uninitialized shared-memory reads
 	Sync bool // barriers reached by divergent warps or with different counts
+	Race bool // shared-memory races between the warps of a CTA
 }
 
 // CheckNames lists the names ParseChecks accepts.
-var CheckNames = []string{"init", "sync"}
+var CheckNames = []string{"init", "race", "sync"}
 
 // ParseChecks reads a comma-separated list of check names ("init,sync").
-// "race" is named but not implemented: it is refused as such.
 func ParseChecks(s string) (Checks, error) {
 	var c Checks
 	for _, n := range strings.Split(s, ",") {
@@ -46,9 +55,9 @@ func ParseChecks(s string) (Checks, error) {
 			c.Init = true
 		case "sync":
 			c.Sync = true
-		case "":
 		case "race":
-			return c, fmt.Errorf("check race is not supported yet (checks: %s)", strings.Join(CheckNames, ", "))
+			c.Race = true
+		case "":
 		default:
 			return c, fmt.Errorf("unknown check %q (checks: %s)", strings.TrimSpace(n), strings.Join(CheckNames, ", "))
 		}
@@ -58,9 +67,9 @@ func ParseChecks(s string) (Checks, error) {
 
 // sancheck is the state of the optional checks.
 type sancheck struct {
-	init   bool
-	seen   map[sanKey]bool // instructions already reported, per kind
-	phases map[*cta]*[numBarriers]barPhase
+	init, sync, race bool
+	seen             map[sanKey]bool // instructions already reported, per kind
+	phases           map[*cta]*[numBarriers]barPhase
 }
 
 type sanKey struct {
@@ -78,10 +87,11 @@ type barPhase struct {
 
 // initChecks turns on the launch's optional checks.
 func (sm *SM) initChecks() {
-	sm.mc.chk = sancheck{init: sm.launch.Checks.Init, seen: map[sanKey]bool{}}
-	if sm.launch.Checks.Sync {
+	c := sm.launch.Checks
+	sm.mc.chk = sancheck{init: c.Init, sync: c.Sync, race: c.Race, seen: map[sanKey]bool{}}
+	if c.Sync || c.Race {
 		sm.mc.chk.phases = map[*cta]*[numBarriers]barPhase{}
-		sm.OnIssue(sm.checkSync)
+		sm.OnIssue(sm.barrierHook)
 	}
 }
 
@@ -130,19 +140,31 @@ func (sm *SM) initShared(w *warp, lane int, orig, addr, end uint64, write bool) 
 	}
 }
 
-// checkSync is the issue hook of the sync check.
-func (sm *SM) checkSync(ii *IssueInfo) {
+// barrierHook follows the phases of every barrier (sync, race) and checks
+// the barriers reached (sync).
+func (sm *SM) barrierHook(ii *IssueInfo) {
 	in := &ii.Inst
-	kind := int(in.Mods & isa.ModBarKindMask)
-	if in.Op != isa.OpBAR || kind == isa.BarArrive {
+	switch {
+	case in.Op == isa.OpEXIT:
+		// Threads that exit count as arrived: a barrier may complete.
+		for c, ph := range sm.mc.chk.phases {
+			for id := range ph {
+				if ph[id].set && c.bars[id].threads == 0 {
+					sm.released(c, &ph[id])
+				}
+			}
+		}
+		return
+	case in.Op != isa.OpBAR:
 		return
 	}
 	w := sm.slots[ii.Warp]
 	if w == nil || int(ii.PC) >= len(sm.code) {
 		return
 	}
+	kind := int(in.Mods & isa.ModBarKindMask)
 	live := w.valid &^ w.exited
-	if ii.Exec != 0 && ii.Exec != live {
+	if sm.mc.chk.sync && kind != isa.BarArrive && ii.Exec != 0 && ii.Exec != live {
 		sm.record(w, ii.PC, "", SanitizerReport{Kind: "barrier_divergence", Lane: bits.TrailingZeros32(ii.Exec),
 			Detail: fmt.Sprintf("lanes %#08x of the warp's live %#08x reach the barrier", ii.Exec, live)})
 	}
@@ -165,12 +187,85 @@ func (sm *SM) checkSync(ii *IssueInfo) {
 	switch {
 	case !p.set:
 		*p = barPhase{set: true, count: count, warp: w.inCTA}
-	case p.count != count:
+	case p.count != count && sm.mc.chk.sync:
 		sm.record(w, ii.PC, "count", SanitizerReport{Kind: "barrier_divergence", Lane: l,
 			Detail: fmt.Sprintf("barrier %d with thread count %s; warp %d of the CTA gave %s in this phase", id, countName(count), p.warp, countName(p.count))})
 	}
-	if w.cta.bars[id].threads == 0 { // released: the next arrival opens a phase
-		p.set = false
+	if w.cta.bars[id].threads == 0 {
+		sm.released(w.cta, p)
+	}
+}
+
+// released ends phase p of a barrier of c: the next arrival opens one. A
+// barrier of the whole CTA orders the accesses before it against those
+// after it (race).
+func (sm *SM) released(c *cta, p *barPhase) {
+	if p.count == 0 || p.count >= uint64(sm.threadsPerCTA) {
+		c.raceGen++
+	}
+	p.set = false
+}
+
+// raceCell is what the race check knows of one shared byte: the last
+// write and the reads since, in barrier generations of the CTA.
+type raceCell struct {
+	wGen, rGen uint32 // generation of the last write, of the reads (0: none)
+	wPC, rPC   uint32
+	wWarp      int16
+	rWarp      int16  // a warp among the readers, for the report
+	readers    uint64 // warps of the CTA that read in generation rGen
+}
+
+// raceShared checks lane's access [addr, end) of w's CTA against the
+// accesses of the other warps since the last barrier of the whole CTA.
+func (sm *SM) raceShared(w *warp, lane int, orig, addr, end uint64, write bool) {
+	pc := w.gpc
+	if int(pc) < len(sm.code) && sm.code[pc].cat == catATOM {
+		return
+	}
+	c := w.cta
+	if len(c.race) != len(c.shared) {
+		if cap(c.race) >= len(c.shared) {
+			c.race = c.race[:len(c.shared)]
+			clear(c.race)
+		} else {
+			c.race = make([]raceCell, len(c.shared))
+		}
+	}
+	g, me := c.raceGen+1, int16(w.inCTA) // generations start at 1: 0 is "never"
+	for b := addr; b < end; b++ {
+		x := &c.race[b]
+		var other int16 = -1
+		var otherPC uint32
+		var what string
+		switch {
+		case x.wGen == g && x.wWarp != me:
+			other, otherPC, what = x.wWarp, x.wPC, "read after write"
+			if write {
+				what = "write after write"
+			}
+		case write && x.rGen == g && x.readers&^(1<<uint(me)) != 0:
+			other, otherPC, what = x.rWarp, x.rPC, "write after read"
+			if x.rWarp == me {
+				other = int16(bits.TrailingZeros64(x.readers &^ (1 << uint(me))))
+			}
+		}
+		if write {
+			x.wGen, x.wWarp, x.wPC = g, me, pc
+		} else {
+			if x.rGen != g {
+				x.rGen, x.readers = g, 0
+			}
+			x.readers |= 1 << uint(me)
+			x.rWarp, x.rPC = me, pc
+		}
+		if other >= 0 {
+			r := SanitizerReport{Kind: "shared_race", Space: "shared", Lane: lane, Address: orig, Size: int(end - addr),
+				Other:  &RaceAccess{WarpInCTA: int(other), PC: otherPC, Line: sm.lineOf(otherPC)},
+				Detail: fmt.Sprintf("%s by warp %d of the CTA at %s, with no barrier of the whole CTA between", what, other, sm.lineOf(otherPC))}
+			sm.record(w, pc, "", r)
+			return
+		}
 	}
 }
 

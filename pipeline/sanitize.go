@@ -28,7 +28,8 @@ type SanitizerReport struct {
 	// Kind is the check's stable name: "out_of_bounds" (memcheck: outside
 	// every allocation), "misaligned" (an address not a multiple of the
 	// access size), "uninitialized_read" (--check init),
-	// "barrier_divergence" (--check sync; sancheck.go).
+	// "barrier_divergence" (--check sync), "shared_race" (--check race;
+	// sancheck.go).
 	Kind string `json:"kind"`
 	// Space is the state space accessed: global, shared, local, param or
 	// const (after a generic address is resolved).
@@ -48,6 +49,15 @@ type SanitizerReport struct {
 	Distance   int64       `json:"distance"`
 	// Detail says more where the fields do not (the optional checks).
 	Detail string `json:"detail,omitempty"`
+	// Other is the access a race is with (shared_race): the earlier one.
+	Other *RaceAccess `json:"other,omitempty"`
+}
+
+// RaceAccess is the other access of a race.
+type RaceAccess struct {
+	WarpInCTA int    `json:"warp_in_cta"`
+	PC        uint32 `json:"pc"`
+	Line      string `json:"line"`
 }
 
 // Allocation is a region of a state space a kernel may access.

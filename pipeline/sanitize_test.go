@@ -248,13 +248,13 @@ DONE:
 }
 
 func TestParseChecks(t *testing.T) {
-	if c, err := ParseChecks("init, sync"); err != nil || !c.Init || !c.Sync {
-		t.Errorf("init, sync: %+v %v", c, err)
+	if c, err := ParseChecks("init, sync,race"); err != nil || c != (Checks{Init: true, Sync: true, Race: true}) {
+		t.Errorf("init, sync,race: %+v %v", c, err)
 	}
 	if c, err := ParseChecks(""); err != nil || c != (Checks{}) {
 		t.Errorf("empty: %+v %v", c, err)
 	}
-	for s, want := range map[string]string{"race": "race is not supported yet", "bogus": `unknown check "bogus" (checks: init, sync)`} {
+	for s, want := range map[string]string{"bogus": `unknown check "bogus" (checks: init, race, sync)`, "init,x": `unknown check "x"`} {
 		if _, err := ParseChecks(s); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v", s, err)
 		}

@@ -79,8 +79,8 @@ func TestRunPlanErrors(t *testing.T) {
 }
 
 // --check sync and --check init: a finding makes the run exit 1 and shows
-// in the sanitizer table, for a kernel and for a plan; --check race is
-// refused as not supported yet.
+// in the sanitizer table, for a kernel and for a plan; an unknown check
+// is refused.
 func TestCheckFlag(t *testing.T) {
 	ptx, _ := filepath.Abs(filepath.Join("..", "..", "device", "testdata", "memcheck.ptx"))
 	args := []string{"run", ptx, "--entry", "split_barrier", "--block", "64", "--buf", "0=256", "--arg", "1=16"}
@@ -91,9 +91,9 @@ func TestCheckFlag(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "barrier_divergence") || !strings.Contains(out, "reach the barrier") {
 		t.Fatalf("--check sync: exit %d\n%s", code, out)
 	}
-	code, _, stderr := smsim(t, append(args, "--check", "race")...)
-	if code != 2 || !strings.Contains(stderr, "--check: check race is not supported yet") {
-		t.Fatalf("--check race: exit %d: %s", code, stderr)
+	code, _, stderr := smsim(t, append(args, "--check", "nope")...)
+	if code != 2 || !strings.Contains(stderr, `--check: unknown check "nope" (checks: init, race, sync)`) {
+		t.Fatalf("--check nope: exit %d: %s", code, stderr)
 	}
 	plan := writeFile(t, "p.yaml", "module: "+ptx+"\nbuffers: {out: 256}\nsteps:\n  - launch: shared_partial\n    block: 64\n    args: [out, 32]\n")
 	if code, _, stderr := smsim(t, "run", plan); code != 0 {

@@ -47,3 +47,23 @@ extern "C" __global__ void shared_shift(unsigned *out, int shift) {
   out[i] = s[i + shift];
 }
 
+
+// A shared-memory tree reduction of 128 words; reduce_racy is the same
+// without its __syncthreads(): a warp reads words another warp writes in
+// the same step (--check race).
+#define REDUCE(name, SYNC)                                                     \
+  extern "C" __global__ void name(const unsigned *in, unsigned *out) {         \
+    __shared__ unsigned s[128];                                                \
+    u32 i = tid_x();                                                           \
+    s[i] = in[i];                                                              \
+    SYNC;                                                                      \
+    for (u32 stride = 64; stride > 0; stride >>= 1) {                          \
+      if (i < stride)                                                          \
+        s[i] += s[i + stride];                                                 \
+      SYNC;                                                                    \
+    }                                                                          \
+    if (i == 0)                                                                \
+      *out = s[0];                                                             \
+  }
+REDUCE(reduce, __syncthreads())
+REDUCE(reduce_racy, (void)0)
