@@ -211,6 +211,7 @@ func (sm *SM) launchCTA(linear uint64) {
 	if sm.mc.chk.race {
 		c.race, c.raceGen = c.race[:0], 0
 	}
+	delete(sm.mc.chk.phases, c) // a reused CTA's barriers start afresh
 	for i := range c.bars {
 		c.bars[i].reset()
 	}
