@@ -11,7 +11,9 @@
 //     barrier in the same phase, is a barrier_divergence record (one per
 //     instruction and kind of finding). The encoding does not keep PTX's
 //     .aligned, so a non-aligned barrier.sync in divergent code is
-//     reported too.
+//     reported too. The model's own reports of the same family join the
+//     sanitizer list under their kinds: uniform_violation (a .uni branch
+//     or call that diverges), setmaxnreg and setmaxnreg_noeffect.
 //   - race: two accesses to the same shared bytes from different warps of
 //     a CTA, at least one a write, with no barrier of the whole CTA
 //     between them, is a shared_race record naming both (one per
@@ -274,4 +276,26 @@ func countName(n uint64) string {
 		return "all (none given)"
 	}
 	return fmt.Sprint(n)
+}
+
+// syncErrors are the errors of the sync family (a .uni instruction that
+// diverges, setmaxnreg's undefined behaviour) as sanitizer records.
+func syncErrors(errs []ErrorEntry) []SanitizerReport {
+	var out []SanitizerReport
+	for _, e := range errs {
+		switch e.Kind {
+		case "uniform_violation", "setmaxnreg", "setmaxnreg_noeffect":
+		default:
+			continue
+		}
+		r := SanitizerReport{Kind: e.Kind, CTA: e.CTA, Warp: e.Warp, WarpInCTA: e.WarpInCTA, PC: e.PC, Line: e.Line, Detail: e.Message}
+		if e.Lane != nil {
+			r.Lane = *e.Lane
+		}
+		if e.Address != nil {
+			r.Address = *e.Address
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -260,3 +260,33 @@ func TestParseChecks(t *testing.T) {
 		}
 	}
 }
+
+// With --check sync the model's .uni report joins the sanitizer list
+// under its own kind; without, it stays in errors only.
+func TestSyncListsUniformViolation(t *testing.T) {
+	src := kernel(`
+	setp.lt.u32 %p1, %r2, 10;
+	@%p1 bra.uni SKIP; // not uniform
+	mov.u32 %r4, 2;
+SKIP:
+	ret;`)
+	for _, on := range []bool{false, true} {
+		sm, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32), Checks: Checks{Sync: on}})
+		if len(rep.Errors) != 1 || rep.Errors[0].Kind != "uniform_violation" {
+			t.Fatalf("errors %+v", rep.Errors)
+		}
+		if !on {
+			if len(rep.Sanitizer) != 0 {
+				t.Errorf("off: %+v", rep.Sanitizer)
+			}
+			continue
+		}
+		if len(rep.Sanitizer) != 1 {
+			t.Fatalf("sanitizer %+v", rep.Sanitizer)
+		}
+		s := rep.Sanitizer[0]
+		if s.Kind != "uniform_violation" || s.PC != pcOfText(t, sm, "// not uniform") || s.Line != rep.Errors[0].Line || s.Detail != rep.Errors[0].Message {
+			t.Errorf("record %+v", s)
+		}
+	}
+}
