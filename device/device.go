@@ -94,7 +94,8 @@ func (d *Device) Cycles() uint64 { return d.cycles }
 func (d *Device) Launches() int { return d.nlaunch }
 
 // Alloc reserves size bytes (at least 1) of zeroed device memory, aligned
-// to 256 bytes, and returns its address. name labels it in sanitizer
+// to 256 bytes, and returns its address. Under --check init the bytes
+// count as unwritten until the host or a kernel writes them. name labels it in sanitizer
 // reports and messages ("" gives "allocN"). The lowest free address that
 // fits is taken.
 func (d *Device) Alloc(name string, size int) (Ptr, error) {
@@ -124,8 +125,12 @@ func (d *Device) Alloc(name string, size int) (Ptr, error) {
 	d.regions = append(d.regions, region{})
 	copy(d.regions[i+1:], d.regions[i:])
 	d.regions[i] = region{name: name, begin: addr, end: end}
-	// Memory freed and allocated again is zeroed, as a fresh one.
+	// Memory freed and allocated again is zeroed, as a fresh one, and
+	// unwritten (--check init), as cudaMalloc's.
 	if err := d.fill(addr, 0, size); err != nil {
+		return 0, err
+	}
+	if err := d.mem.Forget(addr, size); err != nil {
 		return 0, err
 	}
 	return Ptr(addr), nil

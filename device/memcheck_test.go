@@ -127,6 +127,46 @@ func TestOptionalChecksClangKernels(t *testing.T) {
 	}
 }
 
+// --check init on device memory: a kernel reading an allocation nobody
+// wrote reports uninitialized_read naming it; after the host's fill, or
+// where a kernel wrote under the check, nothing.
+func TestInitCheckDeviceMemory(t *testing.T) {
+	d := open(t)
+	m, err := d.Load("memcheck.ptx", memcheckPTX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := d.Alloc("a", 256)
+	b, _ := d.Alloc("b", 256)
+	out, _ := d.Alloc("out", 256)
+	d.SetChecks(pipeline.Checks{Init: true})
+	lc := LaunchConfig{Block: Dim3{32}}
+	rep, err := m.Launch("load_at", lc, a, 0, out)
+	if err != nil || len(rep.Sanitizer) != 1 {
+		t.Fatalf("unwritten: %v %+v", err, rep.Sanitizer)
+	}
+	s := rep.Sanitizer[0]
+	if s.Kind != "uninitialized_read" || s.Space != "global" || s.Address != uint64(a) || s.Size != 4 || s.Allocation == nil || s.Allocation.Name != "a" {
+		t.Errorf("record %+v (allocation %+v)", s, s.Allocation)
+	}
+	if err := d.Fill(a, 0, 256); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]any{{a, 0, out}, {a, 0, b}, {b, 0, out}} { // the second writes b
+		if rep, err := m.Launch("load_at", lc, args...); err != nil || len(rep.Sanitizer) != 0 {
+			t.Fatalf("%v: %v %+v", args, err, rep.Sanitizer)
+		}
+	}
+	// A freed and reallocated buffer is unwritten again.
+	if err := d.Free(b); err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := d.Alloc("b2", 256)
+	if rep, _ := m.Launch("load_at", lc, b2, 0, out); len(rep.Sanitizer) != 1 {
+		t.Fatalf("reallocated: %+v", rep.Sanitizer)
+	}
+}
+
 // --check race on clang-16's reduction: with its __syncthreads() removed
 // a warp reads shared words another warp writes in the same step
 // (shared_race, naming both accesses); with it, nothing; off, nothing.

@@ -62,12 +62,20 @@ func (g *globalMem) write(addr uint64, b []byte) {
 // Memory is a global memory that outlives one launch: a host program's
 // device memory, given to each of its launches in Launch.Memory. Like the
 // memory of a single launch it is [0, Size()) with pages allocated on the
-// first write; unwritten bytes read as zero.
-type Memory struct{ g *globalMem }
+// first write; unwritten bytes read as zero. It also knows which bytes
+// were ever written, by the host or by a kernel under --check init
+// (Forget makes bytes unwritten again: a fresh allocation).
+type Memory struct {
+	g    *globalMem
+	init [][]uint64 // per page: a bit per byte written, nil for none
+}
 
 // NewMemory returns a zeroed memory of size bytes (sm.global_bytes of the
 // configuration its launches run with).
-func NewMemory(size uint64) *Memory { return &Memory{g: newGlobalMem(size)} }
+func NewMemory(size uint64) *Memory {
+	g := newGlobalMem(size)
+	return &Memory{g: g, init: make([][]uint64, len(g.pages))}
+}
 
 // Size is the memory's size in bytes.
 func (m *Memory) Size() uint64 { return m.g.size }
@@ -87,13 +95,65 @@ func (m *Memory) Read(addr uint64, b []byte) error {
 	return nil
 }
 
-// Write copies b to addr.
+// Write copies b to addr; the bytes count as written.
 func (m *Memory) Write(addr uint64, b []byte) error {
 	if !m.inside(addr, len(b)) {
 		return fmt.Errorf("%d bytes at %#x lie outside the %d-byte memory", len(b), addr, m.g.size)
 	}
 	m.g.write(addr, b)
+	m.mark(addr, addr+uint64(len(b)), true)
 	return nil
+}
+
+// Forget makes the n bytes at addr unwritten (their contents stay).
+func (m *Memory) Forget(addr uint64, n int) error {
+	if !m.inside(addr, n) {
+		return fmt.Errorf("%d bytes at %#x lie outside the %d-byte memory", n, addr, m.g.size)
+	}
+	m.mark(addr, addr+uint64(n), false)
+	return nil
+}
+
+// mark sets or clears the written bits of [addr, end), page by page and
+// 64 bytes per word where it can.
+func (m *Memory) mark(addr, end uint64, v bool) {
+	const pageMask = 1<<pageBits - 1
+	for addr < end {
+		pageEnd := min(end, (addr|pageMask)+1)
+		p := m.init[addr>>pageBits]
+		if p == nil {
+			if !v {
+				addr = pageEnd // the page has no written byte
+				continue
+			}
+			p = make([]uint64, 1<<pageBits/64)
+			m.init[addr>>pageBits] = p
+		}
+		for lo, hi := addr&pageMask, (pageEnd-1)&pageMask+1; lo < hi; {
+			w, bit := lo>>6, lo&63
+			n := min(64-bit, hi-lo)
+			mask := ^uint64(0) >> (64 - n) << bit
+			if v {
+				p[w] |= mask
+			} else {
+				p[w] &^= mask
+			}
+			lo += n
+		}
+		addr = pageEnd
+	}
+}
+
+// written reports whether every byte of [addr, end) was written.
+func (m *Memory) written(addr, end uint64) bool {
+	for b := addr; b < end; b++ {
+		p := m.init[b>>pageBits]
+		off := b & (1<<pageBits - 1)
+		if p == nil || p[off>>6]&(1<<(off&63)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // loadLE reads an aligned n-byte little-endian value (n <= 8 never
@@ -188,6 +248,9 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		}
 		if f := sm.checkGlobal(lane, orig, addr, end); f != nil {
 			return memRef{}, f
+		}
+		if sm.mc.chk.init && sm.launch.Memory != nil {
+			sm.initGlobal(w, lane, orig, addr, end, write)
 		}
 		return memRef{gaddr: addr, space: space}, nil
 	case isa.SpaceShared:

@@ -2,9 +2,12 @@
 //
 //   - init: a read of shared memory that no thread of the CTA has written
 //     is an uninitialized_read record (the access proceeds; one record
-//     per instruction). Global memory is all host-initialized here:
-//     buffers are zeroed or loaded by the host, .global variables start
-//     with their initializers.
+//     per instruction). So is a read of a host program's device memory
+//     (Launch.Memory) that neither the host (a copy, a fill, a module's
+//     .global data) nor a kernel under this check has written: a fresh
+//     allocation is zeroed but unwritten, as cudaMalloc's memory. A
+//     single launch's global memory is all host-initialized: its buffers
+//     are zeroed or loaded by the host.
 //   - sync: a barrier (bar.sync, bar.red) reached by part of a warp's live
 //     threads (a divergent warp, or lanes whose guard is false), or with a
 //     thread count that differs from the count another warp gave the same
@@ -140,6 +143,26 @@ func (sm *SM) initShared(w *warp, lane int, orig, addr, end uint64, write bool) 
 			return
 		}
 	}
+}
+
+// initGlobal marks [addr, end) of the launch's memory written, or checks
+// that it was (a read).
+func (sm *SM) initGlobal(w *warp, lane int, orig, addr, end uint64, write bool) {
+	m := sm.launch.Memory
+	if write {
+		m.mark(addr, end, true)
+		return
+	}
+	if m.written(addr, end) {
+		return
+	}
+	r := SanitizerReport{Kind: "uninitialized_read", Space: "global", Lane: lane, Address: orig, Size: int(end - addr),
+		Detail: "neither the host nor a kernel wrote these bytes"}
+	if i := sort.Search(len(sm.allocs), func(i int) bool { return sm.allocs[i].Begin > addr }) - 1; i >= 0 {
+		a := sm.allocs[i]
+		r.Allocation = &a
+	}
+	sm.record(w, w.gpc, "", r)
 }
 
 // barrierHook follows the phases of every barrier (sync, race) and checks

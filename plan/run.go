@@ -188,7 +188,7 @@ func (r *run) setup() {
 			continue
 		}
 		p, err := r.dev.Alloc(b.Name, int(size))
-		if err == nil && b.Fill != 0 {
+		if err == nil { // zeroed or filled by the plan: written (--check init)
 			err = r.dev.Fill(p, b.Fill, int(size))
 		}
 		if err == nil && len(data) > 0 {
