@@ -227,6 +227,32 @@ func TestRaceCheckClangReduction(t *testing.T) {
 	}
 }
 
+// --check race on global memory: two warps writing the same word with no
+// barrier between are a global_race; one warp alone, nothing.
+func TestRaceCheckGlobal(t *testing.T) {
+	d := open(t)
+	m, err := d.Load("memcheck.ptx", memcheckPTX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := d.Alloc("out", 4)
+	d.SetChecks(pipeline.Checks{Race: true})
+	lc := LaunchConfig{Block: Dim3{64}}
+	if rep, err := m.Launch("last_writer", lc, out, 0); err != nil || len(rep.Sanitizer) != 0 {
+		t.Fatalf("one warp: %v %+v", err, rep.Sanitizer)
+	}
+	rep, err := m.Launch("last_writer", lc, out, 1)
+	if err != nil || len(rep.Sanitizer) != 1 {
+		t.Fatalf("two warps: %v %+v", err, rep.Sanitizer)
+	}
+	s := rep.Sanitizer[0]
+	line := ptxLineIn(t, "last_writer", "st.global.u32")
+	if s.Kind != "global_race" || s.Space != "global" || s.Address != uint64(out) || s.Other == nil || s.Other.WarpInCTA == s.WarpInCTA ||
+		s.Line != line || s.Other.Line != line || !strings.Contains(s.Detail, "write after write") {
+		t.Errorf("record %+v (other %+v)", s, s.Other)
+	}
+}
+
 // testdata/memcheck.ptx is exactly clang-16's output for memcheck.cu.
 func TestMemcheckPTXIsClangOutput(t *testing.T) {
 	clangCheck(t, "testdata/memcheck.cu", memcheckPTX)

@@ -31,9 +31,10 @@ type cta struct {
 	id          [3]uint32
 	warps       []*warp
 	shared      []byte
-	written     []uint64   // shared bytes written (--check init; sancheck.go)
-	race        []raceCell // per shared byte (--check race; sancheck.go)
-	raceGen     uint32     // barriers of the whole CTA released (--check race)
+	written     []uint64             // shared bytes written (--check init; sancheck.go)
+	race        []raceCell           // per shared byte (--check race; sancheck.go)
+	grace       map[uint64]*raceCell // per global byte the CTA touched (--check race)
+	raceGen     uint32               // barriers of the whole CTA released (--check race)
 	bars        [numBarriers]barrier
 	liveThreads int // threads that have not exited
 	rps         int // reg_pool CTA slot (regpool.go)
@@ -210,6 +211,7 @@ func (sm *SM) launchCTA(linear uint64) {
 	}
 	if sm.mc.chk.race {
 		c.race, c.raceGen = c.race[:0], 0
+		clear(c.grace)
 	}
 	delete(sm.mc.chk.phases, c) // a reused CTA's barriers start afresh
 	for i := range c.bars {

@@ -252,6 +252,9 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		if sm.mc.chk.init && sm.launch.Memory != nil {
 			sm.initGlobal(w, lane, orig, addr, end, write)
 		}
+		if sm.mc.chk.race {
+			sm.raceGlobal(w, lane, orig, addr, end, write)
+		}
 		return memRef{gaddr: addr, space: space}, nil
 	case isa.SpaceShared:
 		sh := w.cta.shared

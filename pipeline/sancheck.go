@@ -17,14 +17,14 @@
 //     reported too. The model's own reports of the same family join the
 //     sanitizer list under their kinds: uniform_violation (a .uni branch
 //     or call that diverges), setmaxnreg and setmaxnreg_noeffect.
-//   - race: two accesses to the same shared bytes from different warps of
-//     a CTA, at least one a write, with no barrier of the whole CTA
-//     between them, is a shared_race record naming both (one per
-//     instruction). Only a barrier every thread of the CTA takes part in
-//     (no thread count, or one that covers the CTA) orders accesses here:
-//     a named barrier of some warps, or a fence with a flag, is not
-//     recognized, so such producer-consumer code is reported. Atomics
-//     are left out; global memory is not checked.
+//   - race: two accesses to the same shared (global) bytes from different
+//     warps of a CTA, at least one a write, with no barrier of the whole
+//     CTA between them, is a shared_race (global_race) record naming both
+//     (one per instruction). Only a barrier every thread of the CTA takes
+//     part in (no thread count, or one that covers the CTA) orders
+//     accesses here: a named barrier of some warps, or a fence with a
+//     flag, is not recognized, so such producer-consumer code is
+//     reported. Atomics are left out, and so are races between CTAs.
 //
 // Off, a check costs a false test per shared access (init, race) or
 // nothing at all (sync and race's barrier tracking hang off an issue hook,
@@ -231,18 +231,52 @@ func (sm *SM) released(c *cta, p *barPhase) {
 	p.set = false
 }
 
-// raceCell is what the race check knows of one shared byte: the last
-// write and the reads since, in barrier generations of the CTA.
+// raceCell is what the race check knows of one byte: the last write and
+// the reads since, in barrier generations of the CTA.
 type raceCell struct {
 	wGen, rGen uint32 // generation of the last write, of the reads (0: none)
 	wPC, rPC   uint32
+	r2PC       uint32
 	wWarp      int16
-	rWarp      int16  // a warp among the readers, for the report
+	rWarp      int16  // the last reader
+	r2Warp     int16  // the reader before it that was another warp
 	readers    uint64 // warps of the CTA that read in generation rGen
 }
 
-// raceShared checks lane's access [addr, end) of w's CTA against the
-// accesses of the other warps since the last barrier of the whole CTA.
+// access records an access of warp me at pc in generation g and returns
+// the other warp's access it races with, if any.
+func (x *raceCell) access(g uint32, me int16, pc uint32, write bool) (other int16, otherPC uint32, what string) {
+	other = -1
+	switch {
+	case x.wGen == g && x.wWarp != me:
+		other, otherPC, what = x.wWarp, x.wPC, "read after write"
+		if write {
+			what = "write after write"
+		}
+	case write && x.rGen == g && x.readers&^(1<<uint(me)) != 0:
+		other, otherPC, what = x.rWarp, x.rPC, "write after read"
+		if x.rWarp == me {
+			other, otherPC = x.r2Warp, x.r2PC
+		}
+	}
+	if write {
+		x.wGen, x.wWarp, x.wPC = g, me, pc
+		return
+	}
+	if x.rGen != g {
+		x.rGen, x.readers, x.rWarp = g, 0, -1
+	}
+	x.readers |= 1 << uint(me)
+	if x.rWarp != me {
+		x.r2Warp, x.r2PC = x.rWarp, x.rPC
+	}
+	x.rWarp, x.rPC = me, pc
+	return
+}
+
+// raceShared checks lane's access [addr, end) of w's CTA's shared memory
+// against the other warps' accesses since the last barrier of the whole
+// CTA.
 func (sm *SM) raceShared(w *warp, lane int, orig, addr, end uint64, write bool) {
 	pc := w.gpc
 	if int(pc) < len(sm.code) && sm.code[pc].cat == catATOM {
@@ -259,39 +293,43 @@ func (sm *SM) raceShared(w *warp, lane int, orig, addr, end uint64, write bool) 
 	}
 	g, me := c.raceGen+1, int16(w.inCTA) // generations start at 1: 0 is "never"
 	for b := addr; b < end; b++ {
-		x := &c.race[b]
-		var other int16 = -1
-		var otherPC uint32
-		var what string
-		switch {
-		case x.wGen == g && x.wWarp != me:
-			other, otherPC, what = x.wWarp, x.wPC, "read after write"
-			if write {
-				what = "write after write"
-			}
-		case write && x.rGen == g && x.readers&^(1<<uint(me)) != 0:
-			other, otherPC, what = x.rWarp, x.rPC, "write after read"
-			if x.rWarp == me {
-				other = int16(bits.TrailingZeros64(x.readers &^ (1 << uint(me))))
-			}
-		}
-		if write {
-			x.wGen, x.wWarp, x.wPC = g, me, pc
-		} else {
-			if x.rGen != g {
-				x.rGen, x.readers = g, 0
-			}
-			x.readers |= 1 << uint(me)
-			x.rWarp, x.rPC = me, pc
-		}
-		if other >= 0 {
-			r := SanitizerReport{Kind: "shared_race", Space: "shared", Lane: lane, Address: orig, Size: int(end - addr),
-				Other:  &RaceAccess{WarpInCTA: int(other), PC: otherPC, Line: sm.lineOf(otherPC)},
-				Detail: fmt.Sprintf("%s by warp %d of the CTA at %s, with no barrier of the whole CTA between", what, other, sm.lineOf(otherPC))}
-			sm.record(w, pc, "", r)
+		if other, opc, what := c.race[b].access(g, me, pc, write); other >= 0 {
+			sm.raceRecord(w, "shared", lane, orig, end-addr, other, opc, what)
 			return
 		}
 	}
+}
+
+// raceGlobal is raceShared for global memory: the bytes the CTA touched,
+// in a map.
+func (sm *SM) raceGlobal(w *warp, lane int, orig, addr, end uint64, write bool) {
+	pc := w.gpc
+	if int(pc) < len(sm.code) && sm.code[pc].cat == catATOM {
+		return
+	}
+	c := w.cta
+	if c.grace == nil {
+		c.grace = map[uint64]*raceCell{}
+	}
+	g, me := c.raceGen+1, int16(w.inCTA)
+	for b := addr; b < end; b++ {
+		x := c.grace[b]
+		if x == nil {
+			x = &raceCell{}
+			c.grace[b] = x
+		}
+		if other, opc, what := x.access(g, me, pc, write); other >= 0 {
+			sm.raceRecord(w, "global", lane, orig, end-addr, other, opc, what)
+			return
+		}
+	}
+}
+
+func (sm *SM) raceRecord(w *warp, space string, lane int, orig, size uint64, other int16, otherPC uint32, what string) {
+	r := SanitizerReport{Kind: space + "_race", Space: space, Lane: lane, Address: orig, Size: int(size),
+		Other:  &RaceAccess{WarpInCTA: int(other), PC: otherPC, Line: sm.lineOf(otherPC)},
+		Detail: fmt.Sprintf("%s by warp %d of the CTA at %s, with no barrier of the whole CTA between", what, other, sm.lineOf(otherPC))}
+	sm.record(w, w.gpc, "", r)
 }
 
 func countName(n uint64) string {

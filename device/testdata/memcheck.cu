@@ -67,3 +67,11 @@ extern "C" __global__ void shared_shift(unsigned *out, int shift) {
   }
 REDUCE(reduce, __syncthreads())
 REDUCE(reduce_racy, (void)0)
+
+// Lane 0 of every warp (of warp 0 only, unless all) writes out[0]: warps
+// writing the same global word with no barrier between (--check race).
+extern "C" __global__ void last_writer(unsigned *out, int all) {
+  u32 i = tid_x();
+  if (i % 32 == 0 && (all || i == 0))
+    out[0] = i;
+}
