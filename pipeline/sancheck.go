@@ -48,8 +48,8 @@ type Checks struct {
 	Race bool // shared-memory races between the warps of a CTA
 }
 
-// CheckNames lists the names ParseChecks accepts.
-var CheckNames = []string{"init", "race", "sync"}
+// checkNames lists the names ParseChecks accepts, for messages.
+const checkNames = "init, race, sync"
 
 // ParseChecks reads a comma-separated list of check names ("init,sync").
 func ParseChecks(s string) (Checks, error) {
@@ -64,7 +64,7 @@ func ParseChecks(s string) (Checks, error) {
 			c.Race = true
 		case "":
 		default:
-			return c, fmt.Errorf("unknown check %q (checks: %s)", strings.TrimSpace(n), strings.Join(CheckNames, ", "))
+			return c, fmt.Errorf("unknown check %q (checks: %s)", strings.TrimSpace(n), checkNames)
 		}
 	}
 	return c, nil
