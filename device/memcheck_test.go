@@ -64,23 +64,29 @@ func TestMemcheckClangKernels(t *testing.T) {
 func ptxLine(t *testing.T, text string) string { return ptxLineIn(t, "", text) }
 
 // ptxLineIn is ptxLine from the .entry of kernel on ("": from the top).
-func ptxLineIn(t *testing.T, kernel, text string) string {
+func ptxLineIn(t *testing.T, kernel, text string) string { return ptxLineNth(t, kernel, text, 1) }
+
+// ptxLineNth is ptxLineIn's nth line holding text.
+func ptxLineNth(t *testing.T, kernel, text string, nth int) string {
 	t.Helper()
 	in := kernel == ""
 	for i, l := range strings.Split(string(memcheckPTX), "\n") {
 		in = in || strings.Contains(l, ".entry "+kernel+"(")
 		if in && strings.Contains(l, text) {
-			return fmt.Sprintf("memcheck.ptx:%d", i+1)
+			if nth--; nth == 0 {
+				return fmt.Sprintf("memcheck.ptx:%d", i+1)
+			}
 		}
 	}
-	t.Fatalf("memcheck.ptx has no %q after .entry %s", text, kernel)
+	t.Fatalf("memcheck.ptx has too few %q after .entry %s", text, kernel)
 	return ""
 }
 
 // The optional checks on clang-16's code: --check init reports the read
 // of a __shared__ entry no thread wrote (and nothing when every entry was
-// written); --check sync reports a __syncthreads() reached by part of a
-// warp (and nothing when every thread reaches it). Off, neither reports.
+// written); --check sync reports a warp whose threads reach barrier 0 at
+// two __syncthreads() in one phase, one inside a branch some take (and
+// nothing when every thread takes it). Off, neither reports.
 func TestOptionalChecksClangKernels(t *testing.T) {
 	d := open(t)
 	m, err := d.Load("memcheck.ptx", memcheckPTX)
@@ -97,13 +103,14 @@ func TestOptionalChecksClangKernels(t *testing.T) {
 		warp   int
 		lane   int
 		line   string
+		nth    int // the line's occurrence in the kernel (0: the first)
 	}{
 		{kernel: "shared_partial", arg: 64, checks: pipeline.Checks{Init: true}},
 		{kernel: "shared_partial", arg: 32},
 		{kernel: "shared_partial", arg: 32, checks: pipeline.Checks{Init: true}, kind: "uninitialized_read", warp: 1, lane: 0, line: "ld.shared.u32 \t%r3"},
 		{kernel: "split_barrier", arg: 64, checks: pipeline.Checks{Sync: true}},
 		{kernel: "split_barrier", arg: 16},
-		{kernel: "split_barrier", arg: 16, checks: pipeline.Checks{Sync: true}, kind: "barrier_divergence", warp: 0, lane: 0, line: "bar.sync \t0"},
+		{kernel: "split_barrier", arg: 16, checks: pipeline.Checks{Sync: true}, kind: "barrier_divergence", warp: 0, lane: 16, line: "bar.sync \t0", nth: 2},
 	} {
 		d.SetChecks(c.checks)
 		rep, err := m.Launch(c.kernel, lc, out, c.arg)
@@ -120,7 +127,7 @@ func TestOptionalChecksClangKernels(t *testing.T) {
 			t.Fatalf("%s(%d): %+v", c.kernel, c.arg, rep.Sanitizer)
 		}
 		s := rep.Sanitizer[0]
-		line := ptxLineIn(t, c.kernel, c.line)
+		line := ptxLineNth(t, c.kernel, c.line, max(c.nth, 1))
 		if s.Kind != c.kind || s.WarpInCTA != c.warp || s.Lane != c.lane || s.Line != line || s.Detail == "" {
 			t.Errorf("%s(%d): record %+v, want %s warp %d lane %d at %s", c.kernel, c.arg, s, c.kind, c.warp, c.lane, line)
 		}

@@ -8,11 +8,14 @@
 //     allocation is zeroed but unwritten, as cudaMalloc's memory. A
 //     single launch's global memory is all host-initialized: its buffers
 //     are zeroed or loaded by the host.
-//   - sync: a barrier (bar.sync, bar.red) reached by part of a warp's live
-//     threads (a divergent warp, or lanes whose guard is false), or with a
-//     thread count that differs from the count another warp gave the same
-//     barrier in the same phase, is a barrier_divergence record (one per
-//     instruction and kind of finding). The encoding does not keep PTX's
+//   - sync: a barrier (bar.sync, bar.red) that a warp reached while some
+//     of its live threads never arrived there in that phase (a divergent
+//     warp, lanes whose guard is false), that a warp's threads reached at
+//     two different instructions, or with a thread count other than the
+//     one the phase's first warp gave, is a barrier_divergence record (one
+//     per instruction and kind of finding). The threads of a warp may
+//     arrive in several groups at the same instruction (the model's
+//     reconvergence lets them): that is no divergence. The encoding does not keep PTX's
 //     .aligned, so a non-aligned barrier.sync in divergent code is
 //     reported too. The model's own reports of the same family join the
 //     sanitizer list under their kinds: uniform_violation (a .uni branch
@@ -82,12 +85,21 @@ type sanKey struct {
 	pc   uint32
 }
 
-// barPhase is the thread count the first warp gave a barrier in its
-// current phase.
+// barPhase is a barrier's current phase: the thread count its first warp
+// gave, and each warp's arrivals.
 type barPhase struct {
 	set   bool
 	count uint64
 	warp  int
+	arr   []warpArrival // by warp of the CTA; slot -1 for none
+}
+
+// warpArrival is one warp's part in a barrier phase: the lanes live when
+// it first arrived, the lanes that arrived, where.
+type warpArrival struct {
+	slot          int
+	pc            uint32
+	live, arrived uint32
 }
 
 // initChecks turns on the launch's optional checks.
@@ -103,7 +115,14 @@ func (sm *SM) initChecks() {
 // record adds finding r of w's instruction at pc, once per instruction
 // and kind (sub tells findings of one kind apart).
 func (sm *SM) record(w *warp, pc uint32, sub string, r SanitizerReport) {
-	k := sanKey{r.Kind + sub, pc}
+	r.Warp, r.CTA, r.WarpInCTA, r.PC, r.Line = w.slot, w.cta.id, w.inCTA, pc, sm.lineOf(pc)
+	sm.add(sub, r)
+}
+
+// add adds finding r (warp, CTA and PC filled in), once per instruction
+// and kind.
+func (sm *SM) add(sub string, r SanitizerReport) {
+	k := sanKey{r.Kind + sub, r.PC}
 	if sm.mc.chk.seen[k] {
 		return
 	}
@@ -112,7 +131,6 @@ func (sm *SM) record(w *warp, pc uint32, sub string, r SanitizerReport) {
 		sm.sanDropped++
 		return
 	}
-	r.Warp, r.CTA, r.WarpInCTA, r.PC, r.Line = w.slot, w.cta.id, w.inCTA, pc, sm.lineOf(pc)
 	sm.san = append(sm.san, r)
 }
 
@@ -171,29 +189,27 @@ func (sm *SM) barrierHook(ii *IssueInfo) {
 	in := &ii.Inst
 	switch {
 	case in.Op == isa.OpEXIT:
-		// Threads that exit count as arrived: a barrier may complete.
-		for c, ph := range sm.mc.chk.phases {
+		// Threads that exit count as arrived: a barrier may complete. In
+		// CTA order, so that the records come in a stable order.
+		var open []*cta
+		for c := range sm.mc.chk.phases {
+			open = append(open, c)
+		}
+		sort.Slice(open, func(i, j int) bool { return open[i].linear < open[j].linear })
+		for _, c := range open {
+			ph := sm.mc.chk.phases[c]
 			for id := range ph {
 				if ph[id].set && c.bars[id].threads == 0 {
-					sm.released(c, &ph[id])
+					sm.released(c, id, &ph[id])
 				}
 			}
 		}
 		return
-	case in.Op != isa.OpBAR:
+	case in.Op != isa.OpBAR || ii.Exec == 0:
 		return
 	}
 	w := sm.slots[ii.Warp]
 	if w == nil || int(ii.PC) >= len(sm.code) {
-		return
-	}
-	kind := int(in.Mods & isa.ModBarKindMask)
-	live := w.valid &^ w.exited
-	if sm.mc.chk.sync && kind != isa.BarArrive && ii.Exec != 0 && ii.Exec != live {
-		sm.record(w, ii.PC, "", SanitizerReport{Kind: "barrier_divergence", Lane: bits.TrailingZeros32(ii.Exec),
-			Detail: fmt.Sprintf("lanes %#08x of the warp's live %#08x reach the barrier", ii.Exec, live)})
-	}
-	if ii.Exec == 0 {
 		return
 	}
 	d := &sm.code[ii.PC]
@@ -211,20 +227,48 @@ func (sm *SM) barrierHook(ii *IssueInfo) {
 	p := &ph[id]
 	switch {
 	case !p.set:
-		*p = barPhase{set: true, count: count, warp: w.inCTA}
+		p.set, p.count, p.warp = true, count, w.inCTA
+		if len(p.arr) != sm.warpsPerCTA {
+			p.arr = make([]warpArrival, sm.warpsPerCTA)
+		}
+		for i := range p.arr {
+			p.arr[i] = warpArrival{slot: -1}
+		}
 	case p.count != count && sm.mc.chk.sync:
 		sm.record(w, ii.PC, "count", SanitizerReport{Kind: "barrier_divergence", Lane: l,
 			Detail: fmt.Sprintf("barrier %d with thread count %s; warp %d of the CTA gave %s in this phase", id, countName(count), p.warp, countName(p.count))})
 	}
+	if int(in.Mods&isa.ModBarKindMask) != isa.BarArrive && w.inCTA < len(p.arr) {
+		a := &p.arr[w.inCTA]
+		switch {
+		case a.slot < 0:
+			*a = warpArrival{slot: w.slot, pc: ii.PC, live: w.valid &^ w.exited}
+		case a.pc != ii.PC && sm.mc.chk.sync:
+			sm.record(w, ii.PC, "pc", SanitizerReport{Kind: "barrier_divergence", Lane: l,
+				Detail: fmt.Sprintf("the warp's lanes reach barrier %d at two instructions (%s and %s)", id, sm.lineOf(a.pc), sm.lineOf(ii.PC))})
+		}
+		a.arrived |= ii.Exec
+	}
 	if w.cta.bars[id].threads == 0 {
-		sm.released(w.cta, p)
+		sm.released(w.cta, id, p)
 	}
 }
 
-// released ends phase p of a barrier of c: the next arrival opens one. A
-// barrier of the whole CTA orders the accesses before it against those
-// after it (race).
-func (sm *SM) released(c *cta, p *barPhase) {
+// released ends phase p of barrier id of c: the next arrival opens one.
+// A warp whose lanes, live when it first arrived, did not all arrive
+// reached the barrier divergent (sync). A barrier of the whole CTA orders
+// the accesses before it against those after it (race).
+func (sm *SM) released(c *cta, id int, p *barPhase) {
+	if sm.mc.chk.sync {
+		for i, a := range p.arr {
+			if a.slot < 0 || a.live&^a.arrived == 0 {
+				continue
+			}
+			sm.add("", SanitizerReport{Kind: "barrier_divergence", CTA: c.id, Warp: a.slot, WarpInCTA: i,
+				Lane: bits.TrailingZeros32(a.live &^ a.arrived), PC: a.pc, Line: sm.lineOf(a.pc),
+				Detail: fmt.Sprintf("lanes %#08x of the warp, live when it reached barrier %d, never arrived there (%#08x did)", a.live&^a.arrived, id, a.arrived)})
+		}
+	}
 	if p.count == 0 || p.count >= uint64(sm.threadsPerCTA) {
 		c.raceGen++
 	}

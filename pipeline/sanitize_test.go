@@ -1,9 +1,15 @@
 package pipeline
 
 import (
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/examples"
 )
 
 // checkGlobal's verdicts and its nearest allocation, on two allocations
@@ -287,6 +293,78 @@ SKIP:
 		s := rep.Sanitizer[0]
 		if s.Kind != "uniform_violation" || s.PC != pcOfText(t, sm, "// not uniform") || s.Line != rep.Errors[0].Line || s.Detail != rep.Errors[0].Message {
 			t.Errorf("record %+v", s)
+		}
+	}
+}
+
+// The optional checks observe and never change the run: random programs
+// (TestRandomPrograms's) give the same report with every check on, but
+// for the sanitizer's records, and never panic.
+func TestChecksArePassive(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	run := func(data []byte, c Checks) *Report {
+		cfg := smallConfig()
+		cfg.Run.MaxCycles = 3000
+		sm, err := New(cfg, randomImage(data), Launch{Entry: "k", Grid: [3]uint32{2, 1, 1}, Block: [3]uint32{40, 1, 1}, Buffers: []Buffer{{Param: "p", Size: 256}}, Checks: c})
+		if err != nil {
+			return nil
+		}
+		rep, err := sm.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	for i := 0; i < 200; i++ {
+		data := make([]byte, 16*(1+r.Intn(40)))
+		r.Read(data)
+		for j := 0; j < len(data); j += 16 {
+			data[j] %= 62
+			binary.LittleEndian.PutUint32(data[j+8:], binary.LittleEndian.Uint32(data[j+8:])&0x0fffffff)
+		}
+		off := run(data, Checks{})
+		on := run(data, Checks{Init: true, Race: true, Sync: true})
+		if off == nil || on == nil {
+			continue
+		}
+		on.Sanitizer, on.SanitizerDropped, off.Sanitizer, off.SanitizerDropped = nil, 0, nil, 0
+		a, _ := json.Marshal(off)
+		b, _ := json.Marshal(on)
+		if string(a) != string(b) {
+			t.Fatalf("program %d: the checks changed the run\noff %s\n on %s", i, a, b)
+		}
+	}
+}
+
+// The same on every example kernel: the checks change nothing but the
+// sanitizer's records.
+func TestChecksArePassiveOnExamples(t *testing.T) {
+	for _, e := range examples.All() {
+		run := func(c Checks) *Report {
+			cfg := config.Default()
+			if e.TrapHandler != "" {
+				cfg.Trap.Handler = e.TrapHandler
+			}
+			l := launchOf(e)
+			l.Checks = c
+			sm, err := New(cfg, assemble(t, e.Name+".ptx", e.PTX), l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sm.SetHostPolicy(e.OnTrap, ""); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := sm.Run()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep.Sanitizer, rep.SanitizerDropped = nil, 0
+			return rep
+		}
+		a, _ := json.Marshal(run(Checks{}))
+		b, _ := json.Marshal(run(Checks{Init: true, Race: true, Sync: true}))
+		if string(a) != string(b) {
+			t.Errorf("%s: the checks changed the run", e.Name)
 		}
 	}
 }

@@ -88,7 +88,7 @@ func TestCheckFlag(t *testing.T) {
 		t.Fatalf("without --check: exit %d: %s", code, stderr)
 	}
 	code, out, _ := smsim(t, append(args, "--check", "sync")...)
-	if code != 1 || !strings.Contains(out, "barrier_divergence") || !strings.Contains(out, "reach the barrier") {
+	if code != 1 || !strings.Contains(out, "barrier_divergence") || !strings.Contains(out, "at two instructions") {
 		t.Fatalf("--check sync: exit %d\n%s", code, out)
 	}
 	code, _, stderr := smsim(t, append(args, "--check", "nope")...)

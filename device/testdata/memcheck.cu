@@ -22,8 +22,10 @@ extern "C" __global__ void shared_partial(unsigned *out, int written) {
   out[i] = s[i];
 }
 
-// Threads below split meet at a barrier inside the branch: a divergent
-// barrier unless every thread takes it (--check sync).
+// Threads below split meet at a barrier inside the branch, every thread
+// at the one after it: unless every thread takes the branch, a warp's
+// threads reach barrier 0 at two instructions in one phase (--check
+// sync).
 extern "C" __global__ void split_barrier(unsigned *out, int split) {
   __shared__ unsigned s[64];
   u32 i = tid_x();
@@ -34,6 +36,8 @@ extern "C" __global__ void split_barrier(unsigned *out, int split) {
   } else {
     out[i] = 0;
   }
+  __syncthreads();
+  out[i] += s[i];
 }
 
 // Every thread stores its index in s, then reads shift entries further on:
