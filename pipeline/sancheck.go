@@ -255,18 +255,26 @@ func (sm *SM) barrierHook(ii *IssueInfo) {
 }
 
 // released ends phase p of barrier id of c: the next arrival opens one.
-// A warp whose lanes, live when it first arrived, did not all arrive
-// reached the barrier divergent (sync). A barrier of the whole CTA orders
+// A warp whose lanes, live when it first arrived, did not all arrive or
+// exit reached the barrier divergent (sync). A barrier of the whole CTA orders
 // the accesses before it against those after it (race).
 func (sm *SM) released(c *cta, id int, p *barPhase) {
 	if sm.mc.chk.sync {
 		for i, a := range p.arr {
-			if a.slot < 0 || a.live&^a.arrived == 0 {
+			missing := a.live &^ a.arrived
+			if i < len(c.warps) {
+				if w := c.warps[i]; w.cta == c && !w.done {
+					missing &^= w.exited // exited threads count as arrived
+				} else {
+					missing = 0 // the warp has ended: every thread exited
+				}
+			}
+			if a.slot < 0 || missing == 0 {
 				continue
 			}
 			sm.add("", SanitizerReport{Kind: "barrier_divergence", CTA: c.id, Warp: a.slot, WarpInCTA: i,
-				Lane: bits.TrailingZeros32(a.live &^ a.arrived), PC: a.pc, Line: sm.lineOf(a.pc),
-				Detail: fmt.Sprintf("lanes %#08x of the warp, live when it reached barrier %d, never arrived there (%#08x did)", a.live&^a.arrived, id, a.arrived)})
+				Lane: bits.TrailingZeros32(missing), PC: a.pc, Line: sm.lineOf(a.pc),
+				Detail: fmt.Sprintf("lanes %#08x of the warp, live when it reached barrier %d, never arrived there (%#08x did)", missing, id, a.arrived)})
 		}
 	}
 	if p.count == 0 || p.count >= uint64(sm.threadsPerCTA) {

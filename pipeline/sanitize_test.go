@@ -368,3 +368,31 @@ func TestChecksArePassiveOnExamples(t *testing.T) {
 		}
 	}
 }
+
+// --check sync: the halves of each warp wait at two different barriers
+// (32 threads each, so both complete): each barrier is reached by a warp
+// whose other live lanes never arrive there.
+func TestCheckSyncLanesElsewhere(t *testing.T) {
+	src := kernel(`
+	setp.lt.u32 %p1, %r2, 16;
+	@%p1 bra A;
+	bar.sync 2, 32; // upper halves
+	bra.uni DONE;
+A:
+	bar.sync 1, 32; // lower halves
+DONE:
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(64), Checks: Checks{Sync: true}})
+	wantCompleted(t, rep)
+	if len(rep.Sanitizer) != 2 {
+		t.Fatalf("sanitizer %+v", rep.Sanitizer)
+	}
+	for _, s := range rep.Sanitizer {
+		upper := s.Line == fmt.Sprintf("test.ptx:%d", lineOfText(t, src, "// upper halves"))
+		lower := s.Line == fmt.Sprintf("test.ptx:%d", lineOfText(t, src, "// lower halves"))
+		if s.Kind != "barrier_divergence" || s.WarpInCTA != 0 || !upper && !lower || upper && s.Lane != 0 || lower && s.Lane != 16 ||
+			!strings.Contains(s.Detail, "never arrived there") {
+			t.Errorf("record %+v", s)
+		}
+	}
+}
