@@ -13,6 +13,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/device"
+	"github.com/smsim/smsim/pipeline"
 	"github.com/smsim/smsim/diag"
 )
 
@@ -286,8 +287,9 @@ func TestHostPTXIsClangOutput(t *testing.T) {
 	}
 }
 
-// Running any plan that parses never panics: bad input is an error (the
-// module is testdata/host.ptx, runs are capped at 20000 cycles).
+// Running any plan that parses never panics, every sanitizer check on:
+// bad input is an error (the module is testdata/host.ptx, runs are capped
+// at 20000 cycles).
 func FuzzRunPlan(f *testing.F) {
 	f.Add([]byte(featuresPlan))
 	f.Add([]byte("module: $PTX\nbuffers: {a: 4}\nsteps:\n  - launch: count\n    grid: [2, 2]\n    block: [4, 4, 4]\n    cluster: 2\n    dynamic_smem: 99999\n    args: [a+4, -1]\n"))
@@ -312,7 +314,7 @@ func FuzzRunPlan(f *testing.F) {
 		if pl.Configure(&cfg) != nil || cfg.Validate() != nil {
 			return
 		}
-		_, _ = pl.Run(cfg, Options{})
+		_, _ = pl.Run(cfg, Options{Checks: pipeline.Checks{Init: true, Race: true, Sync: true}})
 	})
 }
 
