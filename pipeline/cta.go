@@ -31,6 +31,10 @@ type cta struct {
 	id          [3]uint32
 	warps       []*warp
 	shared      []byte
+	written     []uint64             // shared bytes written (--check init; sancheck.go)
+	race        []raceCell           // per shared byte (--check race; sancheck.go)
+	grace       map[uint64]*raceCell // per global byte the CTA touched (--check race)
+	raceGen     uint32               // barriers of the whole CTA released (--check race)
 	bars        [numBarriers]barrier
 	liveThreads int // threads that have not exited
 	rps         int // reg_pool CTA slot (regpool.go)
@@ -202,6 +206,14 @@ func (sm *SM) launchCTA(linear uint64) {
 	} else {
 		c.shared = make([]byte, sm.smemSize)
 	}
+	if sm.mc.chk.init {
+		c.written = c.written[:0] // sized on the first shared access
+	}
+	if sm.mc.chk.race {
+		c.race, c.raceGen = c.race[:0], 0
+		clear(c.grace)
+	}
+	delete(sm.mc.chk.phases, c) // a reused CTA's barriers start afresh
 	for i := range c.bars {
 		c.bars[i].reset()
 	}

@@ -83,7 +83,13 @@
 //     through the shared and local windows. Out-of-range, misaligned
 //     (address % element size) and read-only accesses fault precisely: every
 //     lane is checked before anything is written. Atomics are performed lane
-//     by lane.
+//     by lane. A launch may run over a host program's memory kept between
+//     launches (Launch.Memory; package device).
+//   - Sanitizer (sanitize.go, sancheck.go): memcheck, always on, faults
+//     an access outside every allocation of its space ("out_of_bounds")
+//     or misaligned ("misaligned") with a Report.Sanitizer record; the
+//     optional checks of Launch.Checks report uninitialized reads,
+//     shared and global races within a CTA and divergent barriers.
 //   - Calls: CALL pushes (PC+1, FP) per thread and advances FP by the
 //     frame field; a frame beyond sm.local_bytes is a "stack_overflow"
 //     fault; indirect calls must hit a function entry ("bad_call_target").

@@ -27,6 +27,18 @@ type Launch struct {
 	// variable (__constant__) or a .global one, with at most its size of
 	// bytes (the rest keeps its initializer).
 	Vars map[string][]byte
+	// Memory, when set, is the global memory the launch runs over instead
+	// of a fresh one: a host program's device memory, kept from launch to
+	// launch (package device). Its size must be sm.global_bytes. The
+	// image's .global data is then not loaded (the host loaded it once),
+	// Buffers must be empty (pointer parameters take addresses in Args),
+	// and Allocations lists the regions the kernel may access besides the
+	// image's .global variables (memcheck).
+	Memory      *Memory
+	Allocations []Allocation
+	// Checks turns on the sanitizer's optional checks (sancheck.go);
+	// memcheck is always on.
+	Checks Checks
 }
 
 // Buffer is a global buffer bound to a pointer parameter: Size bytes,
@@ -172,6 +184,15 @@ func (sm *SM) buildParams(k *isa.Kernel, l *Launch) error {
 		return "parameters: " + strings.Join(n, ", ")
 	}
 	bound := map[string]string{}
+	if m := l.Memory; m != nil {
+		if m.g.size != sm.cfg.SM.GlobalBytes {
+			return lerr("config", "the launch's memory has %d bytes; sm.global_bytes is %d", m.g.size, sm.cfg.SM.GlobalBytes)
+		}
+		if len(l.Buffers) > 0 {
+			return lerr("buffers", "a launch on a host's memory takes its pointers as addresses in Args, not Buffers (%d given)", len(l.Buffers))
+		}
+		sm.global = m.g
+	}
 	// Buffers.
 	next := alignUp64(isa.GlobalDataBase+uint64(len(sm.im.Data)), 256)
 	byParam := map[string]boundBuf{}
@@ -246,8 +267,11 @@ func (sm *SM) buildParams(k *isa.Kernel, l *Launch) error {
 		}
 		if p.Size < 8 {
 			bitsN := 8 * p.Size
+			// A negative value fits when it fits the signed range of
+			// the parameter's width, whatever its type says: clang gives
+			// an int parameter .u32 (a .param has no signedness).
 			fits := v < uint64(1)<<bitsN
-			if !fits && p.Type.Signed() {
+			if !fits {
 				s := int64(v)
 				fits = s < 0 && s >= -(int64(1)<<(bitsN-1))
 			}
@@ -269,7 +293,7 @@ func (sm *SM) buildParams(k *isa.Kernel, l *Launch) error {
 	}
 	// Global memory contents.
 	sm.constBank = sm.im.ConstBank
-	if len(sm.im.Data) > 0 {
+	if len(sm.im.Data) > 0 && l.Memory == nil {
 		if isa.GlobalDataBase+uint64(len(sm.im.Data)) > sm.cfg.SM.GlobalBytes {
 			return lerr("image", "the image's %d bytes of .global data do not fit sm.global_bytes=%d", len(sm.im.Data), sm.cfg.SM.GlobalBytes)
 		}

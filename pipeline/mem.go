@@ -59,6 +59,103 @@ func (g *globalMem) write(addr uint64, b []byte) {
 	}
 }
 
+// Memory is a global memory that outlives one launch: a host program's
+// device memory, given to each of its launches in Launch.Memory. Like the
+// memory of a single launch it is [0, Size()) with pages allocated on the
+// first write; unwritten bytes read as zero. It also knows which bytes
+// were ever written, by the host or by a kernel under --check init
+// (Forget makes bytes unwritten again: a fresh allocation).
+type Memory struct {
+	g    *globalMem
+	init [][]uint64 // per page: a bit per byte written, nil for none
+}
+
+// NewMemory returns a zeroed memory of size bytes (sm.global_bytes of the
+// configuration its launches run with).
+func NewMemory(size uint64) *Memory {
+	g := newGlobalMem(size)
+	return &Memory{g: g, init: make([][]uint64, len(g.pages))}
+}
+
+// Size is the memory's size in bytes.
+func (m *Memory) Size() uint64 { return m.g.size }
+
+// inside reports whether [addr, addr+n) lies in the memory.
+func (m *Memory) inside(addr uint64, n int) bool {
+	end := addr + uint64(n)
+	return end >= addr && end <= m.g.size
+}
+
+// Read copies the len(b) bytes at addr into b.
+func (m *Memory) Read(addr uint64, b []byte) error {
+	if !m.inside(addr, len(b)) {
+		return fmt.Errorf("%d bytes at %#x lie outside the %d-byte memory", len(b), addr, m.g.size)
+	}
+	m.g.read(addr, b)
+	return nil
+}
+
+// Write copies b to addr; the bytes count as written.
+func (m *Memory) Write(addr uint64, b []byte) error {
+	if !m.inside(addr, len(b)) {
+		return fmt.Errorf("%d bytes at %#x lie outside the %d-byte memory", len(b), addr, m.g.size)
+	}
+	m.g.write(addr, b)
+	m.mark(addr, addr+uint64(len(b)), true)
+	return nil
+}
+
+// Forget makes the n bytes at addr unwritten (their contents stay).
+func (m *Memory) Forget(addr uint64, n int) error {
+	if !m.inside(addr, n) {
+		return fmt.Errorf("%d bytes at %#x lie outside the %d-byte memory", n, addr, m.g.size)
+	}
+	m.mark(addr, addr+uint64(n), false)
+	return nil
+}
+
+// mark sets or clears the written bits of [addr, end), page by page and
+// 64 bytes per word where it can.
+func (m *Memory) mark(addr, end uint64, v bool) {
+	const pageMask = 1<<pageBits - 1
+	for addr < end {
+		pageEnd := min(end, (addr|pageMask)+1)
+		p := m.init[addr>>pageBits]
+		if p == nil {
+			if !v {
+				addr = pageEnd // the page has no written byte
+				continue
+			}
+			p = make([]uint64, 1<<pageBits/64)
+			m.init[addr>>pageBits] = p
+		}
+		for lo, hi := addr&pageMask, (pageEnd-1)&pageMask+1; lo < hi; {
+			w, bit := lo>>6, lo&63
+			n := min(64-bit, hi-lo)
+			mask := ^uint64(0) >> (64 - n) << bit
+			if v {
+				p[w] |= mask
+			} else {
+				p[w] &^= mask
+			}
+			lo += n
+		}
+		addr = pageEnd
+	}
+}
+
+// written reports whether every byte of [addr, end) was written.
+func (m *Memory) written(addr, end uint64) bool {
+	for b := addr; b < end; b++ {
+		p := m.init[b>>pageBits]
+		off := b & (1<<pageBits - 1)
+		if p == nil || p[off>>6]&(1<<(off&63)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // loadLE reads an aligned n-byte little-endian value (n <= 8 never
 // crosses a page when aligned).
 func loadLE(b []byte, n int) uint64 {
@@ -126,7 +223,7 @@ type memRef struct {
 func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write bool) (memRef, *fault) {
 	if n > 1 && addr%uint64(n) != 0 {
 		f := memFault(lane, addr, "misaligned %d-byte %s access at %#x", n, isa.SpaceName(space), addr)
-		f.san = &SanitizerReport{Kind: "misaligned", Lane: lane, Address: addr, Size: n}
+		f.san = &SanitizerReport{Kind: "misaligned", Space: isa.SpaceName(space), Lane: lane, Address: addr, Size: n}
 		return memRef{}, f
 	}
 	orig := addr
@@ -152,6 +249,12 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		if f := sm.checkGlobal(lane, orig, addr, end); f != nil {
 			return memRef{}, f
 		}
+		if sm.mc.chk.init && sm.launch.Memory != nil {
+			sm.initGlobal(w, lane, orig, addr, end, write)
+		}
+		if sm.mc.chk.race {
+			sm.raceGlobal(w, lane, orig, addr, end, write)
+		}
 		return memRef{gaddr: addr, space: space}, nil
 	case isa.SpaceShared:
 		sh := w.cta.shared
@@ -161,11 +264,23 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 			}
 			return memRef{}, memFault(lane, orig, "shared address %#x is outside the CTA's %d bytes of shared memory", addr, len(sh))
 		}
+		if f := checkAllocs(sm.mc.shared, space, lane, orig, addr, end); f != nil {
+			return memRef{}, f
+		}
+		if sm.mc.chk.init {
+			sm.initShared(w, lane, orig, addr, end, write)
+		}
+		if sm.mc.chk.race {
+			sm.raceShared(w, lane, orig, addr, end, write)
+		}
 		return memRef{buf: sh[addr:end:end], space: space}, nil
 	case isa.SpaceLocal:
 		lim := uint64(sm.cfg.SM.LocalBytes)
 		if end > lim || end < addr {
 			return memRef{}, memFault(lane, orig, "local address %#x is outside the thread's %d bytes of local memory (sm.local_bytes)", addr, lim)
+		}
+		if f := sm.checkLocal(w, lane, orig, addr, end); f != nil {
+			return memRef{}, f
 		}
 		buf := w.localMem(lane, int(end))
 		return memRef{buf: buf[addr:end:end], space: space}, nil
@@ -176,6 +291,9 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		if end > uint64(len(sm.param)) || end < addr {
 			return memRef{}, memFault(lane, orig, "param address %#x is outside the %d-byte parameter buffer", addr, len(sm.param))
 		}
+		if f := checkAllocs(sm.mc.param, space, lane, orig, addr, end); f != nil {
+			return memRef{}, f
+		}
 		return memRef{buf: sm.param[addr:end:end], space: space}, nil
 	case isa.SpaceConst:
 		if write {
@@ -184,6 +302,9 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		cb := sm.constBank
 		if end > uint64(len(cb)) || end < addr {
 			return memRef{}, memFault(lane, orig, "const address %#x is outside the %d-byte .const bank", addr, len(cb))
+		}
+		if f := checkAllocs(sm.mc.konst, space, lane, orig, addr, end); f != nil {
+			return memRef{}, f
 		}
 		return memRef{buf: cb[addr:end:end], space: space}, nil
 	}

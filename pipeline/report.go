@@ -150,6 +150,9 @@ func (sm *SM) Report() *Report {
 	if sm.cycle > 0 {
 		r.IPC = float64(sm.warpInsts) / float64(sm.cycle)
 	}
+	if sm.mc.chk.sync {
+		r.Sanitizer = append(r.Sanitizer, syncErrors(r.Errors)...)
+	}
 	for _, b := range sm.bufs {
 		if b.alias {
 			continue // the buffer it points into is listed

@@ -48,6 +48,7 @@ type SM struct {
 	param      []byte
 	constBank  []byte            // the .const bank: the image's, or a copy with Launch.Vars in it
 	allocs     []Allocation      // global allocations, by address (sanitize.go)
+	mc         memcheck          // the other spaces' allocations (sanitize.go)
 	san        []SanitizerReport // sanitizer findings
 	sanDropped int
 	bufs       []boundBuf

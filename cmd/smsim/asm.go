@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
+	"github.com/smsim/smsim/device"
 	"github.com/smsim/smsim/isa"
 )
 
@@ -56,18 +56,7 @@ func loadImage(path string) (*isa.Image, error) {
 	if err != nil {
 		return nil, badInput(err)
 	}
-	var im *isa.Image
-	switch {
-	case bytes.HasPrefix(data, []byte("SMSIMIMG")):
-		im, err = isa.Unmarshal(data)
-		if err != nil {
-			err = fmt.Errorf("%s: %v", path, err)
-		}
-	case bytes.HasPrefix(bytes.TrimSpace(data), []byte(".smsim_image")):
-		im, err = isa.ParseDisasm(path, data)
-	default:
-		im, err = isa.AssembleSource(path, data)
-	}
+	im, err := device.ReadImage(path, data)
 	if err != nil {
 		return nil, badInput(err)
 	}

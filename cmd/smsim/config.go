@@ -20,6 +20,12 @@ func configFlags() []cli.Flag {
 
 // loadConfig builds the effective configuration: preset, file, --set.
 func loadConfig(c *cli.Context) (config.Config, error) {
+	return loadConfigWith(c, nil)
+}
+
+// loadConfigWith is loadConfig with mid applied between the file and
+// --set (a plan's own settings, which --set overrides).
+func loadConfigWith(c *cli.Context, mid func(*config.Config) error) (config.Config, error) {
 	cfg, err := config.Preset(c.String("preset"))
 	if err != nil {
 		return cfg, badInput(fmt.Errorf("--preset: %v", err))
@@ -28,6 +34,11 @@ func loadConfig(c *cli.Context) (config.Config, error) {
 		cfg, err = config.Load(f, cfg)
 		if err != nil {
 			return cfg, badInput(err)
+		}
+	}
+	if mid != nil {
+		if err := mid(&cfg); err != nil {
+			return cfg, err
 		}
 	}
 	for _, kv := range c.StringSlice("set") {

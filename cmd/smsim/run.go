@@ -46,6 +46,7 @@ func runFlags() []cli.Flag {
 	return append(fs,
 		&cli.StringFlag{Name: "seed", Usage: "seed of every pseudo-random choice (run.seed)"},
 		&cli.StringSliceFlag{Name: "out", Usage: "PARAM=file.bin writes the final bytes of the buffer bound to PARAM to the file (repeatable)"},
+		&cli.StringFlag{Name: "check", Usage: "optional sanitizer checks, comma-separated: init (uninitialized reads), race (races between the warps of a CTA), sync (divergent barriers); a finding exits 1; memcheck is always on"},
 		&cli.BoolFlag{Name: "json", Usage: "print exactly one JSON object on stdout"},
 		&cli.StringFlag{Name: "trap-handler", Usage: "the .func entered on a trap or warp error (trap.handler); without one a trap ends the run"},
 		&cli.StringFlag{Name: "on-trap", Value: "abort", Usage: "host policy on a trap: abort | resume (wake paused warps once every warp has paused or exited)"},
@@ -114,10 +115,13 @@ func extraCommands(log *logrus.Logger) []*cli.Command {
 	return []*cli.Command{
 		{
 			Name:      "run",
-			Usage:     "run a kernel on the SM model (exit 0 completed, 1 abnormal end, 2 bad input)",
-			ArgsUsage: "KERNEL.ptx",
+			Usage:     "run a kernel, or a launch plan (docs/host.md), on the SM model (exit 0 completed, 1 abnormal end, 2 bad input)",
+			ArgsUsage: "KERNEL.ptx | PLAN.yaml",
 			Flags:     append(runFlags(), vcdFlags()...),
 			Action: func(c *cli.Context) error {
+				if c.NArg() == 1 && isPlan(c.Args().First()) {
+					return runPlan(c, log, c.Args().First())
+				}
 				im, spec, err := kernelArg(c)
 				if err != nil {
 					return err
@@ -198,18 +202,21 @@ func checkVCDFlags(c *cli.Context) error {
 	return nil
 }
 
-func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
-	if err := checkVCDFlags(c); err != nil {
-		return nil, err
-	}
-	cfg, err := loadConfig(c)
+// checkFlag reads --check.
+func checkFlag(c *cli.Context) (pipeline.Checks, error) {
+	ch, err := pipeline.ParseChecks(c.String("check"))
 	if err != nil {
-		return nil, err
+		return ch, badInput(fmt.Errorf("--check: %v", err))
 	}
+	return ch, nil
+}
+
+// applyRunFlags applies --seed, --trap-handler and --max-cycles.
+func applyRunFlags(c *cli.Context, cfg *config.Config) error {
 	if s := c.String("seed"); s != "" {
 		v, err := parseUintFlag("seed", s, 64)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		cfg.Run.Seed = v
 	}
@@ -219,9 +226,27 @@ func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
 	if s := c.String("max-cycles"); s != "" {
 		v, err := parseUintFlag("max-cycles", s, 64)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		cfg.Run.MaxCycles = v
+	}
+	return nil
+}
+
+func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
+	if err := checkVCDFlags(c); err != nil {
+		return nil, err
+	}
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyRunFlags(c, &cfg); err != nil {
+		return nil, err
+	}
+	checks, err := checkFlag(c)
+	if err != nil {
+		return nil, err
 	}
 	entry := c.String("entry")
 	if entry == "" {
@@ -246,7 +271,7 @@ func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
 		}
 		return nil, badInput(fmt.Errorf("--entry %s: no such kernel (kernels: %s)", entry, strings.Join(names, ", ")))
 	}
-	l := pipeline.Launch{Entry: entry, Args: map[string]uint64{}}
+	l := pipeline.Launch{Entry: entry, Args: map[string]uint64{}, Checks: checks}
 	if l.Grid, err = parseDim("grid", c.String("grid")); err != nil {
 		return nil, err
 	}
@@ -463,8 +488,8 @@ func runKernel(c *cli.Context, log *logrus.Logger, im *isa.Image, spec *launchSp
 	} else {
 		writeSummary(c.App.Writer, rep)
 	}
-	if rep.Status != pipeline.StatusCompleted {
-		return abnormal(nil)
+	if rep.Status != pipeline.StatusCompleted || len(rep.Sanitizer) > 0 {
+		return abnormal(nil) // the summary or the JSON says why
 	}
 	return nil
 }
@@ -550,13 +575,13 @@ func writeSummary(w io.Writer, rep *pipeline.Report) {
 	if len(rep.Sanitizer) > 0 {
 		fmt.Fprintln(w, "\nsanitizer:")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  kind\tcta\twarp\tlane\tpc\tline\taddress\tsize\tallocation\tdistance")
+		fmt.Fprintln(tw, "  kind\tspace\tcta\twarp\tlane\tpc\tline\taddress\tsize\tallocation\tdistance\tdetail")
 		for _, s := range rep.Sanitizer {
 			alloc := "-"
 			if a := s.Allocation; a != nil {
 				alloc = fmt.Sprintf("%s [%#x, %#x)", a.Name, a.Begin, a.End)
 			}
-			fmt.Fprintf(tw, "  %s\t%d,%d,%d\t%d\t%d\t%d\t%s\t%#x\t%d\t%s\t%d\n", s.Kind, s.CTA[0], s.CTA[1], s.CTA[2], s.Warp, s.Lane, s.PC, s.Line, s.Address, s.Size, alloc, s.Distance)
+			fmt.Fprintf(tw, "  %s\t%s\t%d,%d,%d\t%d\t%d\t%d\t%s\t%#x\t%d\t%s\t%d\t%s\n", s.Kind, s.Space, s.CTA[0], s.CTA[1], s.CTA[2], s.Warp, s.Lane, s.PC, s.Line, s.Address, s.Size, alloc, s.Distance, s.Detail)
 		}
 		tw.Flush()
 		if rep.SanitizerDropped > 0 {
