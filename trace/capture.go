@@ -24,7 +24,7 @@ func (t *Tracer) onCycle(ci *pipeline.CycleInfo) {
 	f.cycle, f.prev = c, t.last
 	if t.started {
 		// The end of the cycle before.
-		t.captureEnd(f)
+		t.captureEnd(f, ci.Units)
 	}
 	t.live = true
 	t.last = c
@@ -34,7 +34,7 @@ func (t *Tracer) onCycle(ci *pipeline.CycleInfo) {
 		t.par.commit()
 		return
 	}
-	t.captureEnd(f)
+	t.captureEnd(f, ci.Units)
 	t.s.first(f)
 	t.started, t.rstLow = true, false
 	if err := t.par.start(); err != nil {
@@ -104,9 +104,11 @@ func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
 }
 
 // captureEnd captures the end of the cycle before into f: the issue
-// stage (with the guard masks of its instructions) and trap_unit's
-// outputs (those of its Eval at the end of the cycle).
-func (t *Tracer) captureEnd(f *frame) {
+// stage (with the guard masks of its instructions), trap_unit's outputs
+// (those of its Eval at the end of the cycle) and the inputs the SM drove
+// into the units in that cycle (u: CycleInfo.Units; nil before the
+// first cycle or after the last, when they read idle).
+func (t *Tracer) captureEnd(f *frame, u *pipeline.UnitInputs) {
 	s := t.s
 	for k := range t.issueObs {
 		if s.issue[k].any {
@@ -117,6 +119,13 @@ func (t *Tracer) captureEnd(f *frame) {
 		t.sm.TrapOutputsTo(&t.trOut)
 		s.trOut.capture(f.bytes[t.lay.trOut:], &t.trOut)
 	}
+	if u == nil {
+		u = &t.idleIn
+	}
+	s.ctIn.capture(f.bytes[t.lay.ctIn:], &u.Clock)
+	s.pmIn.capture(f.bytes[t.lay.pmIn:], &u.Perf)
+	s.trIn.capture(f.bytes[t.lay.trIn:], &u.Trap)
+	s.rpIn.capture(f.bytes[t.lay.rpIn:], &u.RegPool)
 }
 
 // sampleIssue samples the issue stage into t.issueObs; it is dumped once

@@ -10,6 +10,7 @@ import (
 	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/perfmon"
 	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/vcd"
@@ -155,12 +156,15 @@ func (t *Tracer) declare() error {
 			return err
 		}
 	}
-	// clock_timer: its outputs and registers; perf_mon: its outputs (its
-	// registers are the same values: pm_o = pm_q, event_count_o =
-	// event_count_q). Their inputs are driven while the issued
-	// instructions execute, after the observation point, and are not
-	// visible to hooks.
+	// clock_timer: its inputs, outputs and registers; perf_mon: its
+	// inputs and outputs (its registers are the same values: pm_o = pm_q,
+	// event_count_o = event_count_q). The inputs are driven while the
+	// issued instructions execute, after the observation point: they are
+	// dumped with the end of their cycle (CycleInfo.Units of the next).
 	ct := sm.ClockTimer().Signals()
+	if s.ctIn, err = newInst[clocktimer.Inputs](t, ss, ct, nil); err != nil {
+		return err
+	}
 	if s.ctOut, err = newInst[clocktimer.Outputs](t, ss, ct, nil); err != nil {
 		return err
 	}
@@ -168,13 +172,19 @@ func (t *Tracer) declare() error {
 		return err
 	}
 	pm := sm.PerfMon().Signals()
+	if s.pmIn, err = newInst[perfmon.Inputs](t, ss, pm, nil); err != nil {
+		return err
+	}
 	if s.pmOut, err = newInst[perfmon.Outputs](t, ss, pm, nil); err != nil {
 		return err
 	}
-	// trap_unit: its outputs and registers (its inputs are driven while
-	// the instructions execute). Its outputs are those of the unit's Eval
-	// at the end of each cycle, sampled when the next cycle starts.
+	// trap_unit: its inputs, outputs and registers. Its inputs and
+	// outputs are those of the unit's Eval at the end of each cycle,
+	// sampled when the next cycle starts.
 	tt := sm.TrapUnitModel().Signals()
+	if s.trIn, err = newInst[trapunit.Inputs](t, ss, tt, nil); err != nil {
+		return err
+	}
 	if s.trOut, err = newInst[trapunit.Outputs](t, ss, tt, nil); err != nil {
 		return err
 	}
@@ -185,6 +195,9 @@ func (t *Tracer) declare() error {
 		return fmt.Errorf("trace: sm.max_ctas %d exceeds %d", cfg.SM.MaxCTAs, maxCTASlots)
 	}
 	if s.pool, err = newInst[regPoolObs](t, ss, obsTable[regPoolObs](ScopeRegPool, p), nil); err != nil {
+		return err
+	}
+	if s.rpIn, err = newInst[regpool.Inputs](t, ss, sm.RegPool().Signals(ScopeRegPool), nil); err != nil {
 		return err
 	}
 	nc := sm.MaxResidentCTAs()

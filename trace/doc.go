@@ -67,9 +67,11 @@
 //
 // # Not dumped
 //
-// The inputs of clock_timer, perf_mon and trap_unit (driven while the
-// issued instructions execute, after the observation point), perf_mon's
-// registers (equal to its outputs), the register pool's other state (too
-// large to copy every cycle), register and memory contents, and anything
-// between two cycles' observation points.
+// perf_mon's registers (equal to its outputs), the register pool's other
+// state (too large to copy every cycle), register and memory contents, and
+// anything between two cycles' observation points. The inputs the SM
+// drives into trap_unit, clock_timer, perf_mon and reg_pool are dumped:
+// they are driven while the issued instructions execute, after the
+// observation point, so they show with the end of their cycle, as
+// trap_unit's outputs do (CycleInfo.Units).
 package trace

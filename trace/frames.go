@@ -36,10 +36,13 @@ type frame struct {
 // layout places each instance's dumped fields in frame.data (byte
 // offsets, each instance starting on a word), in the order they are
 // dumped: segment end (the end of the cycle before: issue stage,
-// trap_unit's outputs), then segment body (writeback, the units).
+// trap_unit's outputs, the inputs the SM drove into trap_unit,
+// clock_timer, perf_mon and reg_pool), then segment body (writeback, the
+// units).
 type layout struct {
 	issue, wb, sIn, sOut, sQ            []int
 	ctOut, ctQ, pmOut, trOut, trQ, pool int
+	ctIn, pmIn, trIn, rpIn              int
 	words                               int
 	end, body                           segment
 }
@@ -122,6 +125,8 @@ func (t *Tracer) layout() {
 		l.issue = append(l.issue, add(&s.issue[k].inst))
 	}
 	l.trOut = add(&s.trOut.inst)
+	l.ctIn, l.pmIn = add(&s.ctIn.inst), add(&s.pmIn.inst)
+	l.trIn, l.rpIn = add(&s.trIn.inst), add(&s.rpIn.inst)
 	end(&l.end)
 	l.body = begin()
 	for k := range s.wb {

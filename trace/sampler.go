@@ -8,6 +8,7 @@ import (
 	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/perfmon"
 	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/vcd"
 	"github.com/smsim/smsim/warpsched"
@@ -36,6 +37,10 @@ type sampler struct {
 	ctQ   tinst[clocktimer.State]
 	pmOut tinst[perfmon.Outputs]
 	trOut tinst[trapunit.Outputs]
+	ctIn  tinst[clocktimer.Inputs]
+	pmIn  tinst[perfmon.Inputs]
+	trIn  tinst[trapunit.Inputs]
+	rpIn  tinst[regpool.Inputs]
 	trQ   tinst[trapunit.State]
 	pool  tinst[regPoolObs]
 	ctas  []tinst[ctaObs]

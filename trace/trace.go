@@ -70,6 +70,7 @@ type Tracer struct {
 	poolV    regPoolObs
 	poolN    int // CTA slots of poolV read
 	trOut    trapunit.Outputs
+	idleIn   pipeline.UnitInputs // the units' inputs where no cycle drove them
 
 	par *frames
 	lay layout // of frame.data
@@ -367,7 +368,11 @@ func (t *Tracer) Close() error {
 		s.prime(last)
 		// The end of the last cycle captured.
 		f := t.par.scratch()
-		t.captureEnd(f)
+		var in *pipeline.UnitInputs
+		if u := t.sm.Observe().Units; u != nil && u.Cycle == t.last {
+			in = u
+		}
+		t.captureEnd(f, in)
 		s.endCycle(f, false)
 		s.fallingEdge(t.last)
 		if c := t.sm.Cycle(); t.sm.Done() && c > t.last && t.inWindow(c) {
@@ -381,7 +386,7 @@ func (t *Tracer) Close() error {
 			s.warpSlots(f, false)
 			s.body(f, false)
 			s.ctaSlots(f)
-			t.captureEnd(f)
+			t.captureEnd(f, nil)
 			s.endCycle(f, false)
 			// The clock runs on a few cycles after the end, so that the
 			// final state shows in a viewer.
