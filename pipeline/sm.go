@@ -80,6 +80,10 @@ type SM struct {
 	schedIn   []warpsched.Inputs
 	readyPort []rtl.Bits
 	chosen    []*warp
+	elig      []*warp // scratch: the cycle's eligible warps
+	// schedWords is the number of rtl.Bits words a scheduler's warps
+	// occupy (the SM clears and merges only those).
+	schedWords int
 
 	cycle     uint64
 	lastIssue uint64
@@ -270,6 +274,7 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 		sm.scheds = append(sm.scheds, u)
 	}
 	sm.schedIn = make([]warpsched.Inputs, nsched)
+	sm.schedWords = rtl.Words(wp.NumWarps)
 	sm.readyPort = make([]rtl.Bits, nsched)
 	sm.chosen = make([]*warp, nsched)
 	if sm.numCTAs <= maxSlotLog/uint64(sm.warpsPerCTA) {
@@ -384,18 +389,25 @@ func (sm *SM) Step() bool {
 		return false
 	}
 
-	// always_comb: classify every resident warp from the registers (Q).
+	// always_comb: classify every resident warp from the registers (Q),
+	// accounting the states of those that cannot issue; the eligible
+	// ones are accounted once the schedulers chose.
+	nw := sm.schedWords
 	for s := range sm.schedIn {
 		in := &sm.schedIn[s]
-		in.WarpReady = rtl.Bits{}
-		in.WarpLongWait = rtl.Bits{}
-		sm.readyPort[s] = rtl.Bits{}
+		in.WarpReady.ClearWords(nw)
+		in.WarpLongWait.ClearWords(nw)
+		sm.readyPort[s].ClearWords(nw)
 		sm.chosen[s] = nil
 	}
 	twoLevel := sm.cfg.Sched.Policy == config.PolicyTwoLevel
+	asleep := sm.u.asleep
+	elig := sm.elig[:0]
 	for _, w := range sm.resident {
-		if c >= w.readyAt && !sm.asleep(w) {
+		sleeping := asleep != 0 && asleep>>uint(w.slot)&1 != 0
+		if c >= w.readyAt && !sleeping {
 			w.state = StateEligible
+			elig = append(elig, w)
 			if w.port {
 				sm.readyPort[w.sched].Set(int(w.local))
 			} else {
@@ -403,21 +415,28 @@ func (sm *SM) Step() bool {
 			}
 			continue
 		}
-		w.state = StateMisc // classified below
-		if twoLevel && longWait(sm.warpState(w, c)) {
+		st := StateSleeping
+		if !sleeping {
+			st = w.stateAt(c)
+		}
+		w.state = st
+		w.stalls[st]++
+		sm.stalls[st]++
+		if twoLevel && longWait(st) {
 			sm.schedIn[w.sched].WarpLongWait.Set(int(w.local))
 		}
 	}
+	sm.elig = elig
 	// The schedulers, in an order rotating each cycle; a memory-port
 	// chain gives each its share of mem.global_ports.
 	ns := len(sm.scheds)
 	ports := sm.cfg.Mem.GlobalPorts
 	first := int(c % uint64(ns))
-	for k := 0; k < ns; k++ {
-		s := (first + k) % ns
+	for j := 0; j < ns; j++ {
+		s := (first + j) % ns
 		in := &sm.schedIn[s]
 		if ports > 0 {
-			in.WarpReady = in.WarpReady.Or(sm.readyPort[s])
+			in.WarpReady.OrWords(&sm.readyPort[s], nw)
 		}
 		out := sm.scheds[s].Eval(*in)
 		if !out.IssueValid {
@@ -432,22 +451,16 @@ func (sm *SM) Step() bool {
 			ports--
 		}
 	}
-	// Stall accounting for this cycle.
-	for _, w := range sm.resident {
+	// Stall accounting of the eligible warps.
+	for _, w := range elig {
 		var st WarpState
-		if w.state == StateEligible {
-			switch {
-			case sm.chosen[w.sched] == w:
-				st = StateSelected
-			case w.port && !sm.schedIn[w.sched].WarpReady.Has(int(w.local)):
-				st = StateLGThrottle
-			default:
-				st = StateNotSelected
-			}
-		} else if sm.asleep(w) {
-			st = StateSleeping
-		} else {
-			st = w.stateAt(c)
+		switch {
+		case sm.chosen[w.sched] == w:
+			st = StateSelected
+		case w.port && !sm.schedIn[w.sched].WarpReady.Has(int(w.local)):
+			st = StateLGThrottle
+		default:
+			st = StateNotSelected
 		}
 		w.state = st
 		w.stalls[st]++

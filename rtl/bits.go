@@ -149,3 +149,21 @@ func BitsOf(idx ...int) Bits {
 	}
 	return b
 }
+
+// Words is the number of words of a Bits that hold bits [0, n).
+func Words(n int) int { return min((n+63)>>6, MaxBits/64) }
+
+// ClearWords clears the first k words (bits [0, 64k)), for a vector
+// whose bits at and above 64k are known to be clear: cheaper than
+// clearing all MaxBits when only a few are in use.
+func (b *Bits) ClearWords(k int) {
+	clear(b[:k])
+}
+
+// OrWords sets b to b | o in the first k words (o's bits above 64k must
+// be clear).
+func (b *Bits) OrWords(o *Bits, k int) {
+	for i := range b[:k] {
+		b[i] |= o[i]
+	}
+}
