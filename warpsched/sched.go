@@ -93,6 +93,10 @@ type Sched struct {
 	p     Params
 	q, d  State
 	dirty []uint16 // Age entries of d that differ from q
+	// words is how many words of an rtl.Bits hold warps 0..NumWarps-1:
+	// Eval reads and Tick copies only those (every search is bounded by
+	// NumWarps, and the registers' bits above it stay clear).
+	words int
 }
 
 var _ rtl.Unit[Inputs, Outputs, State] = (*Sched)(nil)
@@ -111,7 +115,7 @@ func New(p Params) (*Sched, error) {
 	default:
 		return nil, fmt.Errorf("warpsched: unknown policy %d (lrr, gto, two_level)", uint8(p.Policy))
 	}
-	s := &Sched{p: p}
+	s := &Sched{p: p, words: rtl.Words(p.NumWarps)}
 	s.Reset()
 	return s, nil
 }
@@ -144,13 +148,23 @@ func (s *Sched) Tick() {
 		s.q.Age[i] = s.d.Age[i]
 	}
 	s.dirty = s.dirty[:0]
-	copySmall(&s.q, &s.d)
+	copySmall(&s.q, &s.d, s.words)
 }
 
-// copySmall copies every register but Age (keep it in step with State).
-func copySmall(dst, src *State) {
+// copySmall copies every register but Age (keep it in step with State),
+// Active in its first k words.
+func copySmall(dst, src *State, k int) {
 	dst.Last, dst.Greedy, dst.GreedyValid = src.Last, src.Greedy, src.GreedyValid
-	dst.Active, dst.NextAge = src.Active, src.NextAge
+	copy(dst.Active[:k], src.Active[:k])
+	dst.NextAge = src.NextAge
+}
+
+// and is a & b in the first k words (the rest clear).
+func and(a, b *rtl.Bits, k int) (r rtl.Bits) {
+	for i := range r[:k] {
+		r[i] = a[i] & b[i]
+	}
+	return r
 }
 
 // Eval is always_comb: it picks the warp to issue from the inputs and Q
@@ -168,7 +182,7 @@ func (s *Sched) Eval(in Inputs) Outputs {
 	if in.Stall {
 		return Outputs{}
 	}
-	ready := in.WarpReady.And(in.WarpValid)
+	ready := and(&in.WarpReady, &in.WarpValid, s.words)
 	w := -1
 	switch s.p.Policy {
 	case PolicyLRR:
@@ -186,7 +200,7 @@ func (s *Sched) Eval(in Inputs) Outputs {
 			s.d.Greedy, s.d.GreedyValid, s.d.Last = uint16(w), true, uint16(w)
 		}
 	case PolicyTwoLevel:
-		active := s.q.Active.And(in.WarpValid)
+		active := and(&s.q.Active, &in.WarpValid, s.words)
 		cand := ready.AndNot(active).AndNot(in.WarpLongWait)
 		// Swap long-waiting active warps for the oldest ready pending ones.
 		long := active.And(in.WarpLongWait)
@@ -229,7 +243,7 @@ func (s *Sched) copyQ() {
 		age[i] = s.q.Age[i]
 	}
 	s.dirty = s.dirty[:0]
-	copySmall(&s.d, &s.q)
+	copySmall(&s.d, &s.q, s.words)
 }
 
 // oldest returns the set warp of b (below n) with the smallest age, the

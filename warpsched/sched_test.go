@@ -213,7 +213,7 @@ func TestCopySmall(t *testing.T) {
 		}
 	}
 	var dst State
-	copySmall(&dst, &src)
+	copySmall(&dst, &src, rtl.MaxBits/64)
 	if dst != src {
 		t.Fatalf("copySmall misses a field:\n%+v\n%+v", dst, src)
 	}
