@@ -108,7 +108,7 @@ func (sm *SM) checkBarrier(c *cta, id int) {
 	for m := b.arrWarps; m != 0; m &= m - 1 {
 		c.warps[bits.TrailingZeros64(m)].barArr[id] = 0
 	}
-	release := sm.cycle + latOf(sm.cfg.Lat, latBarrier)
+	release := sm.cycle + sm.lat[latBarrier]
 	for m := b.warps; m != 0; m &= m - 1 {
 		w := c.warps[bits.TrailingZeros64(m)]
 		lanes := w.barLanes[id]

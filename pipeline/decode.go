@@ -58,7 +58,19 @@ const (
 	latBarrier
 	latDynamic // resolved at execution (generic-space memory)
 	latNone    // no result
+	numLat
 )
+
+// latTable is latOf of every class, computed once per run.
+type latTable [numLat]uint64
+
+func newLatTable(l config.Lat) latTable {
+	var t latTable
+	for c := range t {
+		t[c] = latOf(l, latClass(c))
+	}
+	return t
+}
 
 func latOf(l config.Lat, c latClass) uint64 {
 	v := 1

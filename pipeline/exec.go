@@ -143,7 +143,7 @@ func (sm *SM) issue(w *warp, s int) {
 	}
 	lat := uint64(0)
 	if d.lat < latDynamic {
-		lat = latOf(sm.cfg.Lat, d.lat)
+		lat = sm.lat[d.lat]
 	}
 	sbc := d.sb
 	var f *fault
@@ -287,7 +287,7 @@ func (sm *SM) issue(w *warp, s int) {
 	// redirect of RTT is trap_unit's, at the edge).
 	seq := w.gpc == pc+1 || rtt
 	if d.ctrl {
-		w.branchUntil = c + latOf(sm.cfg.Lat, latBranch)
+		w.branchUntil = c + sm.lat[latBranch]
 		if !seq {
 			w.fetchUntil = w.branchUntil + uint64(max(sm.cfg.Lat.Fetch, 1))
 		}

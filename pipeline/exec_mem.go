@@ -19,7 +19,7 @@ func (sm *SM) execMem(w *warp, d *dinst, emask uint32) (uint64, uint8, *fault) {
 		if lat == latDynamic {
 			lat = latGlobal
 		}
-		return latOf(sm.cfg.Lat, lat), sb, nil
+		return sm.lat[lat], sb, nil
 	}
 	n := d.elem.Bytes()
 	var base [32]uint64
@@ -41,7 +41,7 @@ func (sm *SM) execMem(w *warp, d *dinst, emask uint32) (uint64, uint8, *fault) {
 			}
 			refs[l*4+e] = r
 			lc, c, _ := memLat(r.space, d.cat == catATOM)
-			if worst == latNone || latOf(sm.cfg.Lat, lc) > latOf(sm.cfg.Lat, worst) {
+			if worst == latNone || sm.lat[lc] > sm.lat[worst] {
 				worst = lc
 			}
 			if c == sbLong {
@@ -102,7 +102,7 @@ func (sm *SM) execMem(w *warp, d *dinst, emask uint32) (uint64, uint8, *fault) {
 			return 0, 0, f
 		}
 	}
-	return latOf(sm.cfg.Lat, worst), sb, nil
+	return sm.lat[worst], sb, nil
 }
 
 // atomics performs ATOM lane by lane in lane order.

@@ -38,6 +38,7 @@ const maxSlotLog = 1 << 22
 // SM is one streaming multiprocessor running one launch.
 type SM struct {
 	cfg    config.Config
+	lat    latTable // cfg.Lat by latency class
 	im     *isa.Image
 	kern   *isa.Kernel
 	launch Launch
@@ -80,7 +81,7 @@ type SM struct {
 	schedIn   []warpsched.Inputs
 	readyPort []rtl.Bits
 	chosen    []*warp
-	elig      []*warp // scratch: the cycle's eligible warps
+	elig      []uint16 // scratch: the slots of the cycle's eligible warps
 	// schedWords is the number of rtl.Bits words a scheduler's warps
 	// occupy (the SM clears and merges only those).
 	schedWords int
@@ -141,7 +142,7 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 		}
 		return nil, lerr("entry", "unknown entry %q (%s)", l.Entry, list)
 	}
-	sm := &SM{cfg: cfg, im: im, kern: k, launch: l, status: StatusRunning}
+	sm := &SM{cfg: cfg, im: im, kern: k, launch: l, status: StatusRunning, lat: newLatTable(cfg.Lat)}
 	if err := sm.initUnits(); err != nil {
 		return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
 	}
@@ -407,7 +408,7 @@ func (sm *SM) Step() bool {
 		sleeping := asleep != 0 && asleep>>uint(w.slot)&1 != 0
 		if c >= w.readyAt && !sleeping {
 			w.state = StateEligible
-			elig = append(elig, w)
+			elig = append(elig, uint16(w.slot)) // no pointer: no write barrier
 			if w.port {
 				sm.readyPort[w.sched].Set(int(w.local))
 			} else {
@@ -452,7 +453,8 @@ func (sm *SM) Step() bool {
 		}
 	}
 	// Stall accounting of the eligible warps.
-	for _, w := range elig {
+	for _, slot := range elig {
+		w := sm.slots[slot]
 		var st WarpState
 		switch {
 		case sm.chosen[w.sched] == w:
