@@ -142,6 +142,7 @@ type opnd struct {
 	reg  uint8 // register, or predicate index
 	neg  bool
 	val  uint64
+	row  *[32]uint32 // a constant of a rows fast path (rowsOf): val in every lane
 }
 
 // Destination kinds.
@@ -170,7 +171,8 @@ type dinst struct {
 	nsrc       int  // ALU value operands
 	d1, d2     dest
 	fn         alu.Func
-	vop        vop // whole-warp fast path (vNone: fn per lane)
+	vop        vop  // whole-warp fast path (vNone: fn per lane)
+	rows       bool // the fast path reads its sources in place (rowsOf)
 
 	space    int // memory: effective space from the encoding
 	vec      int // memory vector length

@@ -156,6 +156,7 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 	}
 	if err == nil {
 		d.vop = vecOf(d)
+		d.rows = d.nsrc <= 3 && d.in.Op != isa.OpBFI && rowsOf(d)
 	}
 	return err
 }

@@ -321,10 +321,44 @@ func (sm *SM) countIssue(w *warp, pc uint32, emask uint32) {
 	sm.threadInsts += uint64(bits.OnesCount32(emask))
 }
 
+// execRows runs a fast-path instruction whose sources are 32-bit rows
+// (rowsOf) on the lanes of emask, reading them in place.
+func (sm *SM) execRows(w *warp, d *dinst, emask uint32) *fault {
+	a := w.row(&d.a)
+	b, c := a, a // unused slots: no opcode reads them
+	if d.nsrc > 1 {
+		b = w.row(&d.b)
+	}
+	if d.nsrc > 2 {
+		c = w.row(&d.c)
+	}
+	if d.vop == vSetp {
+		p := vecSetp(int(d.in.Mods&isa.ModCmpMask), d.in.Type.Signed(), a, b)
+		w.preds[d.d1.reg] = w.preds[d.d1.reg]&^emask | p&emask
+		return nil
+	}
+	// The destination may be a source: compute, then store.
+	var res [32]uint32
+	vec32(d.vop, a, b, c, &res)
+	r := (*[32]uint32)(w.regs[int(d.d1.reg)<<5:])
+	if emask == fullMask {
+		*r = res
+		return nil
+	}
+	for m := emask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		r[l] = res[l]
+	}
+	return nil
+}
+
 // execALU runs an arithmetic/logic instruction on the lanes of emask.
 func (sm *SM) execALU(w *warp, d *dinst, emask uint32) *fault {
 	if emask == 0 {
 		return nil
+	}
+	if d.rows {
+		return sm.execRows(w, d, emask)
 	}
 	// Operand scratch (unused slots keep stale values; no opcode reads
 	// them).

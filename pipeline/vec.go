@@ -24,6 +24,37 @@ const (
 	vSetp // 32-bit integer compare into a predicate
 )
 
+// rowsOf reports whether the fast path of d can read its sources in
+// place, as 32-bit register rows: each is a 32-bit register or a constant
+// (which gets a row of its own, filled once).
+func rowsOf(d *dinst) bool {
+	if d.vop == vNone {
+		return false
+	}
+	for _, o := range []*opnd{&d.a, &d.b, &d.c}[:d.nsrc] {
+		switch o.kind {
+		case opReg32:
+		case opConst:
+			o.row = new([32]uint32)
+			for l := range o.row {
+				o.row[l] = uint32(o.val)
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// row returns a rows operand's lanes: its register's row, or its
+// constant's.
+func (w *warp) row(o *opnd) *[32]uint32 {
+	if o.kind == opReg32 {
+		return (*[32]uint32)(w.regs[int(o.reg)<<5:])
+	}
+	return o.row
+}
+
 // vecOf returns the fast path of a decoded ALU instruction, or vNone.
 func vecOf(d *dinst) vop {
 	in := &d.in
@@ -69,8 +100,11 @@ func vecOf(d *dinst) vop {
 	return vNone
 }
 
-// vec32 computes a 32-bit fast-path result for every lane.
-func vec32(op vop, a, b, c *[32]uint64, r *[32]uint32) {
+// vec32 computes a 32-bit fast-path result for every lane. Every result
+// depends on the low 32 bits of each operand only, so operands may come
+// widened ([32]uint64) or as register rows ([32]uint32) with the same
+// results.
+func vec32[T uint32 | uint64](op vop, a, b, c *[32]T, r *[32]uint32) {
 	switch op {
 	case vMov:
 		for l := range r {
@@ -133,7 +167,7 @@ func vec32(op vop, a, b, c *[32]uint64, r *[32]uint32) {
 
 // vecSetp compares every lane (32-bit integers) and returns the lane mask
 // of true results.
-func vecSetp(cmp int, signed bool, a, b *[32]uint64) uint32 {
+func vecSetp[T uint32 | uint64](cmp int, signed bool, a, b *[32]T) uint32 {
 	var m uint32
 	if signed && cmp <= isa.CmpGE {
 		for l := 0; l < 32; l++ {

@@ -51,6 +51,18 @@ func TestVecMatchesALU(t *testing.T) {
 					} else {
 						vec32(v, &a, &b, &c, &res)
 					}
+					// The same from 32-bit register rows (execRows).
+					var ra, rb, rc, rres [32]uint32
+					for l := range ra {
+						ra[l], rb[l], rc[l] = uint32(a[l]), uint32(b[l]), uint32(c[l])
+					}
+					if v == vSetp {
+						if rp := vecSetp(cmp, typ.Signed(), &ra, &rb); rp != pm {
+							t.Fatalf("setp.%s.%s from rows: %#x, widened %#x", isa.CmpName(cmp), typ, rp, pm)
+						}
+					} else if vec32(v, &ra, &rb, &rc, &rres); rres != res {
+						t.Fatalf("%s.%s from rows differs from widened operands", op, typ)
+					}
 					for l := 0; l < 32; l++ {
 						bb := b[l]
 						if op == isa.OpSHL || op == isa.OpSHR {
