@@ -153,6 +153,13 @@ func eval(in *isa.Inst, a, b, c, d uint64) Result {
 		return Result{D: evalSad(in, a, b, c)}
 	case isa.OpBFIND:
 		return Result{D: evalBfind(in, a)}
+	case isa.OpEX2, isa.OpLG2, isa.OpSIN, isa.OpCOS, isa.OpRSQRT, isa.OpTANH:
+		return Result{D: evalMufu(in, a)}
+	case isa.OpCOPYSIGN:
+		return Result{D: evalCopysign(in, a, b)}
+	case isa.OpTESTP:
+		p := evalTestp(in, a)
+		return Result{D: b2u(p), P: p}
 	case isa.OpAND, isa.OpOR, isa.OpXOR, isa.OpNOT:
 		if in.Type == isa.Pred {
 			p := evalPredLogic(in.Op, a != 0, b != 0)

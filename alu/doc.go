@@ -53,6 +53,9 @@
 //	BFI     D = bfi(insert a, into base b, pos c, len d)  (d: the Dst2 register
 //	        or the Imm field, read by the caller; ModBfiLenReg is ignored here)
 //	PRMT    D = prmt(a, b, selector c), mode = Mods & 7
+//	EX2 LG2 SIN COS RSQRT TANH   D = f(a), .approx (f32; RSQRT also f64)
+//	COPYSIGN D = b's magnitude with a's sign
+//	TESTP   P = property Mods & ModTestpMask of a
 //
 // # Integers
 //
@@ -100,7 +103,12 @@
 //     rcp.approx.ftz.f64 is 1/a computed from the high 32 bits of a, with
 //     the low 32 bits of the result cleared, subnormals flushed and NaN
 //     inputs giving the canonical NaN (rcp.approx.f64 without .ftz is
-//     accepted and behaves the same).
+//     accepted and behaves the same); its NaN is 0x7fffffff00000000.
+//   - EX2 LG2 SIN COS RSQRT TANH (.approx) return the float64 library
+//     value of the function rounded to nearest in f32 (alu/mufu.go), which
+//     is within the maximum errors the PTX ISA documents; special inputs
+//     follow the ISA's tables; rsqrt.approx.ftz.f64 works on the upper
+//     word of a as rcp.approx.ftz.f64 does.
 //   - .ftz (ModFtz; f32 and f16 arithmetic, rcp.approx.f64): subnormal
 //     inputs and (rounded) results become zeros of the same sign. .ftz on
 //     other f64 operations is refused.

@@ -298,10 +298,11 @@ func divApproxF32(a, b uint64) uint64 {
 // rcpApproxF64 models rcp.approx.ftz.f64: the reciprocal of a with its low
 // 32 bits cleared, rounded to nearest, with the low 32 bits of the result
 // cleared; subnormal inputs and results are flushed, NaN gives the
-// canonical NaN.
+// canonical NaN 0x7fffffff00000000 (PTX ISA: "Input NaNs map to a
+// canonical NaN with encoding 0x7fffffff00000000").
 func rcpApproxF64(a uint64) uint64 {
 	if fmtF64.isNaN(a) {
-		return fmtF64.nan
+		return nanApproxF64
 	}
 	x := math.Float64frombits(fmtF64.flush(a &^ 0xffffffff))
 	r := math.Float64bits(1/x) &^ 0xffffffff

@@ -249,6 +249,32 @@ func check(in *isa.Inst, detail bool) error {
 		}
 		return c.extra(isa.ModBfindShiftAmt)
 
+	case isa.OpEX2, isa.OpLG2, isa.OpSIN, isa.OpCOS, isa.OpRSQRT, isa.OpTANH:
+		switch {
+		case t != isa.F32 && !(in.Op == isa.OpRSQRT && t == isa.F64):
+			return c.bad("type not supported")
+		case rnd != isa.RndApprox:
+			return c.bad("needs .approx")
+		case mods&isa.ModFtz != 0 && in.Op == isa.OpTANH:
+			return c.bad(".ftz not defined")
+		}
+		return c.extra(isa.ModRndMask | isa.ModFtz)
+
+	case isa.OpCOPYSIGN:
+		if t != isa.F32 && t != isa.F64 {
+			return c.bad("type not supported (f32, f64)")
+		}
+		return c.extra(0)
+
+	case isa.OpTESTP:
+		if t != isa.F32 && t != isa.F64 {
+			return c.bad("type not supported (f32, f64)")
+		}
+		if mods > isa.TestpSubnormal {
+			return c.bad("property %d not defined", mods)
+		}
+		return nil
+
 	case isa.OpPRMT:
 		if !isInt(t) || t.Bits() != 32 {
 			return c.bad("type not supported (b32)")

@@ -240,6 +240,8 @@ func (in Inst) Pretty() string {
 		fmt.Fprintf(&b, " %d", in.Imm)
 	case OpPMEVENT:
 		fmt.Fprintf(&b, " %#x", in.Imm)
+	case OpTESTP:
+		fmt.Fprintf(&b, ".%s.%s P%d, %s", TestpName(int(in.Mods&ModTestpMask)), in.Type, in.Dst, val(in.A))
 	case OpSETP:
 		fmt.Fprintf(&b, ".%s.%s P%d, %s, %s", CmpName(int(in.Mods&ModCmpMask)), in.Type, in.Dst, val(in.A), val(in.B))
 		if bo := in.Mods & ModBoolMask >> ModBoolShift; bo != 0 {

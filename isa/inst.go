@@ -67,6 +67,15 @@ const (
 	OpSHF   // funnel shift: Dst = shf(A = low word, B = high word, C = amount); Mods ShfLeft|ShfWrap
 	OpSAD   // Dst = |A - B| + C
 	OpBFIND // Dst = position of the most significant non-sign bit of A; Mods ModBfindShiftAmt
+	// Transcendental approximations (the MUFU unit): Dst = f(A); Mods rounding (.approx) and ftz.
+	OpEX2
+	OpLG2
+	OpSIN
+	OpCOS
+	OpRSQRT
+	OpTANH
+	OpCOPYSIGN // Dst = |B| with the sign of A
+	OpTESTP    // Dst (pred) = property Mods&ModTestpMask of A
 	opcodeCount
 )
 
@@ -83,6 +92,8 @@ var opcodeNames = [...]string{
 	OpSETMAXNREG: "SETMAXNREG", OpBPT: "BPT", OpIDE: "IDE", OpRTT: "RTT",
 	OpSQRT: "SQRT", OpRCP: "RCP", OpSHFL: "SHFL", OpVOTE: "VOTE",
 	OpSHF: "SHF", OpSAD: "SAD", OpBFIND: "BFIND",
+	OpEX2: "EX2", OpLG2: "LG2", OpSIN: "SIN", OpCOS: "COS", OpRSQRT: "RSQRT", OpTANH: "TANH",
+	OpCOPYSIGN: "COPYSIGN", OpTESTP: "TESTP",
 }
 
 func (o Opcode) String() string {
@@ -260,9 +271,10 @@ func (o Opcode) Arity(mods uint16) int {
 			return 2
 		}
 		return 1
-	case OpNEG, OpABS, OpNOT, OpPOPC, OpCLZ, OpBREV, OpCVT, OpSQRT, OpRCP, OpBFIND, OpCVTA, OpNANOSLEEP, OpBARWARP:
+	case OpNEG, OpABS, OpNOT, OpPOPC, OpCLZ, OpBREV, OpCVT, OpSQRT, OpRCP, OpBFIND, OpCVTA, OpNANOSLEEP, OpBARWARP,
+		OpEX2, OpLG2, OpSIN, OpCOS, OpRSQRT, OpTANH, OpTESTP:
 		return 1
-	case OpADD, OpSUB, OpMUL, OpDIV, OpREM, OpMIN, OpMAX, OpAND, OpOR, OpXOR, OpSHL, OpSHR, OpVOTE:
+	case OpADD, OpSUB, OpMUL, OpDIV, OpREM, OpMIN, OpMAX, OpAND, OpOR, OpXOR, OpSHL, OpSHR, OpVOTE, OpCOPYSIGN:
 		return 2
 	case OpSETP:
 		if mods&ModBoolMask != 0 {

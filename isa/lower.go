@@ -462,6 +462,12 @@ func (st *fnState) instr(in *Instr) {
 		st.lowerSad(in, ms, mi)
 	case "bfind":
 		st.lowerBfind(in, ms, mi)
+	case "ex2", "lg2", "sin", "cos", "rsqrt", "tanh":
+		st.lowerMufu(in, ms, mi)
+	case "copysign":
+		st.lowerCopysign(in, ms, mi)
+	case "testp":
+		st.lowerTestp(in, ms, mi)
 	case "shfl":
 		st.lowerShfl(in, ms, mi)
 	case "brkpt", "trap", "nanosleep", "pmevent", "setmaxnreg":

@@ -304,3 +304,34 @@ const (
 	// ModShflMaskReg: the member mask is register Imm&0xff rather than the Imm value.
 	ModShflMaskReg = 1 << 3
 )
+
+// TESTP properties (Mods bits 0..2).
+const (
+	TestpFinite = iota
+	TestpInfinite
+	TestpNumber
+	TestpNotANumber
+	TestpNormal
+	TestpSubnormal
+	ModTestpMask = 0x7
+)
+
+var testpNames = [...]string{"finite", "infinite", "number", "notanumber", "normal", "subnormal"}
+
+// TestpName returns the PTX spelling of a testp property.
+func TestpName(m int) string {
+	if m >= 0 && m < len(testpNames) {
+		return testpNames[m]
+	}
+	return "testp?"
+}
+
+// ParseTestp maps "finite" etc. to a testp property.
+func ParseTestp(s string) (int, bool) {
+	for i, n := range testpNames {
+		if n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}

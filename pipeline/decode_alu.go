@@ -56,9 +56,9 @@ func aluLat(in *isa.Inst) latClass {
 	}
 	if fl {
 		switch in.Op {
-		case isa.OpSQRT, isa.OpRCP, isa.OpDIV:
+		case isa.OpSQRT, isa.OpRCP, isa.OpDIV, isa.OpEX2, isa.OpLG2, isa.OpSIN, isa.OpCOS, isa.OpRSQRT, isa.OpTANH:
 			return latSFU
-		case isa.OpMOV, isa.OpSELP:
+		case isa.OpMOV, isa.OpSELP, isa.OpCOPYSIGN, isa.OpTESTP:
 			return latALU
 		}
 		if f64 {
@@ -140,7 +140,7 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 		if in.Mods&isa.ModSetpDst2 != 0 {
 			d.d2, err = dc.dstReg(d, in.Dst2, isa.Pred)
 		}
-	case t == isa.Pred:
+	case t == isa.Pred || in.Op == isa.OpTESTP:
 		d.d1, err = dc.dstReg(d, in.Dst, isa.Pred)
 	case in.Op == isa.OpMOV && in.Mods&isa.ModMovUnpack != 0:
 		if d.d1, err = dc.dstReg(d, in.Dst, t.Half()); err != nil {
