@@ -21,6 +21,9 @@ type Result struct {
 	P bool
 	// Q is SETP's second predicate destination (isa.ModSetpDst2).
 	Q bool
+	// CF is the carry flag written by an instruction with isa.ModCCOut
+	// (the carry of ADD and MAD, the borrow of SUB).
+	CF bool
 }
 
 // ModSetpFtz is SETP's .ftz modifier bit (isa.ModSetpFtz; bit 7 is ModSetpDst2).
@@ -160,6 +163,18 @@ func eval(in *isa.Inst, a, b, c, d uint64) Result {
 	case isa.OpTESTP:
 		p := evalTestp(in, a)
 		return Result{D: b2u(p), P: p}
+	case isa.OpMUL24, isa.OpMAD24:
+		return Result{D: evalMul24(in, a, b, c)}
+	case isa.OpDP4A, isa.OpDP2A:
+		return Result{D: evalDp(in, a, b, c)}
+	case isa.OpBMSK:
+		return Result{D: evalBmsk(in, a, b)}
+	case isa.OpSZEXT:
+		return Result{D: evalSzext(in, a, b)}
+	case isa.OpFNS:
+		return Result{D: evalFns(a, b, c)}
+	case isa.OpLOP3:
+		return Result{D: evalLop3(in.Imm, a, b, c)}
 	case isa.OpAND, isa.OpOR, isa.OpXOR, isa.OpNOT:
 		if in.Type == isa.Pred {
 			p := evalPredLogic(in.Op, a != 0, b != 0)
@@ -169,6 +184,9 @@ func eval(in *isa.Inst, a, b, c, d uint64) Result {
 	}
 	if in.Type.Float() {
 		return Result{D: evalFloat(in, a, b, c)}
+	}
+	if in.Mods&(isa.ModCCIn|isa.ModCCOut) != 0 {
+		return evalCarry(in, a, b, c, d)
 	}
 	return Result{D: evalInt(in, a, b, c)}
 }

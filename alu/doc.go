@@ -56,6 +56,11 @@
 //	EX2 LG2 SIN COS RSQRT TANH   D = f(a), .approx (f32; RSQRT also f64)
 //	COPYSIGN D = b's magnitude with a's sign
 //	TESTP   P = property Mods & ModTestpMask of a
+//	MUL24 MAD24  D = 24x24-bit product of a and b, .lo or .hi [+ c]
+//	ADD SUB MAD with ModCCIn/ModCCOut (carry chains): d is the carry-in
+//	        CC.CF (0/1); Result.CF the carry-out (SUB: the borrow)
+//	DP4A DP2A    D = c + dot product of a (Type) and b (Type2) elements
+//	BMSK SZEXT FNS LOP3   the PTX ISA's semantics (LOP3: truth table Imm)
 //
 // # Integers
 //

@@ -87,8 +87,19 @@ func check(in *isa.Inst, detail bool) error {
 		if in.Op == isa.OpMUL || in.Op == isa.OpMAD {
 			allowed |= isa.ModMulMask
 		}
+		if in.Op != isa.OpMUL {
+			allowed |= isa.ModCCIn | isa.ModCCOut
+		}
 		if err := c.extra(allowed); err != nil {
 			return err
+		}
+		if mods&(isa.ModCCIn|isa.ModCCOut) != 0 {
+			switch {
+			case t != isa.U32 && t != isa.S32 && t != isa.U64 && t != isa.S64:
+				return c.bad("carry needs u32, s32, u64 or s64")
+			case mods&(isa.ModSat) != 0 || mods&isa.ModMulMask == isa.MulWide:
+				return c.bad("carry with .sat or .wide")
+			}
 		}
 		mm := mods & isa.ModMulMask
 		if mm > isa.MulWide {
@@ -274,6 +285,46 @@ func check(in *isa.Inst, detail bool) error {
 			return c.bad("property %d not defined", mods)
 		}
 		return nil
+
+	case isa.OpMUL24, isa.OpMAD24:
+		if t != isa.U32 && t != isa.S32 {
+			return c.bad("type not supported (u32, s32)")
+		}
+		allowed := uint16(isa.ModMulMask)
+		if in.Op == isa.OpMAD24 {
+			allowed |= isa.ModSat
+		}
+		if err := c.extra(allowed); err != nil {
+			return err
+		}
+		switch mm := mods & isa.ModMulMask; {
+		case mm > isa.MulHi:
+			return c.bad("multiply mode %d not defined (lo, hi)", mm)
+		case mods&isa.ModSat != 0 && (mm != isa.MulHi || t != isa.S32):
+			return c.bad(".sat needs .hi.s32")
+		}
+		return nil
+
+	case isa.OpDP4A, isa.OpDP2A:
+		if (t != isa.U32 && t != isa.S32) || (in.Type2 != isa.U32 && in.Type2 != isa.S32) {
+			return c.bad("types not supported (u32, s32)")
+		}
+		if in.Op == isa.OpDP2A {
+			return c.extra(isa.ModDp2aHi)
+		}
+		return c.extra(0)
+
+	case isa.OpBMSK, isa.OpSZEXT:
+		if in.Op == isa.OpBMSK && t != isa.B32 || in.Op == isa.OpSZEXT && t != isa.U32 && t != isa.S32 {
+			return c.bad("type not supported")
+		}
+		return c.extra(isa.ModWrap)
+
+	case isa.OpFNS, isa.OpLOP3:
+		if t != isa.B32 {
+			return c.bad("type not supported (b32)")
+		}
+		return c.extra(0)
 
 	case isa.OpPRMT:
 		if !isInt(t) || t.Bits() != 32 {

@@ -182,6 +182,14 @@ func (in Inst) Pretty() string {
 		dst = fmt.Sprintf("P%d", in.Dst)
 	}
 	b.WriteString(in.Op.String())
+	if (in.Op == OpADD || in.Op == OpSUB || in.Op == OpMAD) && !in.Type.Float() {
+		if in.Mods&ModCCIn != 0 {
+			b.WriteString(".X") // addc, subc, madc
+		}
+		if in.Mods&ModCCOut != 0 {
+			b.WriteString(".CC")
+		}
+	}
 	switch in.Op {
 	case OpLD, OpST, OpATOM, OpCVTA:
 		fmt.Fprintf(&b, ".%s", SpaceName(int(in.Mods&ModSpaceMask)))
@@ -259,6 +267,9 @@ func (in Inst) Pretty() string {
 		}
 		for _, o := range []Operand12{in.A, in.B, in.C}[:in.Op.Arity(in.Mods)] {
 			b.WriteString(", " + val(o))
+		}
+		if in.Op == OpLOP3 {
+			fmt.Fprintf(&b, ", %#02x", in.Imm&LopLUTMask)
 		}
 	}
 	return b.String()

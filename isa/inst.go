@@ -76,6 +76,14 @@ const (
 	OpTANH
 	OpCOPYSIGN // Dst = |B| with the sign of A
 	OpTESTP    // Dst (pred) = property Mods&ModTestpMask of A
+	OpMUL24    // Dst = 24x24-bit product of A and B, .lo (bits 31..0) or .hi (bits 47..16); MulMode
+	OpMAD24    // Dst = MUL24(A, B) + C; MulMode, ModSat (.hi.sat.s32)
+	OpDP4A     // Dst = C + dot of the four bytes of A (Type) and B (Type2)
+	OpDP2A     // Dst = C + dot of the two halves of A (Type) and two bytes of B (Type2); ModDp2aHi
+	OpBMSK     // Dst = mask of width B from bit A; ModWrap (clear: .clamp)
+	OpSZEXT    // Dst = A's low B bits sign- (s32) or zero-extended (u32); ModWrap
+	OpFNS      // Dst = position of the C-th set bit of A from bit B
+	OpLOP3     // Dst = LUT(A, B, C); Imm bits 0..7 = the truth table
 	opcodeCount
 )
 
@@ -94,6 +102,8 @@ var opcodeNames = [...]string{
 	OpSHF: "SHF", OpSAD: "SAD", OpBFIND: "BFIND",
 	OpEX2: "EX2", OpLG2: "LG2", OpSIN: "SIN", OpCOS: "COS", OpRSQRT: "RSQRT", OpTANH: "TANH",
 	OpCOPYSIGN: "COPYSIGN", OpTESTP: "TESTP",
+	OpMUL24: "MUL24", OpMAD24: "MAD24", OpDP4A: "DP4A", OpDP2A: "DP2A", OpBMSK: "BMSK",
+	OpSZEXT: "SZEXT", OpFNS: "FNS", OpLOP3: "LOP3",
 }
 
 func (o Opcode) String() string {
@@ -274,14 +284,16 @@ func (o Opcode) Arity(mods uint16) int {
 	case OpNEG, OpABS, OpNOT, OpPOPC, OpCLZ, OpBREV, OpCVT, OpSQRT, OpRCP, OpBFIND, OpCVTA, OpNANOSLEEP, OpBARWARP,
 		OpEX2, OpLG2, OpSIN, OpCOS, OpRSQRT, OpTANH, OpTESTP:
 		return 1
-	case OpADD, OpSUB, OpMUL, OpDIV, OpREM, OpMIN, OpMAX, OpAND, OpOR, OpXOR, OpSHL, OpSHR, OpVOTE, OpCOPYSIGN:
+	case OpADD, OpSUB, OpMUL, OpDIV, OpREM, OpMIN, OpMAX, OpAND, OpOR, OpXOR, OpSHL, OpSHR, OpVOTE, OpCOPYSIGN,
+		OpMUL24, OpBMSK, OpSZEXT:
 		return 2
 	case OpSETP:
 		if mods&ModBoolMask != 0 {
 			return 3
 		}
 		return 2
-	case OpMAD, OpFMA, OpSELP, OpBFE, OpBFI, OpPRMT, OpSHF, OpSAD, OpSHFL:
+	case OpMAD, OpFMA, OpSELP, OpBFE, OpBFI, OpPRMT, OpSHF, OpSAD, OpSHFL,
+		OpMAD24, OpDP4A, OpDP2A, OpFNS, OpLOP3:
 		return 3
 	}
 	return 0

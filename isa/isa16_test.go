@@ -40,6 +40,19 @@ func TestISA16Errors(t *testing.T) {
 		{"testp without property", "testp.f32 %p1, %f1;", "t.ptx:11:1: testp needs a property"},
 		{"testp bad property", "testp.odd.f32 %p1, %f1;", "t.ptx:11:1: unsupported: testp.odd"},
 		{"copysign.f16", "copysign.f16 %h1, %h2, %h3;", "t.ptx:11:1: copysign needs .f32 or .f64"},
+		{"mul24.u64", "mul24.lo.u64 %rd1, %rd2, %rd3;", "t.ptx:11:1: mul24 needs .u32 or .s32"},
+		{"mul24 no mode", "mul24.u32 %r1, %r2, %r3;", "t.ptx:11:1: mul24 needs .lo or .hi"},
+		{"mad24.lo.sat", "mad24.lo.sat.s32 %r1, %r2, %r3, %r4;", "t.ptx:11:1: mad24.sat needs .hi.s32"},
+		{"add.cc.u16", ".reg .u16 %s<3>;\nadd.cc.u16 %s1, %s2, %s0;", "t.ptx:12:1: add with a carry needs .u32, .s32, .u64 or .s64"},
+		{"addc.sat", "addc.sat.s32 %r1, %r2, %r3;", "t.ptx:11:1: addc with a carry takes no .sat"},
+		{"mad.wide.cc", "mad.wide.cc.u32 %rd1, %r2, %r3, %rd2;", "t.ptx:11:1: mad with a carry needs .lo or .hi"},
+		{"dp4a one type", "dp4a.u32 %r1, %r2, %r3, %r4;", "t.ptx:11:1: dp4a needs two types"},
+		{"dp2a no mode", "dp2a.u32.u32 %r1, %r2, %r3, %r4;", "t.ptx:11:1: dp2a needs .lo or .hi"},
+		{"bmsk no mode", "bmsk.b32 %r1, %r2, %r3;", "t.ptx:11:1: bmsk needs .clamp or .wrap"},
+		{"szext.b32", "szext.clamp.b32 %r1, %r2, %r3;", "t.ptx:11:1: szext needs .u32 or .s32"},
+		{"lop3 register table", "lop3.b32 %r1, %r2, %r3, %r4, %r5;", "t.ptx:11:30: lop3 truth table must be an integer constant 0..255"},
+		{"lop3.xor", "lop3.xor.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: unsupported: lop3.xor"},
+		{"lop3.or without p", "lop3.or.b32 %r1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: lop3 writes d|p with .and/.or and d alone without"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -422,7 +422,7 @@ func (st *fnState) instr(in *Instr) {
 	switch lw {
 	case "mov":
 		st.lowerMov(in, ms, mi)
-	case "add", "sub", "mul", "mad", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr", "fma":
+	case "add", "sub", "mul", "mad", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr", "fma", "addc", "subc", "madc":
 		st.lowerArith(in, ms, mi)
 	case "neg", "abs", "not", "popc", "clz", "brev", "sqrt", "rcp":
 		st.lowerUnary(in, ms, mi)
@@ -468,6 +468,16 @@ func (st *fnState) instr(in *Instr) {
 		st.lowerCopysign(in, ms, mi)
 	case "testp":
 		st.lowerTestp(in, ms, mi)
+	case "mul24", "mad24":
+		st.lowerMul24(in, ms, mi)
+	case "dp4a", "dp2a":
+		st.lowerDp(in, ms, mi)
+	case "bmsk", "szext":
+		st.lowerMaskExt(in, ms, mi)
+	case "fns":
+		st.lowerFns(in, ms, mi)
+	case "lop3":
+		st.lowerLop3(in, ms, mi)
 	case "shfl":
 		st.lowerShfl(in, ms, mi)
 	case "brkpt", "trap", "nanosleep", "pmevent", "setmaxnreg":

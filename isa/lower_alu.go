@@ -15,6 +15,8 @@ func (st *fnState) arithMods(in *Instr, ms modSet, mi *minst, allowMul bool) boo
 			mi.in.Mods |= ModSat
 		case "ftz":
 			mi.in.Mods |= ModFtz
+		case "cc":
+			mi.in.Mods |= ModCCOut
 		case "uni", "sync", "aligned":
 			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
 			return false
@@ -34,7 +36,7 @@ func (st *fnState) arithMods(in *Instr, ms modSet, mi *minst, allowMul bool) boo
 	return true
 }
 
-var arithOps = map[string]Opcode{"add": OpADD, "sub": OpSUB, "mul": OpMUL, "mad": OpMAD, "div": OpDIV, "rem": OpREM, "min": OpMIN, "max": OpMAX, "and": OpAND, "or": OpOR, "xor": OpXOR, "shl": OpSHL, "shr": OpSHR, "fma": OpFMA}
+var arithOps = map[string]Opcode{"addc": OpADD, "subc": OpSUB, "madc": OpMAD, "add": OpADD, "sub": OpSUB, "mul": OpMUL, "mad": OpMAD, "div": OpDIV, "rem": OpREM, "min": OpMIN, "max": OpMAX, "and": OpAND, "or": OpOR, "xor": OpXOR, "shl": OpSHL, "shr": OpSHR, "fma": OpFMA}
 
 func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	t, ok := st.oneType(in, ms)
@@ -43,7 +45,10 @@ func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	}
 	op := arithOps[in.Op]
 	mi.in.Op, mi.in.Type = op, t
-	if !st.arithMods(in, ms, &mi, op == OpMUL || op == OpMAD) {
+	if in.Op == "addc" || in.Op == "subc" || in.Op == "madc" {
+		mi.in.Mods |= ModCCIn
+	}
+	if !st.arithMods(in, ms, &mi, op == OpMUL || op == OpMAD) || !st.carryOK(in, &mi) {
 		return
 	}
 	three := op == OpMAD || op == OpFMA
@@ -75,6 +80,26 @@ func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	}
 	mi.in.C = st.unusedSlot(mi.in.C, three)
 	st.emit(mi)
+}
+
+// carryOK checks the carry-chain forms (.cc, addc, subc, madc): .u32
+// .s32 .u64 .s64, no .sat, mad with .lo or .hi.
+func (st *fnState) carryOK(in *Instr, mi *minst) bool {
+	m := mi.in.Mods
+	if m&(ModCCIn|ModCCOut) == 0 {
+		return true
+	}
+	switch t := mi.in.Type; {
+	case t != U32 && t != S32 && t != U64 && t != S64:
+		st.a.errorf(in.Pos, "%s with a carry needs .u32, .s32, .u64 or .s64", in.Op)
+	case m&(ModSat|ModRndMask|ModFtz) != 0:
+		st.a.errorf(in.Pos, "%s with a carry takes no .sat, rounding or .ftz", in.Op)
+	case mi.in.Op == OpMAD && m&ModMulMask == MulWide:
+		st.a.errorf(in.Pos, "%s with a carry needs .lo or .hi", in.Op)
+	default:
+		return true
+	}
+	return false
 }
 
 var unaryOps = map[string]Opcode{"neg": OpNEG, "abs": OpABS, "not": OpNOT, "popc": OpPOPC, "clz": OpCLZ, "brev": OpBREV, "sqrt": OpSQRT, "rcp": OpRCP}

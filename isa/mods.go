@@ -12,6 +12,12 @@ const (
 	ModRndShift = 3 // 4-bit rounding mode
 	ModRndMask  = 0xf << ModRndShift
 	ModFtz      = 1 << 7
+	// Carry chains (integer ADD SUB MAD of 32 and 64 bits): ModCCOut
+	// writes the lane's carry flag CC.CF (.cc: the carry of ADD and MAD,
+	// the borrow of SUB); ModCCIn reads it (addc, subc, madc: a + b + CF,
+	// a - (b + CF), a*b + c + CF).
+	ModCCOut = 1 << 8
+	ModCCIn  = 1 << 9
 )
 
 // Rounding modes (ModRnd field).
@@ -335,3 +341,12 @@ func ParseTestp(s string) (int, bool) {
 	}
 	return 0, false
 }
+
+// DP2A: .hi takes bytes 2 and 3 of B (clear: .lo, bytes 0 and 1).
+const ModDp2aHi = 1 << 0
+
+// BMSK, SZEXT: .wrap (clear: .clamp).
+const ModWrap = 1 << 0
+
+// LOP3: the truth table is Imm & LopLUTMask.
+const LopLUTMask = 0xff

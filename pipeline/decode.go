@@ -132,6 +132,12 @@ type opnd struct {
 	val  uint64
 }
 
+// Carry-flag use of a dinst (dinst.cc).
+const (
+	ccIn  uint8 = 1 << iota // reads CC.CF (addc, subc, madc)
+	ccOut                   // writes CC.CF (.cc)
+)
+
 // Destination kinds.
 const (
 	dNone uint8 = iota
@@ -158,7 +164,8 @@ type dinst struct {
 	nsrc       int  // ALU value operands
 	d1, d2     dest
 	fn         alu.Func
-	vop        vop // whole-warp fast path (vNone: fn per lane)
+	vop        vop   // whole-warp fast path (vNone: fn per lane)
+	cc         uint8 // ccIn | ccOut: reads and/or writes the lanes' carry flag
 
 	space    int // memory: effective space from the encoding
 	vec      int // memory vector length

@@ -67,7 +67,7 @@ func aluLat(in *isa.Inst) latClass {
 		return latFP
 	}
 	switch in.Op {
-	case isa.OpMUL, isa.OpMAD, isa.OpSAD:
+	case isa.OpMUL, isa.OpMAD, isa.OpSAD, isa.OpMUL24, isa.OpMAD24, isa.OpDP4A, isa.OpDP2A:
 		return latMul
 	case isa.OpDIV, isa.OpREM:
 		return latDiv
@@ -88,6 +88,14 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 		return illegal("%v", aerr)
 	}
 	d.fn = fn
+	if !t.Float() && (in.Op == isa.OpADD || in.Op == isa.OpSUB || in.Op == isa.OpMAD) {
+		if in.Mods&isa.ModCCIn != 0 {
+			d.cc |= ccIn
+		}
+		if in.Mods&isa.ModCCOut != 0 {
+			d.cc |= ccOut
+		}
+	}
 	n := in.Op.Arity(in.Mods)
 	d.nsrc = n
 	types := [3]isa.Type{t, t, t}
@@ -107,6 +115,12 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 		types[1], types[2] = isa.U32, isa.U32
 	case isa.OpBFI, isa.OpSHF:
 		types[2] = isa.U32
+	case isa.OpDP4A, isa.OpDP2A:
+		types[1], types[2] = in.Type2, isa.S32
+	case isa.OpBMSK, isa.OpSZEXT:
+		types[1] = isa.U32
+	case isa.OpFNS:
+		types[1], types[2] = isa.U32, isa.S32
 	case isa.OpMOV:
 		if in.Mods&isa.ModMovPack != 0 {
 			types[0], types[1] = t.Half(), t.Half()

@@ -47,6 +47,8 @@ type warp struct {
 
 	regs  []uint32 // regs[r*32+lane]
 	preds []uint32 // per predicate: lane mask
+	cc    uint32   // the carry flag CC.CF of each lane (add.cc, addc, ...)
+	ccRdy uint64   // cycle the pending carry-flag write is available
 	rdy   []uint64 // per register: cycle the pending write is available
 	rcls  []uint8
 	prdy  []uint64
@@ -95,6 +97,7 @@ func (w *warp) reset(nregs, npreds int) {
 	}
 	w.regs = resize32(w.regs, nregs*32)
 	w.preds = resize32(w.preds, max(npreds, 1))
+	w.cc, w.ccRdy = 0, 0
 	w.rdy = resize64(w.rdy, nregs)
 	w.rcls = resize8(w.rcls, nregs)
 	w.prdy = resize64(w.prdy, max(npreds, 1))
@@ -244,6 +247,9 @@ func (w *warp) refresh() {
 			if t := w.prdy[p]; t > w.sbUntil {
 				w.sbUntil, w.sbCls = t, w.pcls[p]
 			}
+		}
+		if d.cc != 0 && w.ccRdy > w.sbUntil {
+			w.sbUntil, w.sbCls = w.ccRdy, sbFixed
 		}
 	}
 	r := w.lastIssue + 1
