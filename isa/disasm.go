@@ -248,6 +248,19 @@ func (in Inst) Pretty() string {
 		fmt.Fprintf(&b, " %d", in.Imm)
 	case OpPMEVENT:
 		fmt.Fprintf(&b, " %#x", in.Imm)
+	case OpREDUX:
+		fmt.Fprintf(&b, ".%s.%s R%d, %s, %s", ReduxName(int(in.Mods&ModReduxMask)), in.Type, in.Dst, val(in.A), val(in.B))
+	case OpMATCH:
+		mode, p := "any", ""
+		if in.Mods&ModMatchAll != 0 {
+			mode = "all"
+		}
+		if in.Mods&ModMatchPred != 0 {
+			p = fmt.Sprintf("|P%d", in.Dst2)
+		}
+		fmt.Fprintf(&b, ".%s.%s R%d%s, %s, %s", mode, in.Type, in.Dst, p, val(in.A), val(in.B))
+	case OpELECT:
+		fmt.Fprintf(&b, " R%d|P%d, %s", in.Dst, in.Dst2, val(in.A))
 	case OpTESTP:
 		fmt.Fprintf(&b, ".%s.%s P%d, %s", TestpName(int(in.Mods&ModTestpMask)), in.Type, in.Dst, val(in.A))
 	case OpSETP:

@@ -84,6 +84,9 @@ const (
 	OpSZEXT    // Dst = A's low B bits sign- (s32) or zero-extended (u32); ModWrap
 	OpFNS      // Dst = position of the C-th set bit of A from bit B
 	OpLOP3     // Dst = LUT(A, B, C); Imm bits 0..7 = the truth table
+	OpREDUX    // redux.sync: Dst = reduction (Mods ReduxOp) of A over the member mask B
+	OpMATCH    // match.sync: Dst = lanes of member mask B whose A equals (.any) or all equal (.all); Dst2 pred with ModMatchPred
+	OpELECT    // elect.sync: Dst = lane of the leader among member mask A, Dst2 (pred) = this lane is it
 	opcodeCount
 )
 
@@ -104,6 +107,7 @@ var opcodeNames = [...]string{
 	OpCOPYSIGN: "COPYSIGN", OpTESTP: "TESTP",
 	OpMUL24: "MUL24", OpMAD24: "MAD24", OpDP4A: "DP4A", OpDP2A: "DP2A", OpBMSK: "BMSK",
 	OpSZEXT: "SZEXT", OpFNS: "FNS", OpLOP3: "LOP3",
+	OpREDUX: "REDUX", OpMATCH: "MATCH", OpELECT: "ELECT",
 }
 
 func (o Opcode) String() string {
@@ -282,10 +286,10 @@ func (o Opcode) Arity(mods uint16) int {
 		}
 		return 1
 	case OpNEG, OpABS, OpNOT, OpPOPC, OpCLZ, OpBREV, OpCVT, OpSQRT, OpRCP, OpBFIND, OpCVTA, OpNANOSLEEP, OpBARWARP,
-		OpEX2, OpLG2, OpSIN, OpCOS, OpRSQRT, OpTANH, OpTESTP:
+		OpEX2, OpLG2, OpSIN, OpCOS, OpRSQRT, OpTANH, OpTESTP, OpELECT:
 		return 1
 	case OpADD, OpSUB, OpMUL, OpDIV, OpREM, OpMIN, OpMAX, OpAND, OpOR, OpXOR, OpSHL, OpSHR, OpVOTE, OpCOPYSIGN,
-		OpMUL24, OpBMSK, OpSZEXT:
+		OpMUL24, OpBMSK, OpSZEXT, OpREDUX, OpMATCH:
 		return 2
 	case OpSETP:
 		if mods&ModBoolMask != 0 {

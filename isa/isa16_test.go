@@ -52,6 +52,14 @@ func TestISA16Errors(t *testing.T) {
 		{"szext.b32", "szext.clamp.b32 %r1, %r2, %r3;", "t.ptx:11:1: szext needs .u32 or .s32"},
 		{"lop3 register table", "lop3.b32 %r1, %r2, %r3, %r4, %r5;", "t.ptx:11:30: lop3 truth table must be an integer constant 0..255"},
 		{"lop3.xor", "lop3.xor.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: unsupported: lop3.xor"},
+		{"redux without sync", "redux.add.u32 %r1, %r2, 0xffffffff;", "t.ptx:11:1: redux needs .sync"},
+		{"redux.add.b32", "redux.sync.add.b32 %r1, %r2, 0xffffffff;", "t.ptx:11:1: redux.sync.add needs .u32 or .s32"},
+		{"redux.and.u32", "redux.sync.and.u32 %r1, %r2, 0xffffffff;", "t.ptx:11:1: redux.sync.and needs .b32"},
+		{"redux.f32", "redux.sync.min.f32 %f1, %f2, 0xffffffff;", "t.ptx:11:1: unsupported: redux.sync.min.f32"},
+		{"match.any pred", "match.any.sync.b32 %r1|%p1, %r2, 0xffffffff;", "t.ptx:11:1: match.any has no predicate destination"},
+		{"match no mode", "match.sync.b32 %r1, %r2, 0xffffffff;", "t.ptx:11:1: match needs .sync and .any or .all"},
+		{"match.u16", ".reg .u16 %s<3>;\nmatch.any.sync.b16 %r1, %s1, 0xffffffff;", "t.ptx:12:1: match needs .b32 or .b64"},
+		{"elect without p", "elect.sync %r1, 0xffffffff;", "t.ptx:11:1: elect.sync writes d|p"},
 		{"lop3.or without p", "lop3.or.b32 %r1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: lop3 writes d|p with .and/.or and d alone without"},
 	}
 	for _, c := range cases {

@@ -480,6 +480,12 @@ func (st *fnState) instr(in *Instr) {
 		st.lowerLop3(in, ms, mi)
 	case "shfl":
 		st.lowerShfl(in, ms, mi)
+	case "redux":
+		st.lowerRedux(in, ms, mi)
+	case "match":
+		st.lowerMatch(in, ms, mi)
+	case "elect":
+		st.lowerElect(in, ms, mi)
 	case "brkpt", "trap", "nanosleep", "pmevent", "setmaxnreg":
 		st.lowerMisc(in, ms, mi)
 	case "BPT", "IDE", "RTT", "S2R":

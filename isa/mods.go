@@ -342,6 +342,34 @@ func ParseTestp(s string) (int, bool) {
 	return 0, false
 }
 
+// REDUX operations (Mods bits 0..2).
+const (
+	ReduxAdd = iota
+	ReduxMin
+	ReduxMax
+	ReduxAnd
+	ReduxOr
+	ReduxXor
+	ModReduxMask = 0x7
+)
+
+var reduxNames = [...]string{"add", "min", "max", "and", "or", "xor"}
+
+// ReduxName returns the PTX spelling of a redux operation.
+func ReduxName(m int) string {
+	if m >= 0 && m < len(reduxNames) {
+		return reduxNames[m]
+	}
+	return "redux?"
+}
+
+// MATCH: .all (clear: .any), and the optional predicate destination Dst2
+// of match.all.
+const (
+	ModMatchAll  = 1 << 0
+	ModMatchPred = 1 << 1
+)
+
 // DP2A: .hi takes bytes 2 and 3 of B (clear: .lo, bytes 0 and 1).
 const ModDp2aHi = 1 << 0
 

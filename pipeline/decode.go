@@ -36,6 +36,9 @@ const (
 	catTrapUnit // BPT, IDE, RTT: handed to the trap unit
 	catSHFL
 	catVOTE
+	catREDUX
+	catMATCH
+	catELECT
 )
 
 // Latency classes (config.Lat fields).
@@ -461,6 +464,8 @@ func (dc *decoder) decodeInto(d *dinst) *decodeErr {
 			d.d2, err = dc.dstReg(d, in.Dst2, isa.Pred)
 		}
 		return err
+	case isa.OpREDUX, isa.OpMATCH, isa.OpELECT:
+		return dc.decodeWarpOp(d)
 	case isa.OpVOTE:
 		d.cat = catVOTE
 		mode := int(in.Mods&3) >> isa.ModVoteShift

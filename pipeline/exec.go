@@ -219,6 +219,9 @@ func (sm *SM) issue(w *warp, s int) {
 	case catSHFL:
 		sm.execShfl(w, d, pc, emask)
 		w.advance()
+	case catREDUX, catMATCH, catELECT:
+		sm.execWarpOp(w, d, pc, emask)
+		w.advance()
 	case catNANOSLEEP:
 		// clock_timer holds the warp in sleeping from the next cycle.
 		w.advance()
