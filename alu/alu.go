@@ -147,6 +147,9 @@ func eval(in *isa.Inst, a, b, c, d uint64) Result {
 		}
 		return Result{D: b & mask(in.Type.Bits())}
 	case isa.OpCVT:
+		if in.Type.LowPrecision() || in.Type2.LowPrecision() || in.Mods&cvtLowMods != 0 {
+			return Result{D: evalCvtLow(in, a, b, c)}
+		}
 		return Result{D: evalCvt(in, a)}
 	case isa.OpPOPC, isa.OpCLZ, isa.OpBREV, isa.OpBFE, isa.OpBFI, isa.OpPRMT:
 		return Result{D: evalBits(in, a, b, c, d)}
@@ -181,6 +184,9 @@ func eval(in *isa.Inst, a, b, c, d uint64) Result {
 			return Result{D: b2u(p), P: p}
 		}
 		return Result{D: evalInt(in, a, b, c)}
+	}
+	if in.Type.Packed() {
+		return Result{D: evalPacked(in, a, b, c)}
 	}
 	if in.Type.Float() {
 		return Result{D: evalFloat(in, a, b, c)}
@@ -219,6 +225,9 @@ func evalPredLogic(op isa.Opcode, a, b bool) bool {
 }
 
 func evalSetp(in *isa.Inst, a, b, c uint64) Result {
+	if in.Type.Packed() {
+		return evalSetpPacked(in, a, b, c)
+	}
 	cmp := int(in.Mods & isa.ModCmpMask)
 	var t bool
 	if in.Type.Float() {

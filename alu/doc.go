@@ -109,6 +109,13 @@
 //     the low 32 bits of the result cleared, subnormals flushed and NaN
 //     inputs giving the canonical NaN (rcp.approx.f64 without .ftz is
 //     accepted and behaves the same); its NaN is 0x7fffffff00000000.
+//   - bf16, f16x2 and bf16x2 (ADD SUB MUL MAD FMA NEG ABS MIN MAX SETP
+//     SELP MOV): the x2 types operate on each 16-bit half (alu/lowprec.go;
+//     SETP: P the lower halves, Q the upper halves); results are
+//     correctly rounded; FMA .relu (isa.ModRelu) clamps negative results
+//     and -0 to +0. CVT of the low-precision formats (f16x2, bf16x2,
+//     e4m3x2, e5m2x2 packing, .relu, .satfinite, cvt.pack.sat) is in
+//     evalCvtLow.
 //   - EX2 LG2 SIN COS RSQRT TANH (.approx) return the float64 library
 //     value of the function rounded to nearest in f32 (alu/mufu.go), which
 //     is within the maximum errors the PTX ISA documents; special inputs

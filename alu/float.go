@@ -95,6 +95,9 @@ func evalFloat(in *isa.Inst, a, b, c uint64) uint64 {
 	if in.Mods&isa.ModSat != 0 {
 		r = f.sat(r)
 	}
+	if in.Mods&isa.ModRelu != 0 {
+		r = f.relu(r)
+	}
 	return r
 }
 

@@ -9,7 +9,18 @@ import (
 
 func isInt(t isa.Type) bool { return t <= isa.S64 }
 
-func isFloat(t isa.Type) bool { return t == isa.F16 || t == isa.F32 || t == isa.F64 }
+func isFloat(t isa.Type) bool {
+	switch t {
+	case isa.F16, isa.F32, isa.F64, isa.BF16, isa.F16x2, isa.BF16x2:
+		return true
+	}
+	return false
+}
+
+// isHalf reports the 16-bit float types and their packed pairs.
+func isHalf(t isa.Type) bool {
+	return t == isa.F16 || t == isa.BF16 || t == isa.F16x2 || t == isa.BF16x2
+}
 
 // Supported reports whether Eval implements the opcode/type/modifier
 // combination of in; the error says what is refused. doc.go lists the
@@ -124,7 +135,11 @@ func check(in *isa.Inst, detail bool) error {
 		if !isFloat(t) {
 			return c.bad("type not supported")
 		}
-		if err := c.extra(isa.ModSat | isa.ModRndMask | isa.ModFtz); err != nil {
+		allowed := uint16(isa.ModSat | isa.ModRndMask | isa.ModFtz)
+		if isHalf(t) {
+			allowed |= isa.ModRelu
+		}
+		if err := c.extra(allowed); err != nil {
 			return err
 		}
 		if rnd > isa.RndRP {
@@ -345,6 +360,9 @@ func supportedCvt(c checker) error {
 	in := c.in
 	dt, st := in.Type, in.Type2
 	rnd := rndOf(in)
+	if dt.LowPrecision() || st.LowPrecision() || in.Mods&cvtLowMods != 0 {
+		return supportedCvtLow(c)
+	}
 	if !(isInt(dt) || isFloat(dt)) || !(isInt(st) || isFloat(st)) {
 		return c.bad("type not supported")
 	}

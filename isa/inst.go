@@ -185,8 +185,8 @@ func operandFromBits(b uint64) Operand12 {
 // (bit ranges within the little-endian 128-bit word) is:
 //
 //	 0..7    Op
-//	 8..11   Type      (destination / operation type)
-//	12..15   Type2     (source type for CVT; unused elsewhere)
+//	 8..11   Type      (destination / operation type), bits 3..0
+//	12..15   Type2     (source type for CVT; unused elsewhere), bits 3..0
 //	16       GuardOn   (instruction is predicated)
 //	17       GuardNeg  (@!p)
 //	18..23   Guard     (predicate register 0..63)
@@ -196,7 +196,9 @@ func operandFromBits(b uint64) Operand12 {
 //	56..67   A         (2-bit kind, 10-bit value)
 //	68..79   B
 //	80..91   C
-//	92..95   reserved, zero
+//	92       Type bit 4 (the low-precision types f16x2 bf16 bf16x2 e4m3 e5m2)
+//	93       Type2 bit 4
+//	94..95   reserved, zero
 //	96..127  Imm
 type Inst struct {
 	Op       Opcode
@@ -236,6 +238,8 @@ func (in Inst) Encode() [InstBytes]byte {
 	hi |= a >> 8
 	hi |= in.B.bits() << (68 - 64)
 	hi |= in.C.bits() << (80 - 64)
+	hi |= uint64(in.Type>>4&1) << (92 - 64)
+	hi |= uint64(in.Type2>>4&1) << (93 - 64)
 	hi |= uint64(in.Imm) << 32
 	var out [InstBytes]byte
 	binary.LittleEndian.PutUint64(out[0:], lo)
@@ -253,8 +257,8 @@ func Decode(b []byte) (Inst, error) {
 	hi := binary.LittleEndian.Uint64(b[8:])
 	in := Inst{
 		Op:       Opcode(lo & 0xff),
-		Type:     Type(lo >> 8 & 0xf),
-		Type2:    Type(lo >> 12 & 0xf),
+		Type:     Type(lo>>8&0xf | hi>>(92-64)&1<<4),
+		Type2:    Type(lo>>12&0xf | hi>>(93-64)&1<<4),
 		GuardOn:  lo>>16&1 != 0,
 		GuardNeg: lo>>17&1 != 0,
 		Guard:    uint8(lo >> 18 & 0x3f),
@@ -269,8 +273,11 @@ func Decode(b []byte) (Inst, error) {
 	if !in.Op.Valid() {
 		return in, fmt.Errorf("undefined opcode %#x", uint8(in.Op))
 	}
-	if hi>>28&0xf != 0 {
-		return in, fmt.Errorf("reserved bits 92..95 set")
+	if hi>>30&3 != 0 {
+		return in, fmt.Errorf("reserved bits 94..95 set")
+	}
+	if !in.Type.Encodable() || !in.Type2.Encodable() {
+		return in, fmt.Errorf("undefined type code")
 	}
 	return in, nil
 }
@@ -285,7 +292,15 @@ func (o Opcode) Arity(mods uint16) int {
 			return 2
 		}
 		return 1
-	case OpNEG, OpABS, OpNOT, OpPOPC, OpCLZ, OpBREV, OpCVT, OpSQRT, OpRCP, OpBFIND, OpCVTA, OpNANOSLEEP, OpBARWARP,
+	case OpCVT:
+		switch {
+		case mods&ModCvtPackSat != 0:
+			return 3
+		case mods&ModCvtPack != 0:
+			return 2
+		}
+		return 1
+	case OpNEG, OpABS, OpNOT, OpPOPC, OpCLZ, OpBREV, OpSQRT, OpRCP, OpBFIND, OpCVTA, OpNANOSLEEP, OpBARWARP,
 		OpEX2, OpLG2, OpSIN, OpCOS, OpRSQRT, OpTANH, OpTESTP, OpELECT:
 		return 1
 	case OpADD, OpSUB, OpMUL, OpDIV, OpREM, OpMIN, OpMAX, OpAND, OpOR, OpXOR, OpSHL, OpSHR, OpVOTE, OpCOPYSIGN,

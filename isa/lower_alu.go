@@ -17,6 +17,10 @@ func (st *fnState) arithMods(in *Instr, ms modSet, mi *minst, allowMul bool) boo
 			mi.in.Mods |= ModFtz
 		case "cc":
 			mi.in.Mods |= ModCCOut
+		case "relu":
+			mi.in.Mods |= ModRelu
+		case "satfinite":
+			mi.in.Mods |= ModSatFinite
 		case "uni", "sync", "aligned":
 			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
 			return false
@@ -48,7 +52,7 @@ func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	if in.Op == "addc" || in.Op == "subc" || in.Op == "madc" {
 		mi.in.Mods |= ModCCIn
 	}
-	if !st.arithMods(in, ms, &mi, op == OpMUL || op == OpMAD) || !st.carryOK(in, &mi) {
+	if !st.arithMods(in, ms, &mi, op == OpMUL || op == OpMAD) || !st.carryOK(in, &mi) || !st.lowPrecOK(in, &mi) {
 		return
 	}
 	three := op == OpMAD || op == OpFMA
@@ -111,7 +115,7 @@ func (st *fnState) lowerUnary(in *Instr, ms modSet, mi minst) {
 	}
 	op := unaryOps[in.Op]
 	mi.in.Op, mi.in.Type = op, t
-	if !st.arithMods(in, ms, &mi, false) {
+	if !st.arithMods(in, ms, &mi, false) || !st.lowPrecOK(in, &mi) {
 		return
 	}
 	dt := t
@@ -172,6 +176,23 @@ func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
 	mi.in.Op, mi.in.Type = OpSETP, t
 	mi.in.Mods |= uint16(cmp) | uint16(boolop)<<ModBoolShift
 	d := in.Operands[0]
+	_, pipe := d.(*PipeOperand)
+	switch {
+	case !t.LowPrecision():
+	case t != BF16 && t != F16x2 && t != BF16x2:
+		st.a.errorf(in.Pos, "unsupported: setp.%s", t)
+		return
+	case mi.in.Mods&ModSetpFtz != 0 && t != F16x2:
+		st.a.errorf(in.Pos, "unsupported: setp.ftz.%s", t)
+		return
+	case t.Packed() && !pipe:
+		// x2: p is the lower halves' comparison, q the upper halves'.
+		st.a.errorf(in.Pos, "setp.%s writes p|q", t)
+		return
+	case !t.Packed() && pipe:
+		st.a.errorf(in.Pos, "unsupported: setp.%s p|q", t)
+		return
+	}
 	if po, ok := d.(*PipeOperand); ok {
 		mi.in.Mods |= ModSetpDst2
 		if !st.dst(&mi, fDst, po.A, Pred, false) || !st.dst(&mi, fDst2, po.B, Pred, false) {
@@ -206,6 +227,10 @@ func (st *fnState) lowerSelp(in *Instr, ms modSet, mi minst) {
 }
 
 func (st *fnState) lowerCvt(in *Instr, ms modSet, mi minst) {
+	if ms.has("pack") {
+		st.lowerCvtPackSat(in, ms, mi)
+		return
+	}
 	if len(ms.types) != 2 {
 		st.a.errorf(in.Pos, "cvt needs a destination and a source type")
 		return
@@ -215,11 +240,15 @@ func (st *fnState) lowerCvt(in *Instr, ms modSet, mi minst) {
 		st.a.errorf(in.Pos, "unsupported: cvt.%s.%s", dt, at)
 		return
 	}
-	if !st.wantOperands(in, 2, 2) {
-		return
-	}
 	mi.in.Op, mi.in.Type, mi.in.Type2 = OpCVT, dt, at
 	if !st.arithMods(in, ms, &mi, false) {
+		return
+	}
+	if dt.LowPrecision() || at.LowPrecision() || mi.in.Mods&(ModRelu|ModSatFinite) != 0 {
+		st.lowerCvtLow(in, mi, dt, at)
+		return
+	}
+	if !st.wantOperands(in, 2, 2) {
 		return
 	}
 	if ro, ok := in.Operands[1].(*RegOperand); ok && st.sc.lookup(ro.Name) == nil {

@@ -12,8 +12,8 @@ func (st *fnState) lowerMufu(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	op := mufuOps[in.Op]
-	if t == F16 {
-		st.a.errorf(in.Pos, "unsupported: %s.f16", in.Op)
+	if t == F16 || t.LowPrecision() {
+		st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, t)
 		return
 	}
 	switch {

@@ -18,6 +18,18 @@ const (
 	// a - (b + CF), a*b + c + CF).
 	ModCCOut = 1 << 8
 	ModCCIn  = 1 << 9
+	// Low precision (FMA and CVT): .relu clamps a negative result to +0
+	// (NaN stays the canonical NaN); .satfinite clamps an infinite or
+	// overflowing result to the largest finite value of its sign.
+	ModRelu      = 1 << 10
+	ModSatFinite = 1 << 11
+	// CVT forms with more than one source: ModCvtPack converts A and B
+	// (f32) into the upper and lower halves of a packed Type (f16x2
+	// bf16x2 e4m3x2 e5m2x2); ModCvtPackSat is cvt.pack.sat: A and B (s32)
+	// saturated to Type (u8 s8 u16 s16) and packed, with C's low 16 bits
+	// above them for the 8-bit types.
+	ModCvtPack    = 1 << 12
+	ModCvtPackSat = 1 << 13
 )
 
 // Rounding modes (ModRnd field).

@@ -108,7 +108,8 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 			types[2] = t.Wide()
 		}
 	case isa.OpCVT:
-		types[0] = in.Type2
+		// Packing forms read two sources of Type2 (cvt.pack.sat: and C).
+		types[0], types[1], types[2] = in.Type2, in.Type2, isa.B32
 	case isa.OpSETP, isa.OpSELP:
 		types[2] = isa.Pred
 	case isa.OpBFE:
@@ -163,7 +164,8 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 		d.d2, err = dc.dstReg(d, in.Dst2, t.Half())
 	case (in.Op == isa.OpMUL || in.Op == isa.OpMAD) && mm == isa.MulWide:
 		d.d1, err = dc.dstReg(d, in.Dst, t.Wide())
-	case in.Op == isa.OpPOPC || in.Op == isa.OpCLZ || in.Op == isa.OpBFIND:
+	case in.Op == isa.OpPOPC || in.Op == isa.OpCLZ || in.Op == isa.OpBFIND,
+		in.Op == isa.OpCVT && in.Mods&isa.ModCvtPackSat != 0:
 		d.d1, err = dc.dstReg(d, in.Dst, isa.U32)
 	default:
 		d.d1, err = dc.dstReg(d, in.Dst, t)
