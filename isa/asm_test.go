@@ -45,6 +45,7 @@ var mustAssemble = map[string]bool{
 	"zluda-vectorAdd_kernel64.ptx":     true,
 	"clang16-diverge-trap.ptx":         true,
 	"clang16-switch-call.ptx":          true,
+	"zluda-operands.ptx":               true, // %r+imm operands, a predicate immediate 2 (issue 16)
 }
 
 func TestCorpus(t *testing.T) {

@@ -1,0 +1,38 @@
+package pipeline
+
+import "testing"
+
+// %r+imm value operands (issue 16, item 5: "%r+imm value operands, where
+// PTX allows them"; the zluda corpus's add.u32 %reg0, %reg1+1, %reg2+-1
+// and setp.eq.and.u32 p, %reg1+1, %reg2+-1, 2) read the register plus
+// the constant; a predicate immediate other than 0 is true.
+func TestRegPlusImmOperands(t *testing.T) {
+	src := kernel(`
+	add.u32 %r3, %r1+5, %r2+-1;
+	mul.wide.u32 %rd4, %r1+-3, 2;
+	setp.eq.and.u32 %p1, %r1+1, %r2+1, 2;
+	selp.u32 %r4, 1, 0, %p1;
+	st.global.u32 [%rd3], %r3;
+	st.global.u32 [%rd3+256], %r4;
+	mov.b64 {%r5, %r6}, %rd4;
+	st.global.u32 [%rd3+512], %r5;
+	st.global.u32 [%rd3+768], %r6;
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(4 * 64)})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	for tid := uint32(0); tid < 64; tid++ {
+		lane := tid % 32
+		if got, want := out[tid], tid+5+lane-1; got != want {
+			t.Errorf("thread %d: %%r1+5 + %%r2+-1 = %d, want %d", tid, got, want)
+		}
+		if got, want := out[64+tid], b2u32(tid == lane); got != want {
+			t.Errorf("thread %d: setp with c = 2: %d, want %d", tid, got, want)
+		}
+		// mul.wide.u32 of %r1+-3: the 32-bit sum wraps before widening.
+		wide := uint64(tid-3) * 2
+		if got := uint64(out[128+tid]) | uint64(out[192+tid])<<32; got != wide {
+			t.Errorf("thread %d: mul.wide of %%r1+-3 = %#x, want %#x", tid, got, wide)
+		}
+	}
+}
