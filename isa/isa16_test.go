@@ -74,6 +74,9 @@ func TestISA16Errors(t *testing.T) {
 		{"cvt relu to f32", "cvt.relu.f32.f16 %f1, %h1;", "t.ptx:11:1: unsupported: cvt.f32.f16 with .relu or .satfinite"},
 		{"cvt.pack.sat.u32", "cvt.pack.sat.u32.s32.b32 %r1, %r2, %r3, %r4;", "t.ptx:11:1: unsupported: cvt.pack.sat.u32.s32.b32"},
 		{"cvt.pack without sat", "cvt.pack.u8.s32.b32 %r1, %r2, %r3, %r4;", "t.ptx:11:1: cvt.pack needs .sat"},
+		{"mbarrier.expect_tx", ".shared .b64 bar;\nmbarrier.expect_tx.shared.b64 [bar], 16;", "t.ptx:12:1: unsupported: mbarrier.expect_tx"},
+		{"mbarrier cluster", ".shared .b64 bar;\nmbarrier.arrive.shared::cluster.b64 _, [bar];", "t.ptx:12:1: unsupported: mbarrier.arrive.shared::cluster"},
+		{"mbarrier.init.b32", ".shared .b64 bar;\nmbarrier.init.shared.b32 [bar], 4;", "t.ptx:12:1: mbarrier.init needs .b64"},
 		{"lop3.or without p", "lop3.or.b32 %r1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: lop3 writes d|p with .and/.or and d alone without"},
 	}
 	for _, c := range cases {

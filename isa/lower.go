@@ -440,6 +440,8 @@ func (st *fnState) instr(in *Instr) {
 		st.lowerMem(in, ms, mi)
 	case "atom", "red":
 		st.lowerAtom(in, ms, mi)
+	case "mbarrier":
+		st.lowerMbarrier(in, ms, mi)
 	case "bra", "brx", "call", "ret", "exit":
 		st.lowerFlow(in, ms, mi)
 	case "bar", "barrier":

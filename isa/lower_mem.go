@@ -10,7 +10,7 @@ func spaceOf(m string) (int, bool) {
 	switch m {
 	case "global":
 		return SpaceGlobal, true
-	case "shared":
+	case "shared", "shared::cta": // the CTA's own window (no distributed shared memory)
 		return SpaceShared, true
 	case "local":
 		return SpaceLocal, true

@@ -126,6 +126,15 @@ const (
 	BoolXor  = 3
 )
 
+// The mbarrier object (64 bits): bits 0..19 the arrivals still pending
+// in the current phase, 20..39 the expected arrivals per phase, bit 63 the
+// parity of the current phase.
+const (
+	MbarCountMask = 1<<20 - 1
+	MbarExpShift  = 20
+	MbarPhaseBit  = 63
+)
+
 // Memory group (LD ST ATOM CVTA).
 const (
 	ModSpaceMask = 0x7
@@ -172,9 +181,22 @@ const (
 	AtomAnd
 	AtomOr
 	AtomXor
+	// mbarrier operations on a 64-bit barrier object in shared memory
+	// (Type b64; docs/isa.md gives the object's layout): init (B =
+	// expected count; 0 = inval), arrive, arrive.noComplete, arrive_drop
+	// (B = count, Dst = the state before), test_wait/try_wait (Dst
+	// predicate = the phase of state B has completed) and their .parity
+	// form (B = the phase parity).
+	AtomMbarInit
+	AtomMbarArrive
+	AtomMbarArriveNC
+	AtomMbarDrop
+	AtomMbarTest
+	AtomMbarTestParity
 )
 
-var atomNames = [...]string{"add", "cas", "exch", "min", "max", "inc", "dec", "and", "or", "xor"}
+var atomNames = [...]string{"add", "cas", "exch", "min", "max", "inc", "dec", "and", "or", "xor",
+	"mbarrier.init", "mbarrier.arrive", "mbarrier.arrive.noComplete", "mbarrier.arrive_drop", "mbarrier.test_wait", "mbarrier.test_wait.parity"}
 
 // AtomName returns the PTX spelling of an atomic operation.
 func AtomName(a int) string {
@@ -184,9 +206,10 @@ func AtomName(a int) string {
 	return "atom?"
 }
 
-// ParseAtom maps "add" etc. to an atomic operation.
+// ParseAtom maps "add" etc. to an atomic operation (not the mbarrier
+// ones, which are written as mbarrier instructions).
 func ParseAtom(s string) (int, bool) {
-	for i, n := range atomNames {
+	for i, n := range atomNames[:AtomXor+1] {
 		if n == s {
 			return i, true
 		}

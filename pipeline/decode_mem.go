@@ -138,7 +138,7 @@ func (dc *decoder) decodeMem(d *dinst) *decodeErr {
 		d.cat = catATOM
 		op := int(in.Mods&isa.ModAtomMask) >> isa.ModAtomShift
 		if op > isa.AtomXor {
-			return illegal("ATOM operation %d", op)
+			return dc.decodeMbar(d, op)
 		}
 		if t.Float() && op != isa.AtomAdd && op != isa.AtomMin && op != isa.AtomMax && op != isa.AtomExch {
 			return illegal("ATOM.%s.%s", isa.AtomName(op), t)

@@ -113,6 +113,12 @@ func (sm *SM) atomics(w *warp, d *dinst, emask uint32, n int) *fault {
 	for m := emask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		r := sm.refs[l*4]
+		if op > isa.AtomXor {
+			if f := sm.mbarrier(w, d, op, l, r); f != nil {
+				return f
+			}
+			continue
+		}
 		old := sm.load(r, n)
 		b := w.value(&d.b, l) & m64
 		nv := old
