@@ -248,6 +248,20 @@ func (in Inst) Pretty() string {
 		fmt.Fprintf(&b, " %d", in.Imm)
 	case OpPMEVENT:
 		fmt.Fprintf(&b, " %#x", in.Imm)
+	case OpCPASYNC:
+		switch int(in.Mods&ModCpAsyncKindMask) >> ModCpAsyncKindSh {
+		case CpAsyncCommit:
+			b.WriteString(".COMMIT_GROUP")
+		case CpAsyncWaitGroup:
+			fmt.Fprintf(&b, ".WAIT_GROUP %d", in.Imm)
+		case CpAsyncWaitAll:
+			b.WriteString(".WAIT_ALL")
+		default:
+			fmt.Fprintf(&b, ".%d [%s%+#x], [%s]", 4<<(in.Mods&ModCpAsyncSizeMask), val(in.A), int32(in.Imm), val(in.B))
+			if in.Mods&ModCpAsyncSrcSize != 0 {
+				fmt.Fprintf(&b, ", %s", val(in.C))
+			}
+		}
 	case OpREDUX:
 		fmt.Fprintf(&b, ".%s.%s R%d, %s, %s", ReduxName(int(in.Mods&ModReduxMask)), in.Type, in.Dst, val(in.A), val(in.B))
 	case OpMATCH:

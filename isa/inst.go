@@ -87,6 +87,7 @@ const (
 	OpREDUX    // redux.sync: Dst = reduction (Mods ReduxOp) of A over the member mask B
 	OpMATCH    // match.sync: Dst = lanes of member mask B whose A equals (.any) or all equal (.all); Dst2 pred with ModMatchPred
 	OpELECT    // elect.sync: Dst = lane of the leader among member mask A, Dst2 (pred) = this lane is it
+	OpCPASYNC  // cp.async: Mods CpAsyncKind; copy: shared [A + Imm] = global [B], size Mods, src-size C
 	opcodeCount
 )
 
@@ -107,7 +108,7 @@ var opcodeNames = [...]string{
 	OpCOPYSIGN: "COPYSIGN", OpTESTP: "TESTP",
 	OpMUL24: "MUL24", OpMAD24: "MAD24", OpDP4A: "DP4A", OpDP2A: "DP2A", OpBMSK: "BMSK",
 	OpSZEXT: "SZEXT", OpFNS: "FNS", OpLOP3: "LOP3",
-	OpREDUX: "REDUX", OpMATCH: "MATCH", OpELECT: "ELECT",
+	OpREDUX: "REDUX", OpMATCH: "MATCH", OpELECT: "ELECT", OpCPASYNC: "CPASYNC",
 }
 
 func (o Opcode) String() string {

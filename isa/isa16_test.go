@@ -77,6 +77,10 @@ func TestISA16Errors(t *testing.T) {
 		{"mbarrier.expect_tx", ".shared .b64 bar;\nmbarrier.expect_tx.shared.b64 [bar], 16;", "t.ptx:12:1: unsupported: mbarrier.expect_tx"},
 		{"mbarrier cluster", ".shared .b64 bar;\nmbarrier.arrive.shared::cluster.b64 _, [bar];", "t.ptx:12:1: unsupported: mbarrier.arrive.shared::cluster"},
 		{"mbarrier.init.b32", ".shared .b64 bar;\nmbarrier.init.shared.b32 [bar], 4;", "t.ptx:12:1: mbarrier.init needs .b64"},
+		{"cp.async.bulk", ".shared .b8 sm[16];\ncp.async.bulk.shared::cluster.global [sm], [%rd1], 16;", "t.ptx:12:1: unsupported: cp.async.bulk"},
+		{"cp.async.cg 8", ".shared .b8 sm[16];\ncp.async.cg.shared.global [sm], [%rd1], 8;", "t.ptx:12:41: cp.async cp-size must be 4, 8 or 16 (.cg: 16)"},
+		{"cp.async ignore-src", ".shared .b8 sm[16];\ncp.async.ca.shared.global [sm], [%rd1], 4, %p1;", "t.ptx:12:44: unsupported: cp.async with an ignore-src predicate"},
+		{"cp.async.wait_group reg", "cp.async.wait_group %r1;", "t.ptx:11:21: cp.async.wait_group needs an integer constant"},
 		{"lop3.or without p", "lop3.or.b32 %r1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: lop3 writes d|p with .and/.or and d alone without"},
 	}
 	for _, c := range cases {

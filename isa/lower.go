@@ -442,6 +442,8 @@ func (st *fnState) instr(in *Instr) {
 		st.lowerAtom(in, ms, mi)
 	case "mbarrier":
 		st.lowerMbarrier(in, ms, mi)
+	case "cp":
+		st.lowerCpAsync(in, ms, mi)
 	case "bra", "brx", "call", "ret", "exit":
 		st.lowerFlow(in, ms, mi)
 	case "bar", "barrier":

@@ -405,6 +405,22 @@ const (
 	ModMatchPred = 1 << 1
 )
 
+// CPASYNC: the kind (bits 4..5) and, for a copy, the size (bits 0..1:
+// 4, 8 or 16 bytes), .cg (bit 2; else .ca) and whether C holds a
+// src-size (bit 3; else the whole size is read). wait_group keeps Imm
+// groups pending.
+const (
+	ModCpAsyncSizeMask = 0x3
+	ModCpAsyncCG       = 1 << 2
+	ModCpAsyncSrcSize  = 1 << 3
+	ModCpAsyncKindSh   = 4
+	ModCpAsyncKindMask = 0x3 << ModCpAsyncKindSh
+	CpAsyncCopy        = 0
+	CpAsyncCommit      = 1
+	CpAsyncWaitGroup   = 2
+	CpAsyncWaitAll     = 3
+)
+
 // DP2A: .hi takes bytes 2 and 3 of B (clear: .lo, bytes 0 and 1).
 const ModDp2aHi = 1 << 0
 

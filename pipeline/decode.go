@@ -39,6 +39,7 @@ const (
 	catREDUX
 	catMATCH
 	catELECT
+	catCPASYNC
 )
 
 // Latency classes (config.Lat fields).
@@ -466,6 +467,8 @@ func (dc *decoder) decodeInto(d *dinst) *decodeErr {
 		return err
 	case isa.OpREDUX, isa.OpMATCH, isa.OpELECT:
 		return dc.decodeWarpOp(d)
+	case isa.OpCPASYNC:
+		return dc.decodeCpAsync(d)
 	case isa.OpVOTE:
 		d.cat = catVOTE
 		mode := int(in.Mods&3) >> isa.ModVoteShift

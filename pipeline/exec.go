@@ -219,6 +219,14 @@ func (sm *SM) issue(w *warp, s int) {
 	case catSHFL:
 		sm.execShfl(w, d, pc, emask)
 		w.advance()
+	case catCPASYNC:
+		var until uint64
+		if until, f = sm.execCpAsync(w, d, emask); f == nil {
+			w.advance()
+			if until > c+1 {
+				w.blockUntil, w.blockState = until, StateMembar
+			}
+		}
 	case catREDUX, catMATCH, catELECT:
 		sm.execWarpOp(w, d, pc, emask)
 		w.advance()
