@@ -460,6 +460,14 @@ func (st *fnState) lowerMembar(in *Instr, ms modSet, mi minst) {
 		case "sys":
 			level = MembarSys
 		case "sc", "acq_rel", "proxy", "alias", "async":
+		case "release", "acquire", "mbarrier_init", "global", "shared::cta", "shared::cluster":
+			// fence.release/.acquire (PTX 8.6), fence.mbarrier_init.release.cluster,
+			// fence.proxy.async.{global,shared::cta,shared::cluster}: one SM's
+			// memory is coherent, so they order as the other fences do.
+			if in.Op != "fence" {
+				st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
+				return
+			}
 		default:
 			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
 			return

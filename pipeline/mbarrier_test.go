@@ -22,6 +22,9 @@ func TestMbarrier(t *testing.T) {
 	mbarrier.init.shared.b64 [bar+8], 2;
 	mbarrier.arrive.noComplete.shared.b64 %rd5, [bar+8], 1;
 	mbarrier.arrive_drop.shared.b64 %rd6, [bar+8];
+	fence.mbarrier_init.release.cluster;
+	fence.proxy.async.shared::cta;
+	fence.acq_rel.gpu;
 	mbarrier.test_wait.parity.shared.b64 %p2, [bar+8], 0;
 	selp.u32 %r10, 1, 0, %p2;
 	mbarrier.pending_count.b64 %r11, %rd6;
