@@ -96,3 +96,22 @@ func TestISA16Errors(t *testing.T) {
 		})
 	}
 }
+
+// A .pred parameter is a .reg parameter of a .func (issue 16, item 5);
+// anywhere else it is refused at its position.
+func TestPredParamPlaces(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"param space", ".func f(.param .pred p) { ret; }\n", "t.ptx:4:9: a .pred parameter must be a .reg parameter of a .func"},
+		{"kernel", ".visible .entry k(.param .pred p) { ret; }\n", "t.ptx:4:19: a .pred parameter must be a .reg parameter of a .func"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := isa.AssembleSource("t.ptx", []byte(kernelHead+c.src))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want %s", err, c.want)
+			}
+		})
+	}
+	if _, err := isa.AssembleSource("t.ptx", []byte(kernelHead+".func (.reg .pred r) f(.reg .pred p) { mov.pred r, p; ret; }\n")); err != nil {
+		t.Fatalf(".reg .pred parameters: %v", err)
+	}
+}

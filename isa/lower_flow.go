@@ -17,7 +17,11 @@ func (st *fnState) emitRetGuarded(pos Pos, uni bool, guard *RegOperand) {
 		return
 	}
 	for _, r := range st.regRets {
-		mi := minst{in: Inst{Op: OpST, Type: r.typ, Mods: SpaceLocal, A: FPOp(), B: RegOp(0), Imm: r.off}, pos: pos, immUsed: true}
+		b := RegOp(0)
+		if r.typ == Pred {
+			b = PredOp(0, false)
+		}
+		mi := minst{in: Inst{Op: OpST, Type: r.typ, Mods: SpaceLocal, A: FPOp(), B: b, Imm: r.off}, pos: pos, immUsed: true}
 		mi.uses = append(mi.uses, rref{r.v, fB})
 		st.guard(&mi, guard)
 		st.emit(mi)
@@ -305,7 +309,7 @@ func (st *fnState) passArg(in *Instr, arg Operand, p sigParam, off uint32, call 
 	}
 	_, pos, _ := identOf(arg)
 	t := p.typ
-	if t == Pred || !t.Encodable() {
+	if !t.Encodable() {
 		st.a.errorf(pos, "unsupported: argument of type .%s", t)
 		return false
 	}

@@ -36,3 +36,36 @@ func TestRegPlusImmOperands(t *testing.T) {
 		}
 	}
 }
+
+// .pred parameters and return values of a .func (issue 16, item 5): a
+// predicate goes through the call's argument area as one byte.
+func TestPredParams(t *testing.T) {
+	src := `.func (.reg .pred %rp) f(.reg .pred %ap, .reg .b32 %x)
+{
+	.reg .pred %q;
+	setp.gt.u32 %q, %x, 20;
+	and.pred %rp, %ap, %q;
+	ret;
+}
+` + kernel(`
+	setp.eq.u32 %p1, %r2, 7;
+	setp.lt.u32 %p2, %r1, 50;
+	call.uni (%p3), f, (%p1, %r1);
+	@%p2 bra DONE;
+	setp.ge.u32 %p4, %r1, 50;
+	call.uni (%p3), f, (%p4, %r1);
+DONE:
+	selp.u32 %r3, 1, 0, %p3;
+	st.global.u32 [%rd3], %r3;
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(64)})
+	wantCompleted(t, rep)
+	for tid, got := range rep.Buffers["out"] {
+		// Threads < 50: f(lane == 7, tid) = lane 7 and tid > 20 (thread
+		// 39 only); threads >= 50: f(tid >= 50, tid) = true.
+		want := b2u32(tid == 39 || tid >= 50)
+		if got != want {
+			t.Errorf("thread %d: %d, want %d", tid, got, want)
+		}
+	}
+}
