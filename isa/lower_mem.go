@@ -242,6 +242,10 @@ func (st *fnState) lowerMem(in *Instr, ms modSet, mi minst) {
 		st.a.errorf(in.Pos, "%s.pred is not allowed", in.Op)
 		return
 	}
+	if ms.has("v8") || ms.has("v4") && t.Bits() == 64 {
+		st.lowerMemHalves(in, mi, t)
+		return
+	}
 	space, vec := SpaceGeneric, 1
 	for _, m := range ms.rest {
 		if s, ok := spaceOf(m); ok {
@@ -436,4 +440,49 @@ func (st *fnState) lowerAtom(in *Instr, ms modSet, mi minst) {
 		mi.in.C = ZeroOp()
 	}
 	st.emit(mi)
+}
+
+// lowerMemHalves lowers ld/st .v8 of 32-bit elements and .v4 of 64-bit
+// ones (PTX ISA 8.x: 32-byte vectors) as two accesses of half the vector,
+// at the address and 16 bytes above it, each with its half of the
+// elements.
+func (st *fnState) lowerMemHalves(in *Instr, mi minst, t Type) {
+	n, half := 8, "v4"
+	if t.Bits() == 64 {
+		n, half = 4, "v2"
+	}
+	if t.Bits() < 32 {
+		st.a.errorf(in.Pos, "unsupported: %s.v8.%s (only 32-bit elements)", in.Op, t)
+		return
+	}
+	store := in.Op == "st"
+	ai, di := 1, 0
+	if store {
+		ai, di = 0, 1
+	}
+	ao, ok := in.Operands[ai].(*AddrOperand)
+	vo, vok := in.Operands[di].(*VecOperand)
+	if !ok || !vok || len(vo.Elems) != n {
+		st.a.errorf(in.Pos, "%s.v%d needs an address and a vector of %d elements", in.Op, n, n)
+		return
+	}
+	for k := 0; k < 2; k++ {
+		part := *in
+		part.Mods = nil
+		for _, m := range in.Mods {
+			if m == "v8" || m == "v4" {
+				m = half
+			}
+			part.Mods = append(part.Mods, m)
+		}
+		a := *ao
+		a.Offset += int64(16 * k)
+		v := *vo
+		v.Elems = vo.Elems[k*n/2 : (k+1)*n/2]
+		part.Operands = []Operand{nil, nil}
+		part.Operands[ai], part.Operands[di] = &a, &v
+		m := mi
+		m.uses = append([]rref(nil), mi.uses...)
+		st.lowerMem(&part, splitMods(&part), m)
+	}
 }

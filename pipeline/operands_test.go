@@ -69,3 +69,49 @@ DONE:
 		}
 	}
 }
+
+// ld/st .v8 of 32-bit elements and .v4 of 64-bit ones (two 16-byte
+// halves), and mov.v2/.v4 between vector registers and {...} operands,
+// a swap through the same register included (issue 16, item 5).
+func TestWideVectorsAndVectorMov(t *testing.T) {
+	src := kernelWith(".reg .v4 .b32 %v;\n\t.reg .v2 .b64 %w;", `
+	mul.lo.u32 %r3, %r1, 32;
+	cvt.u64.u32 %rd4, %r3;
+	add.s64 %rd5, %rd1, %rd4;
+	ld.global.v8.b32 {%r4, %r5, %r6, %r7, %r8, %r9, %r10, %r11}, [%rd5];
+	mov.v4.b32 %v, {%r4, %r5, %r6, %r7};
+	mov.v4.b32 %v, {%v.w, %v.z, %v.y, %v.x};
+	mov.v4.b32 {%r4, %r5, %r6, %r7}, %v;
+	ld.global.v4.b64 {%rd6, %rd7, %rd8, %rd9}, [%rd5];
+	mov.v2.b64 %w, {%rd9, %rd8};
+	mov.v2.b64 {%rd8, %rd9}, %w;
+	st.global.v8.b32 [%rd5+2048], {%r4, %r5, %r6, %r7, %r8, %r9, %r10, %r11};
+	st.global.v4.b64 [%rd5+4096], {%rd6, %rd7, %rd8, %rd9};
+	ret;`)
+	const n = 64
+	init := make([]byte, 4*8*n)
+	for i := range init {
+		init[i] = byte(i*5 + 1)
+	}
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{n, 1, 1}, Buffers: []Buffer{{Param: "out", Size: 3 * 2048, Init: init}}})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	in := func(i int) uint32 {
+		return uint32(init[4*i]) | uint32(init[4*i+1])<<8 | uint32(init[4*i+2])<<16 | uint32(init[4*i+3])<<24
+	}
+	for tid := 0; tid < n; tid++ {
+		b := 8 * tid
+		// .v8: the first four reversed by the vector-register swap.
+		want := []uint32{in(b + 3), in(b + 2), in(b + 1), in(b), in(b + 4), in(b + 5), in(b + 6), in(b + 7)}
+		// .v4.b64: the last two 64-bit elements swapped.
+		want64 := []uint32{in(b), in(b + 1), in(b + 2), in(b + 3), in(b + 6), in(b + 7), in(b + 4), in(b + 5)}
+		for k := 0; k < 8; k++ {
+			if got := out[512+b+k]; got != want[k] {
+				t.Errorf("thread %d .v8 word %d: %#x, want %#x", tid, k, got, want[k])
+			}
+			if got := out[1024+b+k]; got != want64[k] {
+				t.Errorf("thread %d .v4.b64 word %d: %#x, want %#x", tid, k, got, want64[k])
+			}
+		}
+	}
+}
