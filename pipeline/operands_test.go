@@ -1,6 +1,10 @@
 package pipeline
 
-import "testing"
+import (
+	"math"
+	"strings"
+	"testing"
+)
 
 // %r+imm value operands (issue 16, item 5: "%r+imm value operands, where
 // PTX allows them"; the zluda corpus's add.u32 %reg0, %reg1+1, %reg2+-1
@@ -111,6 +115,49 @@ func TestWideVectorsAndVectorMov(t *testing.T) {
 			}
 			if got := out[1024+b+k]; got != want64[k] {
 				t.Errorf("thread %d .v4.b64 word %d: %#x, want %#x", tid, k, got, want64[k])
+			}
+		}
+	}
+}
+
+// Vector .param parameters (issue 16, item 5): ".param .v4 .f32 a" is
+// four f32 aligned to 16 bytes, passed and read with .v4 accesses; the
+// function returns them reversed in a 16-byte .b8 array.
+func TestVectorParams(t *testing.T) {
+	src := `.func (.param .align 16 .b8 rv[16]) g(.param .v4 .f32 a)
+{
+	.reg .v4 .f32 %q;
+	ld.param.v4.f32 {%q.x, %q.y, %q.z, %q.w}, [a];
+	st.param.v4.f32 [rv], {%q.w, %q.z, %q.y, %q.x};
+	ret;
+}
+` + kernel(`
+	cvt.rn.f32.u32 %f1, %r1;
+	add.f32 %f2, %f1, 0f3F000000;
+	add.f32 %f3, %f1, 0f40000000;
+	add.f32 %f4, %f1, 0f41000000;
+	{
+	.param .v4 .f32 arg;
+	.param .align 16 .b8 ret[16];
+	st.param.v4.f32 [arg], {%f1, %f2, %f3, %f4};
+	call.uni (ret), g, (arg);
+	ld.param.v4.f32 {%f5, %f6, %f7, %f8}, [ret];
+	}
+	st.global.f32 [%rd3], %f5;
+	st.global.f32 [%rd3+256], %f6;
+	st.global.f32 [%rd3+512], %f7;
+	st.global.f32 [%rd3+768], %f8;
+	ret;`)
+	src = strings.Replace(src, ".reg .pred %p<8>;", ".reg .pred %p<8>;\n\t.reg .f32 %f<10>;", 1)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(4 * 64)})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	for tid := 0; tid < 64; tid++ {
+		x := float32(tid)
+		want := []float32{x + 8, x + 2, x + 0.5, x}
+		for k, w := range want {
+			if got := math.Float32frombits(out[64*k+tid]); got != w {
+				t.Errorf("thread %d element %d: %v, want %v", tid, k, got, w)
 			}
 		}
 	}
