@@ -332,7 +332,7 @@ func (p *parser) parseStmt() Stmt {
 	t := p.tok()
 	switch t.kind {
 	case tWord:
-		if p.peek(1).is(':') && !p.peek(2).is(':') {
+		if p.peek(1).is(':') {
 			return p.parseLabeled()
 		}
 		return p.parseInstr()
@@ -484,22 +484,7 @@ func (p *parser) parseInstr() Stmt {
 		p.syncStmt()
 		return nil
 	}
-	// A state-space modifier with a sub-qualifier (.shared::cta,
-	// .shared::cluster) continues the word after "::" written without
-	// spaces.
-	text := ot.text
-	for {
-		c1, c2, w := p.peek(1), p.peek(2), p.peek(3)
-		if !c1.is(':') || !c2.is(':') || w.kind != tWord || c1.line != ot.line ||
-			c1.col != ot.col+len(text) || c2.col != c1.col+1 || w.col != c2.col+1 {
-			break
-		}
-		text += "::" + w.text
-		p.next()
-		p.next()
-		p.next()
-	}
-	parts := strings.Split(text, ".")
+	parts := strings.Split(ot.text, ".")
 	in.Op, in.Mods = parts[0], parts[1:]
 	if len(in.Mods) == 0 {
 		in.Mods = nil

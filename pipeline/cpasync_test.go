@@ -27,7 +27,7 @@ func TestCpAsync(t *testing.T) {
 	rem.u32 %r8, %r1, 9;
 	cp.async.cg.shared.global [%r6], [%rd5], 16;
 	cp.async.commit_group;
-	cp.async.ca.shared::cta.global [%r7], [%rd7+512], 8, %r8;
+	cp.async.ca.shared::cta.global.L2::128B [%r7], [%rd7+512], 8, %r8;
 	cp.async.commit_group;
 	cp.async.wait_group 1;
 	add.u32 %r20, %r1, 0;
