@@ -16,6 +16,10 @@ func (st *fnState) lowerCpAsync(in *Instr, ms modSet, mi minst) {
 		st.a.errorf(in.Pos, "unsupported: %s", joinMods(in))
 		return
 	}
+	if len(ms.rest) > 1 && ms.rest[1] == "mbarrier" {
+		st.lowerCpAsyncArrive(in, ms, mi)
+		return
+	}
 	mi.in.Op = OpCPASYNC
 	kind := -1
 	cg, ca, shared, global := false, false, false, false
@@ -130,5 +134,48 @@ func (st *fnState) lowerCpAsync(in *Instr, ms modSet, mi minst) {
 		mi.in.C = ZeroOp()
 	}
 	st.emit(addr)
+	st.emit(mi)
+}
+
+// lowerCpAsyncArrive lowers cp.async.mbarrier.arrive{.noinc}{.shared}.b64
+// [mbar]: an arrive-on operation once the thread's earlier cp.async
+// copies complete. The model's copies are done at issue, so the arrive is
+// made at once: with .noinc it counts as one arrival (an mbarrier arrive
+// of count 1); without, the pending count is incremented first, so the
+// pair leaves the barrier as it is and nothing is emitted.
+func (st *fnState) lowerCpAsyncArrive(in *Instr, ms modSet, mi minst) {
+	noinc := false
+	space := SpaceGeneric
+	for _, m := range ms.rest[2:] {
+		switch {
+		case m == "arrive":
+		case m == "noinc":
+			noinc = true
+		case m == "shared" || m == "shared::cta":
+			space = SpaceShared
+		default:
+			st.a.errorf(in.Pos, "unsupported: cp.async.mbarrier.%s", m)
+			return
+		}
+	}
+	if !ms.has("arrive") || len(ms.types) != 1 || ms.types[0] != B64 || !st.wantOperands(in, 1, 1) {
+		st.a.errorf(in.Pos, "cp.async.mbarrier needs .arrive, .b64 and the barrier's address")
+		return
+	}
+	if !noinc {
+		probe := minst{pos: in.Pos}
+		st.memAddr(&probe, in.Operands[0], space) // reports a bad address
+		return
+	}
+	mi.in.Op, mi.in.Type = OpATOM, B64
+	v := st.newVreg("_", B64, in.Pos)
+	mi.defs = append(mi.defs, rref{v, fDst})
+	eff, ok := st.memAddr(&mi, in.Operands[0], space)
+	if !ok {
+		return
+	}
+	mi.in.Mods |= uint16(eff) | AtomMbarArrive<<ModAtomShift
+	st.setImm(&mi, 1, 1)
+	mi.in.C = ZeroOp()
 	st.emit(mi)
 }

@@ -85,3 +85,27 @@ func TestCpAsync(t *testing.T) {
 		t.Errorf("no membar stall while waiting: %v", rep.Stalls)
 	}
 }
+
+// cp.async.mbarrier.arrive.noinc counts as one arrival on the barrier
+// (the model's copies are complete at issue); without .noinc the
+// pending count is raised first, so the pair changes nothing.
+func TestCpAsyncMbarrierArrive(t *testing.T) {
+	src := kernelWith(".shared .align 8 .b64 bar;\n\t.shared .align 16 .b8 sm[16];", `
+	mbarrier.init.shared.b64 [bar], 2;
+	cp.async.ca.shared.global [sm], [%rd1], 16;
+	cp.async.mbarrier.arrive.noinc.shared.b64 [bar];
+	cp.async.mbarrier.arrive.shared.b64 [bar];
+	mbarrier.test_wait.parity.shared.b64 %p1, [bar], 0;
+	mbarrier.arrive.shared.b64 %rd4, [bar];
+	mbarrier.test_wait.parity.shared.b64 %p2, [bar], 0;
+	selp.u32 %r3, 1, 0, %p1;
+	selp.u32 %r4, 2, 0, %p2;
+	or.b32 %r3, %r3, %r4;
+	st.global.u32 [%rd3], %r3;
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{1, 1, 1}, Buffers: outBuf(4)})
+	wantCompleted(t, rep)
+	if got := rep.Buffers["out"][0]; got != 2 {
+		t.Errorf("phase complete before/after the second arrival: %#b, want 0b10", got)
+	}
+}
