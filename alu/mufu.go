@@ -15,6 +15,9 @@ import (
 // tanh: 2^-11 relative), which is the contract a program may rely on.
 // Special inputs give the results of the ISA's tables.
 func evalMufu(in *isa.Inst, a uint64) uint64 {
+	if isHalf(in.Type) {
+		return evalMufuHalf(in, a)
+	}
 	ftz := in.Mods&isa.ModFtz != 0
 	if in.Type == isa.F64 {
 		if ftz {
@@ -125,4 +128,51 @@ func evalTestp(in *isa.Inst, a uint64) bool {
 		return !nan && !inf && !f.isSubnormal(a)
 	}
 	return f.isSubnormal(a) // TestpSubnormal
+}
+
+// evalMufuHalf is ex2 and tanh of f16, bf16 and their x2 pairs (each half
+// independently): the float64 function of the (flushed, for .ftz.bf16)
+// input rounded to nearest in the format, within the PTX ISA's bounds
+// (ex2: 2^-9.9 relative for f16, 2^-7 for bf16; tanh: 2^-10.987 absolute
+// for f16, 2^-8 for bf16); .ftz flushes subnormal results too, tanh
+// passes subnormal inputs through.
+func evalMufuHalf(in *isa.Inst, a uint64) uint64 {
+	if in.Type.Packed() {
+		e := *in
+		e.Type = isa.F16
+		if in.Type == isa.BF16x2 {
+			e.Type = isa.BF16
+		}
+		return evalMufuHalf(&e, a&0xffff) | evalMufuHalf(&e, a>>16&0xffff)<<16
+	}
+	f := fmtOf(in.Type)
+	ftz := in.Mods&isa.ModFtz != 0
+	a &= 0xffff
+	if ftz {
+		a = f.flush(a)
+	}
+	if f.isNaN(a) {
+		return f.nan
+	}
+	x := f.decode(a)
+	var y float64
+	if in.Op == isa.OpEX2 {
+		y = math.Exp2(x)
+	} else {
+		if x == 0 || f.isSubnormal(a) {
+			return a
+		}
+		y = math.Tanh(x)
+	}
+	var r uint64
+	switch {
+	case math.IsInf(y, 0) || y == 0:
+		r = f.encode(y)
+	default:
+		r = f.roundDir(y, 0, rn)
+	}
+	if ftz {
+		r = f.flush(r)
+	}
+	return r
 }

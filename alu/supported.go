@@ -276,6 +276,20 @@ func check(in *isa.Inst, detail bool) error {
 		return c.extra(isa.ModBfindShiftAmt)
 
 	case isa.OpEX2, isa.OpLG2, isa.OpSIN, isa.OpCOS, isa.OpRSQRT, isa.OpTANH:
+		if isHalf(t) {
+			bf := t == isa.BF16 || t == isa.BF16x2
+			switch {
+			case in.Op != isa.OpEX2 && in.Op != isa.OpTANH:
+				return c.bad("type not supported")
+			case rnd != isa.RndApprox:
+				return c.bad("needs .approx")
+			case in.Op == isa.OpEX2 && (mods&isa.ModFtz != 0) != bf:
+				return c.bad(".ftz with bf16 types only (and required there)")
+			case in.Op == isa.OpTANH && mods&isa.ModFtz != 0:
+				return c.bad(".ftz not defined")
+			}
+			return c.extra(isa.ModRndMask | isa.ModFtz)
+		}
 		switch {
 		case t != isa.F32 && !(in.Op == isa.OpRSQRT && t == isa.F64):
 			return c.bad("type not supported")

@@ -33,7 +33,8 @@ func TestISA16Kernels(t *testing.T) {
 func TestISA16Errors(t *testing.T) {
 	const regs = ".reg .f32 %f<4>;\n.reg .f16 %h<4>;\n.reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
 	cases := []struct{ name, body, want string }{
-		{"ex2.f16", "ex2.approx.f16 %h1, %h2;", "t.ptx:11:1: unsupported: ex2.f16"},
+		{"lg2.f16", "lg2.approx.f16 %h1, %h2;", "t.ptx:11:1: unsupported: lg2.f16"},
+		{"ex2.ftz.f16", "ex2.approx.ftz.f16 %h1, %h2;", "t.ptx:11:1: ex2.approx takes .ftz with .bf16/.bf16x2 and only with them"},
 		{"tanh.ftz", "tanh.approx.ftz.f32 %f1, %f2;", "t.ptx:11:1: unsupported: tanh.ftz"},
 		{"ex2 without approx", "ex2.ftz.f32 %f1, %f2;", "t.ptx:11:1: ex2 needs .approx"},
 		{"sin.f64", "sin.approx.f64 %rd1, %rd2;", "t.ptx:11:1: sin needs .f32"},
@@ -60,7 +61,8 @@ func TestISA16Errors(t *testing.T) {
 		{"match no mode", "match.sync.b32 %r1, %r2, 0xffffffff;", "t.ptx:11:1: match needs .sync and .any or .all"},
 		{"match.u16", ".reg .u16 %s<3>;\nmatch.any.sync.b16 %r1, %s1, 0xffffffff;", "t.ptx:12:1: match needs .b32 or .b64"},
 		{"elect without p", "elect.sync %r1, 0xffffffff;", "t.ptx:11:1: elect.sync writes d|p"},
-		{"ex2.bf16x2", "ex2.approx.ftz.bf16x2 %r1, %r2;", "t.ptx:11:1: unsupported: ex2.bf16x2"},
+		{"ex2.bf16x2 without ftz", "ex2.approx.bf16x2 %r1, %r2;", "t.ptx:11:1: ex2.approx takes .ftz with .bf16/.bf16x2 and only with them"},
+		{"sin.f16x2", "sin.approx.f16x2 %r1, %r2;", "t.ptx:11:1: unsupported: sin.f16x2"},
 		{"div.bf16", "div.rn.bf16 %h1, %h2, %h3;", "t.ptx:11:1: unsupported: div.bf16"},
 		{"add.rz.f16x2", "add.rz.f16x2 %r1, %r2, %r3;", "t.ptx:11:1: unsupported: add.rz.f16x2 (only .rn)"},
 		{"add.ftz.bf16", "add.ftz.bf16 %h1, %h2, %h3;", "t.ptx:11:1: unsupported: add.ftz/.sat on .bf16"},

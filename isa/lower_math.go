@@ -12,8 +12,13 @@ func (st *fnState) lowerMufu(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	op := mufuOps[in.Op]
-	if t == F16 || t.LowPrecision() {
+	half := t == F16 || t == F16x2 || t == BF16 || t == BF16x2
+	if t.LowPrecision() && !half || half && op != OpEX2 && op != OpTANH {
 		st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, t)
+		return
+	}
+	if half {
+		st.lowerMufuHalf(in, ms, mi, op, t)
 		return
 	}
 	switch {
@@ -42,6 +47,46 @@ func (st *fnState) lowerMufu(in *Instr, ms modSet, mi minst) {
 	}
 	mi.in.Op, mi.in.Type = op, t
 	mi.in.Mods |= RndApprox << ModRndShift
+	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) {
+		return
+	}
+	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
+	st.emit(mi)
+}
+
+// lowerMufuHalf lowers the half-precision forms: ex2.approx.{f16,f16x2},
+// ex2.approx.ftz.{bf16,bf16x2} and tanh.approx.{f16,f16x2,bf16,bf16x2}
+// (PTX ISA 9.7.4.9-10).
+func (st *fnState) lowerMufuHalf(in *Instr, ms modSet, mi minst, op Opcode, t Type) {
+	approx, ftz := false, false
+	for _, m := range ms.rest {
+		switch m {
+		case "approx":
+			approx = true
+		case "ftz":
+			ftz = true
+		default:
+			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
+			return
+		}
+	}
+	bf := t == BF16 || t == BF16x2
+	switch {
+	case !approx:
+		st.a.errorf(in.Pos, "%s needs .approx", in.Op)
+		return
+	case op == OpEX2 && ftz != bf:
+		st.a.errorf(in.Pos, "ex2.approx takes .ftz with .bf16/.bf16x2 and only with them")
+		return
+	case op == OpTANH && ftz:
+		st.a.errorf(in.Pos, "unsupported: tanh.ftz")
+		return
+	}
+	mi.in.Op, mi.in.Type = op, t
+	mi.in.Mods |= RndApprox << ModRndShift
+	if ftz {
+		mi.in.Mods |= ModFtz
+	}
 	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) {
 		return
 	}
