@@ -32,6 +32,16 @@ func evalFloat(in *isa.Inst, a, b, c uint64) uint64 {
 	case isa.OpABS:
 		return a &^ f.sign()
 	case isa.OpMIN, isa.OpMAX:
+		if in.Mods&isa.ModMinMaxNaN != 0 && (f.isNaN(a) || f.isNaN(b)) {
+			return f.nan
+		}
+		if in.Mods&isa.ModMinMaxXorsign != 0 {
+			if f.isNaN(a) || f.isNaN(b) {
+				return fminmax(f, a, b, in.Op == isa.OpMAX)
+			}
+			sign := (a ^ b) & f.sign()
+			return fminmax(f, f.abs(a), f.abs(b), in.Op == isa.OpMAX) | sign
+		}
 		return fminmax(f, a, b, in.Op == isa.OpMAX)
 	case isa.OpADD, isa.OpSUB:
 		if f.isNaN(a) || f.isNaN(b) {

@@ -186,6 +186,9 @@ func check(in *isa.Inst, detail bool) error {
 			if t == isa.F64 {
 				return c.extra(0)
 			}
+			if in.Op == isa.OpMIN || in.Op == isa.OpMAX {
+				return c.extra(isa.ModFtz | isa.ModMinMaxNaN | isa.ModMinMaxXorsign)
+			}
 			return c.extra(isa.ModFtz)
 		}
 		if !isInt(t) {

@@ -83,6 +83,9 @@ func TestISA16Errors(t *testing.T) {
 		{"cp.async.cg 8", ".shared .b8 sm[16];\ncp.async.cg.shared.global [sm], [%rd1], 8;", "t.ptx:12:41: cp.async cp-size must be 4, 8 or 16 (.cg: 16)"},
 		{"cp.async ignore-src", ".shared .b8 sm[16];\ncp.async.ca.shared.global [sm], [%rd1], 4, %p1;", "t.ptx:12:44: unsupported: cp.async with an ignore-src predicate"},
 		{"cp.async.wait_group reg", "cp.async.wait_group %r1;", "t.ptx:11:21: cp.async.wait_group needs an integer constant"},
+		{"min.NaN.f64", "min.NaN.f64 %rd1, %rd2, %rd3;", "t.ptx:11:1: unsupported: min.NaN/.xorsign on .f64"},
+		{"max.xorsign without abs", "max.xorsign.f32 %f1, %f2, %f3;", "t.ptx:11:1: max.xorsign needs .abs"},
+		{"add.NaN", "add.NaN.f32 %f1, %f2, %f3;", "t.ptx:11:1: unsupported: add.NaN"},
 		{"lop3.or without p", "lop3.or.b32 %r1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: lop3 writes d|p with .and/.or and d alone without"},
 	}
 	for _, c := range cases {

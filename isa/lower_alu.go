@@ -19,6 +19,19 @@ func (st *fnState) arithMods(in *Instr, ms modSet, mi *minst, allowMul bool) boo
 			mi.in.Mods |= ModCCOut
 		case "relu":
 			mi.in.Mods |= ModRelu
+		case "NaN", "xorsign", "abs":
+			if in.Op != "min" && in.Op != "max" {
+				st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
+				return false
+			}
+			if m == "NaN" {
+				mi.in.Mods |= ModMinMaxNaN
+			} else if m == "xorsign" {
+				mi.in.Mods |= ModMinMaxXorsign
+			} else if !ms.has("xorsign") {
+				st.a.errorf(in.Pos, "%s.abs needs .xorsign", in.Op)
+				return false
+			}
 		case "satfinite":
 			mi.in.Mods |= ModSatFinite
 		case "uni", "sync", "aligned":
@@ -52,7 +65,7 @@ func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	if in.Op == "addc" || in.Op == "subc" || in.Op == "madc" {
 		mi.in.Mods |= ModCCIn
 	}
-	if !st.arithMods(in, ms, &mi, op == OpMUL || op == OpMAD) || !st.carryOK(in, &mi) || !st.lowPrecOK(in, &mi) {
+	if !st.arithMods(in, ms, &mi, op == OpMUL || op == OpMAD) || !st.carryOK(in, &mi) || !st.lowPrecOK(in, ms, &mi) {
 		return
 	}
 	three := op == OpMAD || op == OpFMA
@@ -115,7 +128,7 @@ func (st *fnState) lowerUnary(in *Instr, ms modSet, mi minst) {
 	}
 	op := unaryOps[in.Op]
 	mi.in.Op, mi.in.Type = op, t
-	if !st.arithMods(in, ms, &mi, false) || !st.lowPrecOK(in, &mi) {
+	if !st.arithMods(in, ms, &mi, false) || !st.lowPrecOK(in, ms, &mi) {
 		return
 	}
 	dt := t

@@ -9,9 +9,20 @@ package isa
 // PTX ISA defines for bf16, f16x2 and bf16x2 (add sub mul fma neg abs min
 // max; .rn only; .ftz and .sat for f16x2; .relu for fma of the half
 // types), and .relu/.satfinite, which belong to those forms and cvt only.
-func (st *fnState) lowPrecOK(in *Instr, mi *minst) bool {
+func (st *fnState) lowPrecOK(in *Instr, ms modSet, mi *minst) bool {
 	t, m, op := mi.in.Type, mi.in.Mods, mi.in.Op
 	half := t == F16 || t == F16x2 || t == BF16 || t == BF16x2
+	if (op == OpMIN || op == OpMAX) && m&(ModMinMaxNaN|ModMinMaxXorsign) != 0 {
+		if t != F32 && !half {
+			st.a.errorf(in.Pos, "unsupported: %s.NaN/.xorsign on .%s", in.Op, t)
+			return false
+		}
+		if m&ModMinMaxXorsign != 0 && !ms.has("abs") {
+			st.a.errorf(in.Pos, "%s.xorsign needs .abs", in.Op)
+			return false
+		}
+		m &^= ModMinMaxNaN | ModMinMaxXorsign // the bits of .relu and .satfinite elsewhere
+	}
 	switch {
 	case m&ModSatFinite != 0:
 		st.a.errorf(in.Pos, "unsupported: %s.satfinite", in.Op)

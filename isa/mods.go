@@ -23,6 +23,11 @@ const (
 	// overflowing result to the largest finite value of its sign.
 	ModRelu      = 1 << 10
 	ModSatFinite = 1 << 11
+	// MIN/MAX of f32 and the half types: .NaN (a NaN operand gives the
+	// canonical NaN) and .xorsign.abs (the smaller/larger magnitude, with
+	// the XOR of the operands' signs).
+	ModMinMaxNaN     = 1 << 10
+	ModMinMaxXorsign = 1 << 11
 	// CVT forms with more than one source: ModCvtPack converts A and B
 	// (f32) into the upper and lower halves of a packed Type (f16x2
 	// bf16x2 e4m3x2 e5m2x2); ModCvtPackSat is cvt.pack.sat: A and B (s32)

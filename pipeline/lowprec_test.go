@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"math"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -59,5 +61,94 @@ func TestLowPrecision(t *testing.T) {
 	}
 	if bad > 40 {
 		t.Errorf("%d words differ", bad)
+	}
+}
+
+// min/max .NaN and .xorsign.abs (PTX ISA 9.7.3.10-11, 9.7.4.7-8): with
+// .NaN a NaN operand gives NaN, without it the other operand; -0 is below
+// +0; .xorsign.abs compares magnitudes and gives the result the XOR of
+// the operands' signs. Each lane's expected halves and words are chosen
+// here from the operands by those rules.
+func TestMinMaxNaNXorsign(t *testing.T) {
+	src := kernel(`
+	mul.wide.u32 %rd4, %r1, 16;
+	add.s64 %rd5, %rd1, %rd4;
+	ld.global.v2.u32 {%r3, %r4}, [%rd5];
+	min.NaN.f32 %r5, %r3, %r4;
+	max.xorsign.abs.f32 %r6, %r3, %r4;
+	min.xorsign.abs.f16x2 %r7, %r3, %r4;
+	max.NaN.bf16x2 %r8, %r3, %r4;
+	st.global.v4.u32 [%rd5], {%r5, %r6, %r7, %r8};
+	ret;`)
+	r := rand.New(rand.NewSource(5))
+	const n = 64
+	in := make([]uint32, 4*n)
+	specials := []uint32{0, 0x80000000, 0x7fc00000, 0x3f800000, 0xbf800000, 0x7e007e00, 0x80008000}
+	for i := 0; i < n; i++ {
+		for k := 0; k < 2; k++ {
+			v := r.Uint32() &^ 0x40004000 // mostly moderate exponents
+			if r.Intn(4) == 0 {
+				v = specials[r.Intn(len(specials))]
+			}
+			in[4*i+k] = v
+		}
+	}
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{n, 1, 1}, Buffers: []Buffer{{Param: "out", Size: 16 * n, Init: words32(in)}}})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	// pick returns the operand min (or max) selects, by value (-0 < +0).
+	pick := func(x, y float64, bx, by uint32, max bool) uint32 {
+		switch {
+		case x == y && x == 0:
+			if math.Signbit(x) != max {
+				return bx
+			}
+			return by
+		case x < y != max:
+			return bx
+		}
+		return by
+	}
+	for i := 0; i < n; i++ {
+		a, b := in[4*i], in[4*i+1]
+		fa, fb := float64(math.Float32frombits(a)), float64(math.Float32frombits(b))
+		got := out[4*i : 4*i+4]
+		// min.NaN.f32
+		if fa != fa || fb != fb {
+			if g := math.Float32frombits(got[0]); g == g {
+				t.Errorf("lane %d: min.NaN.f32(%#x, %#x) = %#x, want NaN", i, a, b, got[0])
+			}
+		} else if w := pick(fa, fb, a, b, false); got[0] != w {
+			t.Errorf("lane %d: min.NaN.f32(%#x, %#x) = %#x, want %#x", i, a, b, got[0], w)
+		}
+		// max.xorsign.abs.f32 (NaN operands not checked)
+		if fa == fa && fb == fb {
+			w := pick(math.Abs(fa), math.Abs(fb), a&^(1<<31), b&^(1<<31), true) | (a^b)&(1<<31)
+			if got[1] != w {
+				t.Errorf("lane %d: max.xorsign.abs.f32(%#x, %#x) = %#x, want %#x", i, a, b, got[1], w)
+			}
+		}
+		for h := 0; h < 2; h++ {
+			sh := uint(16 * h)
+			ha, hb := a>>sh&0xffff, b>>sh&0xffff
+			// min.xorsign.abs.f16x2
+			xa, xb := halfVal(ha, false), halfVal(hb, false)
+			if xa == xa && xb == xb {
+				w := pick(math.Abs(xa), math.Abs(xb), ha&0x7fff, hb&0x7fff, false) | (ha^hb)&0x8000
+				if g := got[2] >> sh & 0xffff; g != w {
+					t.Errorf("lane %d half %d: min.xorsign.abs.f16(%#x, %#x) = %#x, want %#x", i, h, ha, hb, g, w)
+				}
+			}
+			// max.NaN.bf16x2
+			ya, yb := halfVal(ha, true), halfVal(hb, true)
+			g := got[3] >> sh & 0xffff
+			if ya != ya || yb != yb {
+				if v := halfVal(g, true); v == v {
+					t.Errorf("lane %d half %d: max.NaN.bf16(%#x, %#x) = %#x, want NaN", i, h, ha, hb, g)
+				}
+			} else if w := pick(ya, yb, ha, hb, true); g != w {
+				t.Errorf("lane %d half %d: max.NaN.bf16(%#x, %#x) = %#x, want %#x", i, h, ha, hb, g, w)
+			}
+		}
 	}
 }
