@@ -207,18 +207,16 @@ func (st *fnState) memSym(mi *minst, ao *AddrOperand, vs *varSym, space int, off
 	switch {
 	case space == SpaceGeneric && vs.space == SpaceGlobal:
 		return SpaceGeneric, setOff(int64(vs.addr) + off)
-	case space == SpaceGeneric && vs.space == SpaceShared:
+	case space == SpaceGeneric && vs.space == SpaceShared && !vs.dynamic:
 		// Generic address inside the shared window: base from the constant table.
 		mi.in.A = ConstOp(st.a.constIndex(SharedWindow, mi.pos))
-		if vs.dynamic {
-			st.a.errorf(ao.Pos, "unsupported: generic access to dynamic shared memory by name")
-			return 0, false
-		}
 		return SpaceGeneric, setOff(int64(vs.addr) + off)
-	case space == SpaceGeneric && vs.space == SpaceLocal:
-		mi.in.A = FPOp()
-		st.a.errorf(ao.Pos, "unsupported: generic access to local variable %s by name (use ld.local)", ao.Base)
-		return 0, false
+	case space == SpaceGeneric && (vs.space == SpaceLocal || vs.space == SpaceShared):
+		// A generic access to a .local variable (or to dynamic shared
+		// memory) by name: its generic address lies in that space's
+		// window, so the access is the space's own (issue 16, item 5).
+		space = vs.space
+		fallthrough
 	case space == vs.space:
 		if vs.space == SpaceLocal {
 			mi.in.A = FPOp()

@@ -162,3 +162,26 @@ func TestVectorParams(t *testing.T) {
 		}
 	}
 }
+
+// A generic ld/st of a .local variable, or of dynamic shared memory, by
+// name (issue 16, item 5: "generic access to a .local variable by name")
+// accesses that variable.
+func TestGenericAccessByName(t *testing.T) {
+	src := kernelWith(".local .align 4 .b8 arr[16];\n\t.extern .shared .align 4 .b8 dyn[];", `
+	add.u32 %r3, %r1, 100;
+	st.u32 [arr+4], %r3;
+	ld.u32 %r4, [arr+4];
+	ld.local.u32 %r5, [arr+4];
+	shl.b32 %r6, %r1, 2;
+	mov.u32 %r7, dyn;
+	add.u32 %r7, %r7, %r6;
+	st.shared.u32 [%r7], %r1;
+	bar.sync 0;
+	ld.u32 %r8, [dyn+8];
+	add.u32 %r4, %r4, %r5;
+	add.u32 %r4, %r4, %r8;
+	st.global.u32 [%rd3], %r4;
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, DynamicSmem: 128, Buffers: outBuf(32)})
+	wantOut(t, rep, func(i int) uint32 { return 2*uint32(i+100) + 2 })
+}
