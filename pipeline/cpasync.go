@@ -60,12 +60,13 @@ func (dc *decoder) decodeCpAsync(d *dinst) *decodeErr {
 // it waits: membar). Groups are tracked per warp, not per thread.
 func (sm *SM) execCpAsync(w *warp, d *dinst, emask uint32) (uint64, *fault) {
 	c := sm.cycle
+	if emask == 0 { // guarded off: no copy, no group, no wait
+		return 0, nil
+	}
 	switch int(d.in.Mods&isa.ModCpAsyncKindMask) >> isa.ModCpAsyncKindSh {
 	case isa.CpAsyncCommit:
-		if emask != 0 {
-			w.asyncGroups = append(w.asyncGroups, w.asyncOpen)
-			w.asyncOpen = 0
-		}
+		w.asyncGroups = append(w.asyncGroups, w.asyncOpen)
+		w.asyncOpen = 0
 		return 0, nil
 	case isa.CpAsyncWaitGroup:
 		keep := int(min(d.in.Imm, uint32(len(w.asyncGroups))))
@@ -73,22 +74,15 @@ func (sm *SM) execCpAsync(w *warp, d *dinst, emask uint32) (uint64, *fault) {
 		for _, t := range w.asyncGroups[:len(w.asyncGroups)-keep] {
 			until = max(until, t)
 		}
-		if emask != 0 {
-			w.asyncGroups = append(w.asyncGroups[:0], w.asyncGroups[len(w.asyncGroups)-keep:]...)
-		}
+		w.asyncGroups = append(w.asyncGroups[:0], w.asyncGroups[len(w.asyncGroups)-keep:]...)
 		return until, nil
 	case isa.CpAsyncWaitAll:
 		until := w.asyncOpen
 		for _, t := range w.asyncGroups {
 			until = max(until, t)
 		}
-		if emask != 0 {
-			w.asyncGroups, w.asyncOpen = w.asyncGroups[:0], 0
-		}
+		w.asyncGroups, w.asyncOpen = w.asyncGroups[:0], 0
 		return until, nil
-	}
-	if emask == 0 {
-		return 0, nil
 	}
 	n := 4 << (d.in.Mods & isa.ModCpAsyncSizeMask)
 	off := uint64(int64(int32(d.in.Imm)))
