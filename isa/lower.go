@@ -48,6 +48,11 @@ type minst struct {
 	labels  []int // labels that name this instruction
 	outArea bool  // Imm is an offset into the outgoing-argument area (fixed up late)
 	isCall  bool
+	// An indirect call's allowed targets: the functions of its
+	// .calltargets list or call table (targets), or those compatible with
+	// its .callprototype (proto); link puts their entry PCs in BrTables.
+	targets []string
+	proto   *signature
 	// dynShared: Imm is an offset into dynamic shared memory; link adds the static segment size.
 	dynShared bool
 	dynSlot   int // the operand slot holding a dynamic-shared address (-1: the memory offset in Imm)

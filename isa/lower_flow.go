@@ -190,6 +190,10 @@ func (st *fnState) lowerCall(in *Instr, uni bool, mi minst) {
 				for _, f := range e.funcs {
 					st.callees[f] = true
 				}
+				mi.targets = append([]string(nil), e.funcs...)
+			} else {
+				p := e.sig
+				mi.proto = &p
 			}
 		default:
 			s := st.lookupCallTableSig(xname)
@@ -198,7 +202,7 @@ func (st *fnState) lowerCall(in *Instr, uni bool, mi minst) {
 				return
 			}
 			sig = *s
-			st.markTableCallees(xname)
+			mi.targets = st.markTableCallees(xname)
 		}
 		mi.in.Mods |= ModCallInd
 		mi.in.Type = U64
@@ -245,11 +249,12 @@ func (st *fnState) lowerCall(in *Instr, uni bool, mi minst) {
 	}
 }
 
-func (st *fnState) markTableCallees(name string) {
+func (st *fnState) markTableCallees(name string) []string {
 	d := st.findVarDecl(name)
 	if d == nil {
-		return
+		return nil
 	}
+	var names []string
 	var walk func(in *Init)
 	walk = func(in *Init) {
 		if in == nil {
@@ -261,6 +266,7 @@ func (st *fnState) markTableCallees(name string) {
 		if s, ok := in.Value.(*SymOperand); ok {
 			if _, isF := st.a.funcs[s.Name]; isF {
 				st.callees[s.Name] = true
+				names = append(names, s.Name)
 			}
 		}
 	}
@@ -269,6 +275,7 @@ func (st *fnState) markTableCallees(name string) {
 			walk(v.Init)
 		}
 	}
+	return names
 }
 
 // guardAs gives mi the guard of call (an argument store or a return-value

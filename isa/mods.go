@@ -231,7 +231,7 @@ const (
 // Control flow (BRA BRX CALL RET).
 const (
 	ModUni         = 1 << 0
-	ModCallInd     = 1 << 1 // CALL: target in A rather than Imm
+	ModCallInd     = 1 << 1 // CALL: target in A rather than Imm; Imm: its allowed targets, BrTables[Imm&0xffff-1 : +Imm>>16] (0: any function)
 	ModFrameShift  = 2      // CALL: frame advance in 8-byte units, 14 bits
 	ModBrxLenShift = 1      // BRX: table length, 15 bits
 )

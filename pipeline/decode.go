@@ -170,6 +170,8 @@ type dinst struct {
 	fn         alu.Func
 	vop        vop   // whole-warp fast path (vNone: fn per lane)
 	cc         uint8 // ccIn | ccOut: reads and/or writes the lanes' carry flag
+	// targets: an indirect CALL's allowed entry PCs (nil: any function).
+	targets []uint32
 
 	space    int // memory: effective space from the encoding
 	vec      int // memory vector length
@@ -367,6 +369,13 @@ func (dc *decoder) decodeInto(d *dinst) *decodeErr {
 			t := in.Type
 			if t.Bits() != 32 && t.Bits() != 64 {
 				t = isa.U64
+			}
+			if in.Imm != 0 {
+				first, n := int(in.Imm&0xffff)-1, int(in.Imm>>16)
+				if n == 0 || first+n > len(dc.im.BrTables) {
+					return illegal("CALL: target list [%d,+%d) outside the %d-entry branch tables", first, n, len(dc.im.BrTables))
+				}
+				d.targets = dc.im.BrTables[first : first+n : first+n]
 			}
 			d.a, err = dc.src(d, in.A, t)
 			return err
