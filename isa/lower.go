@@ -500,8 +500,14 @@ func (st *fnState) instr(in *Instr) {
 	case "BPT", "IDE", "RTT", "S2R":
 		st.lowerSASS(in, ms, mi)
 	default:
-		st.a.errorf(in.Pos, "unsupported: %s", strings.Join(append([]string{in.Op}, in.Mods...), "."))
+		st.a.errorf(in.Pos, "unsupported: %s", joinMods(in))
 	}
+}
+
+// joinMods is the instruction's opcode and modifiers as written
+// ("cp.async.bulk.shared::cluster.global").
+func joinMods(in *Instr) string {
+	return strings.Join(append([]string{in.Op}, in.Mods...), ".")
 }
 
 func (st *fnState) checkNoMods(in *Instr, ms modSet, allowed ...string) bool {

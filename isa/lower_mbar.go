@@ -140,11 +140,3 @@ func (st *fnState) lowerMbarPending(in *Instr, ms modSet, mi minst) {
 	mi.in.C = ZeroOp()
 	st.emit(mi)
 }
-
-func joinMods(in *Instr) string {
-	s := in.Op
-	for _, m := range in.Mods {
-		s += "." + m
-	}
-	return s
-}
