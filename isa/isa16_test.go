@@ -86,6 +86,11 @@ func TestISA16Errors(t *testing.T) {
 		{"min.NaN.f64", "min.NaN.f64 %rd1, %rd2, %rd3;", "t.ptx:11:1: unsupported: min.NaN/.xorsign on .f64"},
 		{"max.xorsign without abs", "max.xorsign.f32 %f1, %f2, %f3;", "t.ptx:11:1: max.xorsign needs .abs"},
 		{"add.NaN", "add.NaN.f32 %f1, %f2, %f3;", "t.ptx:11:1: unsupported: add.NaN"},
+		{"set.f16", "set.lt.f16.f32 %h1, %f1, %f2;", "t.ptx:11:1: unsupported: set.f16"},
+		{"slct.u32", "slct.b32.u32 %r1, %r2, %r3, %r4;", "t.ptx:11:1: slct needs .dtype.s32 or .dtype.f32"},
+		{"cnot.u32", "cnot.u32 %r1, %r2;", "t.ptx:11:1: cnot needs .b16, .b32 or .b64"},
+		{"createpolicy.b32", "createpolicy.fractional.L2::evict_last.b32 %r1, 1.0;", "t.ptx:11:1: createpolicy needs .b64 and a destination"},
+		{"prefetch register", "prefetch.global.L2 %rd1;", "t.ptx:11:20: prefetch needs an address"},
 		{"lop3.or without p", "lop3.or.b32 %r1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: lop3 writes d|p with .and/.or and d alone without"},
 	}
 	for _, c := range cases {

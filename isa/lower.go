@@ -449,6 +449,14 @@ func (st *fnState) instr(in *Instr) {
 		st.lowerMbarrier(in, ms, mi)
 	case "cp":
 		st.lowerCpAsync(in, ms, mi)
+	case "set":
+		st.lowerSet(in, ms, mi)
+	case "slct":
+		st.lowerSlct(in, ms, mi)
+	case "cnot":
+		st.lowerCnot(in, ms, mi)
+	case "prefetch", "prefetchu", "discard", "applypriority", "griddepcontrol", "createpolicy":
+		st.lowerHint(in, ms, mi)
 	case "bra", "brx", "call", "ret", "exit":
 		st.lowerFlow(in, ms, mi)
 	case "bar", "barrier":

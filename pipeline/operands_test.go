@@ -185,3 +185,57 @@ func TestGenericAccessByName(t *testing.T) {
 	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, DynamicSmem: 128, Buffers: outBuf(32)})
 	wantOut(t, rep, func(i int) uint32 { return 2*uint32(i+100) + 2 })
 }
+
+// set, slct and cnot (PTX ISA 9.7.5.1, 9.7.5.4, 9.7.8.5), and the hint
+// instructions the model has nothing to do for (prefetch, prefetchu,
+// discard, applypriority, griddepcontrol, createpolicy), run; every word
+// is checked against the ISA's definitions.
+func TestSetSlctCnotAndHints(t *testing.T) {
+	src := kernel(`
+	sub.s32 %r3, %r2, 16;
+	cvt.rn.f32.s32 %f1, %r3;
+	set.lt.u32.s32 %r4, %r3, 5;
+	set.ge.and.f32.f32 %r5, %f1, 0f00000000, %p0;
+	set.ne.s32.u32 %r6, %r2, 3;
+	slct.u32.s32 %r7, 111, 222, %r3;
+	slct.ftz.b32.f32 %r8, 333, 444, %f1;
+	cnot.b32 %r9, %r2;
+	prefetch.global.L2 [%rd3];
+	prefetchu.L1 [%rd3];
+	applypriority.global.L2::evict_normal [%rd1], 128;
+	discard.global.L2 [%rd1], 128;
+	griddepcontrol.wait;
+	griddepcontrol.launch_dependents;
+	createpolicy.fractional.L2::evict_last.b64 %rd5, 1.0;
+	cvt.u32.u64 %r10, %rd5;
+	st.global.u32 [%rd3], %r4;
+	st.global.u32 [%rd3+128], %r5;
+	st.global.u32 [%rd3+256], %r6;
+	st.global.u32 [%rd3+384], %r7;
+	st.global.u32 [%rd3+512], %r8;
+	st.global.u32 [%rd3+640], %r9;
+	st.global.u32 [%rd3+768], %r10;
+	ret;`)
+	src = strings.Replace(src, "add.s64 %rd3, %rd1, %rd2;", "add.s64 %rd3, %rd1, %rd2;\n\tsetp.eq.u32 %p0, %r1, %r1;\n\t.reg .f32 %f<4>;", 1)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(7 * 32)})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	for l := 0; l < 32; l++ {
+		x := int32(l - 16)
+		sel := func(c bool, a, b uint32) uint32 {
+			if c {
+				return a
+			}
+			return b
+		}
+		want := []uint32{
+			sel(x < 5, 0xffffffff, 0), sel(x >= 0, math.Float32bits(1), 0), sel(l != 3, 0xffffffff, 0),
+			sel(x >= 0, 111, 222), sel(x >= 0, 333, 444), sel(l == 0, 1, 0), 0,
+		}
+		for k, w := range want {
+			if got := out[32*k+l]; got != w {
+				t.Errorf("lane %d word %d: %#x, want %#x", l, k, got, w)
+			}
+		}
+	}
+}
