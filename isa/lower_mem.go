@@ -372,8 +372,12 @@ func (st *fnState) lowerAtom(in *Instr, ms modSet, mi minst) {
 	if !ok {
 		return
 	}
-	space, op := SpaceGeneric, -1
+	space, op, noftz := SpaceGeneric, -1, false
 	for _, m := range ms.rest {
+		if m == "noftz" {
+			noftz = true
+			continue
+		}
 		if s, ok := spaceOf(m); ok {
 			if s != SpaceGlobal && s != SpaceShared {
 				st.a.errorf(in.Pos, "atomics on .%s are not allowed", m)
@@ -409,6 +413,17 @@ func (st *fnState) lowerAtom(in *Instr, ms modSet, mi minst) {
 	}
 	if t.Float() && op != AtomAdd && op != AtomMin && op != AtomMax && op != AtomExch {
 		st.a.errorf(in.Pos, "unsupported: atom.%s on .%s", AtomName(op), t)
+		return
+	}
+	// The half types: atom.add.noftz.{f16x2,bf16x2} (PTX requires
+	// .noftz); the 16-bit scalar forms and the other operations are
+	// refused.
+	switch half := t == F16 || t.LowPrecision(); {
+	case half && (op != AtomAdd || (t != F16x2 && t != BF16x2)):
+		st.a.errorf(in.Pos, "unsupported: %s.%s on .%s", in.Op, AtomName(op), t)
+		return
+	case half != noftz:
+		st.a.errorf(in.Pos, "%s.noftz is the form of .f16x2/.bf16x2 add (and only of it)", in.Op)
 		return
 	}
 	mi.in.Op, mi.in.Type = OpATOM, t

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/smsim/smsim/alu"
 	"github.com/smsim/smsim/isa"
 )
 
@@ -125,6 +126,9 @@ func (sm *SM) atomics(w *warp, d *dinst, emask uint32, n int) *fault {
 		switch op {
 		case isa.AtomAdd:
 			switch t {
+			case isa.F16x2, isa.BF16x2: // atom.add.noftz: round to nearest, subnormals kept
+				r, _ := alu.Eval(&isa.Inst{Op: isa.OpADD, Type: t, Mods: isa.RndRN << isa.ModRndShift}, old, b, 0, 0)
+				nv = r.D
 			case isa.F32:
 				nv = uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(b))))
 			case isa.F64:

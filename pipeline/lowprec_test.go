@@ -152,3 +152,21 @@ func TestMinMaxNaNXorsign(t *testing.T) {
 		}
 	}
 }
+
+// atom.add.noftz.f16x2 and .bf16x2 (PTX ISA 9.7.13.4: CUDA's atomicAdd on
+// __half2 and __nv_bfloat162): 64 threads add (1.0, 0.5) and (0.25, 2)
+// to one word each; the sums are exact in both formats.
+func TestAtomAddHalf2(t *testing.T) {
+	src := kernel(`
+	atom.global.add.noftz.f16x2 %r3, [%rd1], 0x3c003800;
+	atom.global.add.noftz.bf16x2 %r4, [%rd1+4], 0x3e804000;
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(2)})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	// f16: 64*1.0 = 64 (0x5400) high, 64*0.5 = 32 (0x5000) low;
+	// bf16: 64*0.25 = 16 (0x4180) high, 64*2 = 128 (0x4300) low.
+	if out[0] != 0x5400_5000 || out[1] != 0x4180_4300 {
+		t.Errorf("sums %#x %#x, want 0x54005000 0x41804300", out[0], out[1])
+	}
+}
