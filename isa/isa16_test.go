@@ -94,6 +94,7 @@ func TestISA16Errors(t *testing.T) {
 		{"atom.add.f16x2 without noftz", "atom.global.add.f16x2 %r1, [%rd1], %r2;", "t.ptx:11:1: atom.noftz is the form of .f16x2/.bf16x2 add (and only of it)"},
 		{"atom.max.f16x2", "atom.global.max.noftz.f16x2 %r1, [%rd1], %r2;", "t.ptx:11:1: unsupported: atom.max on .f16x2"},
 		{"atom.add.f16", "atom.global.add.noftz.f16 %h1, [%rd1], %h2;", "t.ptx:11:1: unsupported: atom.add on .f16"},
+		{"isspacep.tex", "isspacep.tex %p1, %rd1;", "t.ptx:11:1: unsupported: isspacep.tex"},
 		{"lop3.or without p", "lop3.or.b32 %r1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: lop3 writes d|p with .and/.or and d alone without"},
 	}
 	for _, c := range cases {

@@ -422,6 +422,12 @@ func (st *fnState) instr(in *Instr) {
 	if in.Guard != nil {
 		st.guard(&mi, in.Guard)
 	}
+	st.instrLowered(in, mi)
+}
+
+// instrLowered lowers in with mi (its guard already resolved): the
+// dispatch of instr, also used for the instructions a lowering builds.
+func (st *fnState) instrLowered(in *Instr, mi minst) {
 	ms := splitMods(in)
 	lw := in.Op
 	switch lw {
@@ -451,6 +457,8 @@ func (st *fnState) instr(in *Instr) {
 		st.lowerCpAsync(in, ms, mi)
 	case "set":
 		st.lowerSet(in, ms, mi)
+	case "isspacep":
+		st.lowerIsspacep(in, ms, mi)
 	case "slct":
 		st.lowerSlct(in, ms, mi)
 	case "cnot":

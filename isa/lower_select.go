@@ -9,12 +9,61 @@ import "fmt"
 
 // hiddenPred declares a fresh predicate under a name no PTX source can
 // write and returns the name and its register.
-func (st *fnState) hiddenPred(pos Pos) (string, int) {
-	v := st.newVreg("", Pred, pos)
-	name := fmt.Sprintf("%%pred tmp %d", v)
+func (st *fnState) hiddenPred(pos Pos) (string, int) { return st.hiddenReg(pos, Pred) }
+
+// hiddenReg is hiddenPred for a register of type t.
+func (st *fnState) hiddenReg(pos Pos, t Type) (string, int) {
+	v := st.newVreg("", t, pos)
+	name := fmt.Sprintf("%%%s tmp %d", t, v)
 	st.vregs[v].name = name
-	st.sc.names[name] = &entity{kind: entReg, v: v, typ: Pred, pos: pos}
+	st.sc.names[name] = &entity{kind: entReg, v: v, typ: t, pos: pos}
 	return name, v
+}
+
+// lowerIsspacep lowers isspacep.space p, a (a generic address): shared
+// and local test a's window, global is neither window, const and param
+// are false (no generic address of the model points into them).
+func (st *fnState) lowerIsspacep(in *Instr, ms modSet, mi minst) {
+	if len(ms.types) != 0 || len(ms.rest) != 1 || !st.wantOperands(in, 2, 2) {
+		st.a.errorf(in.Pos, "isspacep needs a state space and two operands")
+		return
+	}
+	sp := ms.rest[0]
+	reg := func(n string) Operand { return &RegOperand{Pos: in.Pos, Name: n} }
+	imm := func(v uint64) Operand { return &ImmOperand{Pos: in.Pos, Int: int64(v)} }
+	emit := func(op string, mods []string, ops ...Operand) bool {
+		i := &Instr{Pos: in.Pos, Op: op, Mods: mods, Operands: ops}
+		m := mi
+		m.uses = append([]rref(nil), mi.uses...)
+		n := len(st.code)
+		st.instrLowered(i, m)
+		return len(st.code) > n
+	}
+	inWindow := func(win uint64, cmp string, dst Operand, c Operand) bool {
+		tmp, _ := st.hiddenReg(in.Pos, U64)
+		if !emit("sub", []string{"u64"}, reg(tmp), in.Operands[1], imm(win)) {
+			return false
+		}
+		if c == nil {
+			return emit("setp", []string{cmp, "u64"}, dst, reg(tmp), imm(WindowSize))
+		}
+		return emit("setp", []string{cmp, "and", "u64"}, dst, reg(tmp), imm(WindowSize), c)
+	}
+	switch sp {
+	case "shared", "shared::cta", "shared::cluster":
+		inWindow(SharedWindow, "lo", in.Operands[0], nil)
+	case "local":
+		inWindow(LocalWindow, "lo", in.Operands[0], nil)
+	case "global":
+		q, _ := st.hiddenPred(in.Pos)
+		if inWindow(SharedWindow, "hs", reg(q), nil) {
+			inWindow(LocalWindow, "hs", in.Operands[0], reg(q))
+		}
+	case "const", "param", "param::entry":
+		emit("mov", []string{"pred"}, in.Operands[0], imm(0))
+	default:
+		st.a.errorf(in.Pos, "unsupported: isspacep.%s", sp)
+	}
 }
 
 // selpFromPred emits SELP.t d, a, b, p (p the hidden predicate v).

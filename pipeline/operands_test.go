@@ -239,3 +239,50 @@ func TestSetSlctCnotAndHints(t *testing.T) {
 		}
 	}
 }
+
+// isspacep (PTX ISA 9.7.9.20) of generic addresses of a shared variable,
+// a local variable and a global buffer: bits global, shared, local,
+// const, param per address.
+func TestIsspacep(t *testing.T) {
+	src := kernelWith(".shared .align 4 .b8 sh[16];\n\t.local .align 4 .b8 lo[16];", `
+	cvta.shared.u64 %rd4, sh;
+	cvta.local.u64 %rd5, lo;
+	mov.u64 %rd6, %rd3;
+	mov.u32 %r10, 0;
+	isspacep.global %p1, %rd4;
+	isspacep.shared %p2, %rd4;
+	isspacep.local %p3, %rd4;
+	isspacep.const %p4, %rd4;
+	isspacep.param %p5, %rd4;
+	selp.u32 %r3, 1, 0, %p1;
+	selp.u32 %r4, 2, 0, %p2;
+	selp.u32 %r5, 4, 0, %p3;
+	selp.u32 %r6, 8, 0, %p4;
+	selp.u32 %r7, 16, 0, %p5;
+	or.b32 %r3, %r3, %r4;
+	or.b32 %r3, %r3, %r5;
+	or.b32 %r3, %r3, %r6;
+	or.b32 %r3, %r3, %r7;
+	isspacep.global %p1, %rd5;
+	isspacep.shared::cta %p2, %rd5;
+	isspacep.local %p3, %rd5;
+	selp.u32 %r4, 1, 0, %p1;
+	selp.u32 %r5, 2, 0, %p2;
+	selp.u32 %r6, 4, 0, %p3;
+	or.b32 %r4, %r4, %r5;
+	or.b32 %r4, %r4, %r6;
+	isspacep.global %p1, %rd6;
+	isspacep.shared %p2, %rd6;
+	isspacep.local %p3, %rd6;
+	selp.u32 %r5, 1, 0, %p1;
+	selp.u32 %r6, 2, 0, %p2;
+	selp.u32 %r7, 4, 0, %p3;
+	or.b32 %r5, %r5, %r6;
+	or.b32 %r5, %r5, %r7;
+	st.global.u32 [%rd3], %r3;
+	st.global.u32 [%rd3+128], %r4;
+	st.global.u32 [%rd3+256], %r5;
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(3 * 32)})
+	wantOut(t, rep, func(i int) uint32 { return []uint32{2, 4, 1}[i/32] })
+}
