@@ -167,6 +167,8 @@ func evalCvtLow(in *isa.Inst, a, b, c uint64) uint64 {
 		return (c&0xffff)<<16 | (sa&0xff)<<8 | sb&0xff
 	}
 	switch {
+	case dt == isa.TF32:
+		return cvtTF32(a, rndOf(in), in.Mods&isa.ModSatFinite != 0, relu)
 	case dt == isa.E4M3x2 || dt == isa.E5M2x2:
 		f := fp8Of(dt)
 		if st == isa.F32 { // a into the upper byte, b into the lower
@@ -237,6 +239,8 @@ func supportedCvtLow(c checker) error {
 		ok = rnd == isa.RndRN && m&isa.ModSatFinite == 0 && !pack
 	case (dt == isa.F16x2 || dt == isa.BF16x2) && st == isa.F32:
 		ok = pack && (rnd == isa.RndRN || rnd == isa.RndRZ)
+	case dt == isa.TF32 && st == isa.F32 && !pack:
+		ok = rnd == isa.RndRN || rnd == isa.RndRZ || rnd == isa.RndRNA
 	case dt.Packed() || st.Packed() || pack || dt == isa.E4M3 || dt == isa.E5M2 || st == isa.E4M3 || st == isa.E5M2 || dt == isa.TF32 || st == isa.TF32:
 	case m&(isa.ModRelu|isa.ModSatFinite) != 0:
 		ok = (dt == isa.F16 || dt == isa.BF16) && st == isa.F32
@@ -247,4 +251,34 @@ func supportedCvtLow(c checker) error {
 		return c.bad("conversion form not supported")
 	}
 	return nil
+}
+
+// cvtTF32 rounds the f32 a to tf32 (10 fraction bits; the 13 low bits of
+// the f32 encoding cleared): .rna to nearest with ties away from zero,
+// .rn ties to even, .rz toward zero; an overflow is infinite, or with
+// .satfinite the largest finite tf32 of its sign; NaN is the canonical
+// NaN; .relu clamps negative results to +0.
+func cvtTF32(a uint64, mode int, satfinite, relu bool) uint64 {
+	x := uint32(a)
+	if fmtF32.isNaN(uint64(x)) {
+		return fmtF32.nan
+	}
+	var r uint32
+	switch {
+	case x&0x7fffffff == 0x7f800000: // infinities stay
+		r = x
+	case mode == isa.RndRNA:
+		r = (x + 0x1000) &^ 0x1fff
+	case mode == isa.RndRZ:
+		r = x &^ 0x1fff
+	default: // rn
+		r = (x + 0xfff + x>>13&1) &^ 0x1fff
+	}
+	if satfinite && r&0x7fffffff == 0x7f800000 {
+		r = r&0x80000000 | 0x7f7fe000
+	}
+	if relu && r&0x80000000 != 0 {
+		r = 0
+	}
+	return uint64(r)
 }

@@ -38,7 +38,7 @@ func (st *fnState) arithMods(in *Instr, ms modSet, mi *minst, allowMul bool) boo
 			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
 			return false
 		default:
-			if r, ok := ParseRounding(m); ok {
+			if r, ok := ParseRounding(m); ok && (r != RndRNA || in.Op == "cvt") {
 				mi.in.Mods = mi.in.Mods&^ModRndMask | uint16(r)<<ModRndShift
 				continue
 			}

@@ -72,6 +72,11 @@ func (st *fnState) lowerCvtLow(in *Instr, mi minst, dt, at Type) {
 	}
 	n := 2
 	switch {
+	case dt == TF32 && at == F32:
+		if rnd != RndRN && rnd != RndRZ && rnd != RndRNA {
+			st.a.errorf(in.Pos, "cvt.tf32.f32 needs .rn, .rz or .rna")
+			return
+		}
 	case dt == E4M3 || dt == E5M2 || at == E4M3 || at == E5M2 || dt == TF32 || at == TF32:
 		bad("")
 		return
@@ -97,7 +102,7 @@ func (st *fnState) lowerCvtLow(in *Instr, mi minst, dt, at Type) {
 	case dt.Packed() || at.Packed():
 		bad("")
 		return
-	case m&(ModRelu|ModSatFinite) != 0 && !((dt == F16 || dt == BF16) && at == F32):
+	case m&(ModRelu|ModSatFinite) != 0 && !((dt == F16 || dt == BF16 || dt == TF32) && at == F32):
 		bad(" with .relu or .satfinite (only to f16 and bf16 from f32)")
 		return
 	}

@@ -50,9 +50,10 @@ const (
 	RndRPI
 	RndApprox
 	RndFull
+	RndRNA // round to nearest, ties away from zero (cvt.rna.tf32.f32)
 )
 
-var rndNames = [...]string{"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "approx", "full"}
+var rndNames = [...]string{"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "approx", "full", "rna"}
 
 // RoundingName returns the PTX spelling of a rounding mode ("" for none).
 func RoundingName(r int) string {

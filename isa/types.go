@@ -65,16 +65,16 @@ func ParseType(s string) (Type, bool) {
 
 // Encodable reports whether t fits the 5-bit type field of an
 // instruction: the 16 types of the 4-bit field and the low-precision
-// f16x2, bf16, bf16x2, e4m3 and e5m2 (not b128 or tf32).
+// f16x2, bf16, bf16x2, tf32, e4m3 and e5m2 (not b128).
 func (t Type) Encodable() bool {
-	return t <= Pred || t == F16x2 || t >= BF16 && t <= BF16x2 || t >= E4M3 && t <= E5M2x2
+	return t <= Pred || t == F16x2 || t >= BF16 && t <= TF32 || t >= E4M3 && t <= E5M2x2
 }
 
 // LowPrecision reports the types the machine uses only for f16/bf16
 // arithmetic and the conversions of the low-precision formats: bf16 and
 // the packed f16x2, bf16x2, e4m3x2, e5m2x2 (and the scalar fp8 types).
 func (t Type) LowPrecision() bool {
-	return t == F16x2 || t == BF16 || t == BF16x2 || t >= E4M3 && t <= E5M2x2
+	return t == F16x2 || t == BF16 || t == BF16x2 || t == TF32 || t >= E4M3 && t <= E5M2x2
 }
 
 // Packed reports the types holding two values (f16x2 bf16x2 e4m3x2 e5m2x2).

@@ -170,3 +170,75 @@ func TestAtomAddHalf2(t *testing.T) {
 		t.Errorf("sums %#x %#x, want 0x54005000 0x41804300", out[0], out[1])
 	}
 }
+
+// cvt.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32 (PTX ISA 9.7.9.21): the f32
+// rounded to 10 fraction bits (the low 13 bits of the result zero); the
+// expected values are computed here in float64: x scaled by its quantum,
+// rounded (away from zero on ties, to even, toward zero), scaled back,
+// infinite beyond the f32 range (or, with .satfinite, the largest finite
+// tf32), negative results +0 with .relu.
+func TestCvtTF32(t *testing.T) {
+	src := kernel(`
+	ld.global.u32 %r3, [%rd3];
+	cvt.rna.tf32.f32 %r4, %r3;
+	cvt.rn.tf32.f32 %r5, %r3;
+	cvt.rz.satfinite.tf32.f32 %r6, %r3;
+	cvt.rna.satfinite.relu.tf32.f32 %r7, %r3;
+	st.global.u32 [%rd3+256], %r4;
+	st.global.u32 [%rd3+512], %r5;
+	st.global.u32 [%rd3+768], %r6;
+	st.global.u32 [%rd3+1024], %r7;
+	ret;`)
+	const n = 64
+	in := []uint32{0, 0x80000000, 0x3f800000, 0x3f801000, 0x3f803000, 0x3f802000, 0xbf801000,
+		0x7f7fffff, 0xff7ff000, 0x7f800000, 0x00001000, 0x00000fff, 0x3effffff, 0xc0000fff}
+	r := rand.New(rand.NewSource(32))
+	for len(in) < n {
+		in = append(in, r.Uint32()&^0x40000000|uint32(r.Intn(2))<<30)
+	}
+	buf := make([]uint32, 5*n)
+	copy(buf, in)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{n, 1, 1}, Buffers: []Buffer{{Param: "out", Size: 4 * 5 * n, Init: words32(buf)}}})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	maxTF32 := (2 - math.Ldexp(1, -10)) * math.Ldexp(1, 127)
+	round := func(x float64, mode string, sat, relu bool) uint32 {
+		if x != x {
+			return 0x7fffffff
+		}
+		v := x
+		if !math.IsInf(x, 0) && x != 0 {
+			_, e := math.Frexp(x)
+			q := math.Ldexp(1, max(e-1, -126)-10)
+			m := x / q
+			switch mode {
+			case "rna":
+				m = math.Round(m)
+			case "rn":
+				m = math.RoundToEven(m)
+			default:
+				m = math.Trunc(m)
+			}
+			v = m * q
+			if math.Abs(v) >= math.Ldexp(1, 128) {
+				v = math.Inf(int(math.Copysign(1, x)))
+			}
+		}
+		if sat && math.IsInf(v, 0) {
+			v = math.Copysign(maxTF32, v)
+		}
+		if relu && math.Signbit(v) {
+			v = 0
+		}
+		return math.Float32bits(float32(v))
+	}
+	for i, x := range in {
+		f := float64(math.Float32frombits(x))
+		want := []uint32{round(f, "rna", false, false), round(f, "rn", false, false), round(f, "rz", true, false), round(f, "rna", true, true)}
+		for k, w := range want {
+			if got := out[n*(k+1)+i]; got != w {
+				t.Errorf("x=%#08x form %d: %#08x, want %#08x", x, k, got, w)
+			}
+		}
+	}
+}
