@@ -120,21 +120,12 @@ func (st *fnState) lowerRedux(in *Instr, ms modSet, mi minst) {
 	}
 	op, sync := -1, false
 	for _, m := range ms.rest {
-		switch m {
-		case "sync":
+		r, ok := ParseRedux(m)
+		switch {
+		case m == "sync":
 			sync = true
-		case "add":
-			op = ReduxAdd
-		case "min":
-			op = ReduxMin
-		case "max":
-			op = ReduxMax
-		case "and":
-			op = ReduxAnd
-		case "or":
-			op = ReduxOr
-		case "xor":
-			op = ReduxXor
+		case ok:
+			op = r
 		default:
 			st.a.errorf(in.Pos, "unsupported: redux.%s", m)
 			return

@@ -404,6 +404,16 @@ func ReduxName(m int) string {
 	return "redux?"
 }
 
+// ParseRedux maps "add" etc. to a redux operation.
+func ParseRedux(s string) (int, bool) {
+	for i, n := range reduxNames {
+		if n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // MATCH: .all (clear: .any), and the optional predicate destination Dst2
 // of match.all.
 const (
