@@ -6,14 +6,20 @@ import (
 	"github.com/smsim/smsim/isa"
 )
 
+// elemOf is the element type of a packed half type (bf16 for bf16x2,
+// else f16).
+func elemOf(t isa.Type) isa.Type {
+	if t == isa.BF16x2 {
+		return isa.BF16
+	}
+	return isa.F16
+}
+
 // evalPacked computes an f16x2 or bf16x2 operation (ADD SUB MUL FMA NEG ABS
 // MIN MAX) on the lower and upper halves independently.
 func evalPacked(in *isa.Inst, a, b, c uint64) uint64 {
 	e := *in
-	e.Type = isa.F16
-	if in.Type == isa.BF16x2 {
-		e.Type = isa.BF16
-	}
+	e.Type = elemOf(in.Type)
 	lo := evalFloat(&e, a&0xffff, b&0xffff, c&0xffff)
 	hi := evalFloat(&e, a>>16&0xffff, b>>16&0xffff, c>>16&0xffff)
 	return lo&0xffff | (hi&0xffff)<<16
@@ -24,10 +30,7 @@ func evalPacked(in *isa.Inst, a, b, c uint64) uint64 {
 // BoolOp(t[0], c); q = BoolOp(t[1], c)").
 func evalSetpPacked(in *isa.Inst, a, b, c uint64) Result {
 	e := *in
-	e.Type = isa.F16
-	if in.Type == isa.BF16x2 {
-		e.Type = isa.BF16
-	}
+	e.Type = elemOf(in.Type)
 	e.Mods &^= isa.ModSetpDst2
 	lo := evalSetp(&e, a&0xffff, b&0xffff, c)
 	hi := evalSetp(&e, a>>16&0xffff, b>>16&0xffff, c)
@@ -188,10 +191,7 @@ func evalCvtLow(in *isa.Inst, a, b, c uint64) uint64 {
 		return h(a>>8)<<16 | h(a)
 	case in.Mods&isa.ModCvtPack != 0: // f16x2 / bf16x2 from two f32
 		e := *in
-		e.Type = isa.F16
-		if dt == isa.BF16x2 {
-			e.Type = isa.BF16
-		}
+		e.Type = elemOf(dt)
 		e.Mods &^= isa.ModCvtPack
 		return evalCvtLow(&e, a, 0, 0)<<16 | evalCvtLow(&e, b, 0, 0)
 	}

@@ -139,10 +139,7 @@ func evalTestp(in *isa.Inst, a uint64) bool {
 func evalMufuHalf(in *isa.Inst, a uint64) uint64 {
 	if in.Type.Packed() {
 		e := *in
-		e.Type = isa.F16
-		if in.Type == isa.BF16x2 {
-			e.Type = isa.BF16
-		}
+		e.Type = elemOf(in.Type)
 		return evalMufuHalf(&e, a&0xffff) | evalMufuHalf(&e, a>>16&0xffff)<<16
 	}
 	f := fmtOf(in.Type)
