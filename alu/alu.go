@@ -21,6 +21,9 @@ type Result struct {
 	P bool
 	// Q is SETP's second predicate destination (isa.ModSetpDst2).
 	Q bool
+	// CF is the carry flag written by an instruction with isa.ModCCOut
+	// (the carry of ADD and MAD, the borrow of SUB).
+	CF bool
 }
 
 // ModSetpFtz is SETP's .ftz modifier bit (isa.ModSetpFtz; bit 7 is ModSetpDst2).
@@ -144,6 +147,9 @@ func eval(in *isa.Inst, a, b, c, d uint64) Result {
 		}
 		return Result{D: b & mask(in.Type.Bits())}
 	case isa.OpCVT:
+		if in.Type.LowPrecision() || in.Type2.LowPrecision() || in.Mods&cvtLowMods != 0 {
+			return Result{D: evalCvtLow(in, a, b, c)}
+		}
 		return Result{D: evalCvt(in, a)}
 	case isa.OpPOPC, isa.OpCLZ, isa.OpBREV, isa.OpBFE, isa.OpBFI, isa.OpPRMT:
 		return Result{D: evalBits(in, a, b, c, d)}
@@ -153,6 +159,25 @@ func eval(in *isa.Inst, a, b, c, d uint64) Result {
 		return Result{D: evalSad(in, a, b, c)}
 	case isa.OpBFIND:
 		return Result{D: evalBfind(in, a)}
+	case isa.OpEX2, isa.OpLG2, isa.OpSIN, isa.OpCOS, isa.OpRSQRT, isa.OpTANH:
+		return Result{D: evalMufu(in, a)}
+	case isa.OpCOPYSIGN:
+		return Result{D: evalCopysign(in, a, b)}
+	case isa.OpTESTP:
+		p := evalTestp(in, a)
+		return Result{D: b2u(p), P: p}
+	case isa.OpMUL24, isa.OpMAD24:
+		return Result{D: evalMul24(in, a, b, c)}
+	case isa.OpDP4A, isa.OpDP2A:
+		return Result{D: evalDp(in, a, b, c)}
+	case isa.OpBMSK:
+		return Result{D: evalBmsk(in, a, b)}
+	case isa.OpSZEXT:
+		return Result{D: evalSzext(in, a, b)}
+	case isa.OpFNS:
+		return Result{D: evalFns(a, b, c)}
+	case isa.OpLOP3:
+		return Result{D: evalLop3(in.Imm, a, b, c)}
 	case isa.OpAND, isa.OpOR, isa.OpXOR, isa.OpNOT:
 		if in.Type == isa.Pred {
 			p := evalPredLogic(in.Op, a != 0, b != 0)
@@ -160,8 +185,14 @@ func eval(in *isa.Inst, a, b, c, d uint64) Result {
 		}
 		return Result{D: evalInt(in, a, b, c)}
 	}
+	if in.Type.Packed() {
+		return Result{D: evalPacked(in, a, b, c)}
+	}
 	if in.Type.Float() {
 		return Result{D: evalFloat(in, a, b, c)}
+	}
+	if in.Mods&(isa.ModCCIn|isa.ModCCOut) != 0 {
+		return evalCarry(in, a, b, c, d)
 	}
 	return Result{D: evalInt(in, a, b, c)}
 }
@@ -194,6 +225,9 @@ func evalPredLogic(op isa.Opcode, a, b bool) bool {
 }
 
 func evalSetp(in *isa.Inst, a, b, c uint64) Result {
+	if in.Type.Packed() {
+		return evalSetpPacked(in, a, b, c)
+	}
 	cmp := int(in.Mods & isa.ModCmpMask)
 	var t bool
 	if in.Type.Float() {

@@ -53,6 +53,14 @@
 //	BFI     D = bfi(insert a, into base b, pos c, len d)  (d: the Dst2 register
 //	        or the Imm field, read by the caller; ModBfiLenReg is ignored here)
 //	PRMT    D = prmt(a, b, selector c), mode = Mods & 7
+//	EX2 LG2 SIN COS RSQRT TANH   D = f(a), .approx (f32; RSQRT also f64)
+//	COPYSIGN D = b's magnitude with a's sign
+//	TESTP   P = property Mods & ModTestpMask of a
+//	MUL24 MAD24  D = 24x24-bit product of a and b, .lo or .hi [+ c]
+//	ADD SUB MAD with ModCCIn/ModCCOut (carry chains): d is the carry-in
+//	        CC.CF (0/1); Result.CF the carry-out (SUB: the borrow)
+//	DP4A DP2A    D = c + dot product of a (Type) and b (Type2) elements
+//	BMSK SZEXT FNS LOP3   the PTX ISA's semantics (LOP3: truth table Imm)
 //
 // # Integers
 //
@@ -100,7 +108,19 @@
 //     rcp.approx.ftz.f64 is 1/a computed from the high 32 bits of a, with
 //     the low 32 bits of the result cleared, subnormals flushed and NaN
 //     inputs giving the canonical NaN (rcp.approx.f64 without .ftz is
-//     accepted and behaves the same).
+//     accepted and behaves the same); its NaN is 0x7fffffff00000000.
+//   - bf16, f16x2 and bf16x2 (ADD SUB MUL MAD FMA NEG ABS MIN MAX SETP
+//     SELP MOV): the x2 types operate on each 16-bit half (alu/lowprec.go;
+//     SETP: P the lower halves, Q the upper halves); results are
+//     correctly rounded; FMA .relu (isa.ModRelu) clamps negative results
+//     and -0 to +0. CVT of the low-precision formats (f16x2, bf16x2,
+//     e4m3x2, e5m2x2 packing, .relu, .satfinite, cvt.pack.sat) is in
+//     evalCvtLow.
+//   - EX2 LG2 SIN COS RSQRT TANH (.approx) return the float64 library
+//     value of the function rounded to nearest in f32 (alu/mufu.go), which
+//     is within the maximum errors the PTX ISA documents; special inputs
+//     follow the ISA's tables; rsqrt.approx.ftz.f64 works on the upper
+//     word of a as rcp.approx.ftz.f64 does.
 //   - .ftz (ModFtz; f32 and f16 arithmetic, rcp.approx.f64): subnormal
 //     inputs and (rounded) results become zeros of the same sign. .ftz on
 //     other f64 operations is refused.

@@ -32,6 +32,16 @@ func evalFloat(in *isa.Inst, a, b, c uint64) uint64 {
 	case isa.OpABS:
 		return a &^ f.sign()
 	case isa.OpMIN, isa.OpMAX:
+		if in.Mods&isa.ModMinMaxNaN != 0 && (f.isNaN(a) || f.isNaN(b)) {
+			return f.nan
+		}
+		if in.Mods&isa.ModMinMaxXorsign != 0 {
+			if f.isNaN(a) || f.isNaN(b) {
+				return fminmax(f, a, b, in.Op == isa.OpMAX)
+			}
+			sign := (a ^ b) & f.sign()
+			return fminmax(f, f.abs(a), f.abs(b), in.Op == isa.OpMAX) | sign
+		}
 		return fminmax(f, a, b, in.Op == isa.OpMAX)
 	case isa.OpADD, isa.OpSUB:
 		if f.isNaN(a) || f.isNaN(b) {
@@ -94,6 +104,9 @@ func evalFloat(in *isa.Inst, a, b, c uint64) uint64 {
 	}
 	if in.Mods&isa.ModSat != 0 {
 		r = f.sat(r)
+	}
+	if in.Mods&isa.ModRelu != 0 {
+		r = f.relu(r)
 	}
 	return r
 }
@@ -298,10 +311,11 @@ func divApproxF32(a, b uint64) uint64 {
 // rcpApproxF64 models rcp.approx.ftz.f64: the reciprocal of a with its low
 // 32 bits cleared, rounded to nearest, with the low 32 bits of the result
 // cleared; subnormal inputs and results are flushed, NaN gives the
-// canonical NaN.
+// canonical NaN 0x7fffffff00000000 (PTX ISA: "Input NaNs map to a
+// canonical NaN with encoding 0x7fffffff00000000").
 func rcpApproxF64(a uint64) uint64 {
 	if fmtF64.isNaN(a) {
-		return fmtF64.nan
+		return nanApproxF64
 	}
 	x := math.Float64frombits(fmtF64.flush(a &^ 0xffffffff))
 	r := math.Float64bits(1/x) &^ 0xffffffff

@@ -164,3 +164,44 @@ func mulWide(a, b uint64, w int, signed bool) uint64 {
 	m := mask(w)
 	return (a & m) * (b & m)
 }
+
+// evalCarry computes the carry-chain forms of ADD, SUB and MAD (32 and 64
+// bits): d is the carry-in CC.CF (0 or 1) when in reads it (isa.ModCCIn).
+// ADD: a + b [+ CF]; SUB: a - (b [+ CF]), CF out = the borrow; MAD: the
+// low or high half of a*b, plus c [+ CF]. CF out is the carry (borrow) of
+// the full-width sum (difference).
+func evalCarry(in *isa.Inst, a, b, c, d uint64) Result {
+	w := in.Type.Bits()
+	cin := uint64(0)
+	if in.Mods&isa.ModCCIn != 0 && d != 0 {
+		cin = 1
+	}
+	m := mask(w)
+	a, b, c = a&m, b&m, c&m
+	var r, cout uint64
+	switch in.Op {
+	case isa.OpSUB:
+		if w == 64 {
+			r, cout = bits.Sub64(a, b, cin)
+		} else {
+			x := a - b - cin
+			r, cout = x&m, x>>63
+		}
+	default:
+		if in.Op == isa.OpMAD {
+			if in.Mods&isa.ModMulMask == isa.MulHi {
+				a = mulHi(a, b, w, in.Type.Signed())
+			} else {
+				a = (a * b) & m
+			}
+			b = c
+		}
+		if w == 64 {
+			r, cout = bits.Add64(a, b, cin)
+		} else {
+			x := a + b + cin
+			r, cout = x&m, x>>32
+		}
+	}
+	return Result{D: r, CF: cout != 0}
+}

@@ -768,7 +768,7 @@ func TestSupportedAgreesWithEval(t *testing.T) {
 	for ty := isa.Type(0); ty <= isa.Pred; ty++ {
 		types = append(types, ty)
 	}
-	types = append(types, isa.BF16, isa.TF32)
+	types = append(types, isa.BF16, isa.TF32, isa.F16x2, isa.BF16x2, isa.E4M3x2, isa.E5M2x2)
 	var modsList []uint16
 	for m := 0; m < 512; m++ {
 		modsList = append(modsList, uint16(m))
@@ -881,7 +881,7 @@ func TestUnsupportedExamples(t *testing.T) {
 		mk(isa.OpADD, isa.F32, rndM(isa.RndRNI)),
 		mk(isa.OpADD, isa.F32, rndM(isa.RndApprox)),
 		mk(isa.OpADD, isa.F64, isa.ModFtz),
-		mk(isa.OpADD, isa.BF16, 0),
+		mk(isa.OpDIV, isa.BF16, 0),
 		mk(isa.OpMUL, isa.U64, isa.MulWide),
 		mk(isa.OpMUL, isa.F32, isa.MulHi),
 		mk(isa.OpMUL, isa.S32, isa.ModSat),
@@ -915,7 +915,8 @@ func TestUnsupportedExamples(t *testing.T) {
 		cvt(isa.S32, isa.F32, rndM(isa.RndRN)),
 		cvt(isa.F16, isa.F32, rndM(isa.RndRNI)),
 		cvt(isa.F32, isa.Pred, 0),
-		cvt(isa.BF16, isa.F32, 0),
+		cvt(isa.TF32, isa.F32, 0),
+		cvt(isa.E4M3x2, isa.F32, 0), // needs .rn.satfinite and the pack form
 	} {
 		if Supported(in) == nil {
 			t.Errorf("%s mods %#x: supported", opName(in), in.Mods)

@@ -25,15 +25,18 @@ type ffmt struct {
 }
 
 var (
-	fmtF16 = &ffmt{bits: 16, prec: 11, emin: -14, emax: 15, nan: 0x7FFF}
-	fmtF32 = &ffmt{bits: 32, prec: 24, emin: -126, emax: 127, nan: 0x7FFFFFFF}
-	fmtF64 = &ffmt{bits: 64, prec: 53, emin: -1022, emax: 1023, nan: 0x7FFFFFFFFFFFFFFF}
+	fmtF16  = &ffmt{bits: 16, prec: 11, emin: -14, emax: 15, nan: 0x7FFF}
+	fmtBF16 = &ffmt{bits: 16, prec: 8, emin: -126, emax: 127, nan: 0x7FFF}
+	fmtF32  = &ffmt{bits: 32, prec: 24, emin: -126, emax: 127, nan: 0x7FFFFFFF}
+	fmtF64  = &ffmt{bits: 64, prec: 53, emin: -1022, emax: 1023, nan: 0x7FFFFFFFFFFFFFFF}
 )
 
 func fmtOf(t isa.Type) *ffmt {
 	switch t {
-	case isa.F16:
+	case isa.F16, isa.F16x2:
 		return fmtF16
+	case isa.BF16, isa.BF16x2:
+		return fmtBF16
 	case isa.F32:
 		return fmtF32
 	}
@@ -91,6 +94,9 @@ func (f *ffmt) decode(x uint64) float64 {
 		return float64(math.Float32frombits(uint32(x)))
 	}
 	x &= 0xffff
+	if f == fmtBF16 { // the upper half of an f32
+		return float64(math.Float32frombits(uint32(x) << 16))
+	}
 	neg := x&0x8000 != 0
 	e := int(x >> 10 & 0x1f)
 	fr := x & 0x3ff

@@ -9,7 +9,18 @@ import (
 
 func isInt(t isa.Type) bool { return t <= isa.S64 }
 
-func isFloat(t isa.Type) bool { return t == isa.F16 || t == isa.F32 || t == isa.F64 }
+func isFloat(t isa.Type) bool {
+	switch t {
+	case isa.F16, isa.F32, isa.F64, isa.BF16, isa.F16x2, isa.BF16x2:
+		return true
+	}
+	return false
+}
+
+// isHalf reports the 16-bit float types and their packed pairs.
+func isHalf(t isa.Type) bool {
+	return t == isa.F16 || t == isa.BF16 || t == isa.F16x2 || t == isa.BF16x2
+}
 
 // Supported reports whether Eval implements the opcode/type/modifier
 // combination of in; the error says what is refused. doc.go lists the
@@ -87,8 +98,19 @@ func check(in *isa.Inst, detail bool) error {
 		if in.Op == isa.OpMUL || in.Op == isa.OpMAD {
 			allowed |= isa.ModMulMask
 		}
+		if in.Op != isa.OpMUL {
+			allowed |= isa.ModCCIn | isa.ModCCOut
+		}
 		if err := c.extra(allowed); err != nil {
 			return err
+		}
+		if mods&(isa.ModCCIn|isa.ModCCOut) != 0 {
+			switch {
+			case t != isa.U32 && t != isa.S32 && t != isa.U64 && t != isa.S64:
+				return c.bad("carry needs u32, s32, u64 or s64")
+			case mods&(isa.ModSat) != 0 || mods&isa.ModMulMask == isa.MulWide:
+				return c.bad("carry with .sat or .wide")
+			}
 		}
 		mm := mods & isa.ModMulMask
 		if mm > isa.MulWide {
@@ -113,7 +135,11 @@ func check(in *isa.Inst, detail bool) error {
 		if !isFloat(t) {
 			return c.bad("type not supported")
 		}
-		if err := c.extra(isa.ModSat | isa.ModRndMask | isa.ModFtz); err != nil {
+		allowed := uint16(isa.ModSat | isa.ModRndMask | isa.ModFtz)
+		if isHalf(t) {
+			allowed |= isa.ModRelu
+		}
+		if err := c.extra(allowed); err != nil {
 			return err
 		}
 		if rnd > isa.RndRP {
@@ -159,6 +185,9 @@ func check(in *isa.Inst, detail bool) error {
 		if isFloat(t) {
 			if t == isa.F64 {
 				return c.extra(0)
+			}
+			if in.Op == isa.OpMIN || in.Op == isa.OpMAX {
+				return c.extra(isa.ModFtz | isa.ModMinMaxNaN | isa.ModMinMaxXorsign)
 			}
 			return c.extra(isa.ModFtz)
 		}
@@ -249,6 +278,86 @@ func check(in *isa.Inst, detail bool) error {
 		}
 		return c.extra(isa.ModBfindShiftAmt)
 
+	case isa.OpEX2, isa.OpLG2, isa.OpSIN, isa.OpCOS, isa.OpRSQRT, isa.OpTANH:
+		if isHalf(t) {
+			bf := t == isa.BF16 || t == isa.BF16x2
+			switch {
+			case in.Op != isa.OpEX2 && in.Op != isa.OpTANH:
+				return c.bad("type not supported")
+			case rnd != isa.RndApprox:
+				return c.bad("needs .approx")
+			case in.Op == isa.OpEX2 && (mods&isa.ModFtz != 0) != bf:
+				return c.bad(".ftz with bf16 types only (and required there)")
+			case in.Op == isa.OpTANH && mods&isa.ModFtz != 0:
+				return c.bad(".ftz not defined")
+			}
+			return c.extra(isa.ModRndMask | isa.ModFtz)
+		}
+		switch {
+		case t != isa.F32 && !(in.Op == isa.OpRSQRT && t == isa.F64):
+			return c.bad("type not supported")
+		case rnd != isa.RndApprox:
+			return c.bad("needs .approx")
+		case mods&isa.ModFtz != 0 && in.Op == isa.OpTANH:
+			return c.bad(".ftz not defined")
+		}
+		return c.extra(isa.ModRndMask | isa.ModFtz)
+
+	case isa.OpCOPYSIGN:
+		if t != isa.F32 && t != isa.F64 {
+			return c.bad("type not supported (f32, f64)")
+		}
+		return c.extra(0)
+
+	case isa.OpTESTP:
+		if t != isa.F32 && t != isa.F64 {
+			return c.bad("type not supported (f32, f64)")
+		}
+		if mods > isa.TestpSubnormal {
+			return c.bad("property %d not defined", mods)
+		}
+		return nil
+
+	case isa.OpMUL24, isa.OpMAD24:
+		if t != isa.U32 && t != isa.S32 {
+			return c.bad("type not supported (u32, s32)")
+		}
+		allowed := uint16(isa.ModMulMask)
+		if in.Op == isa.OpMAD24 {
+			allowed |= isa.ModSat
+		}
+		if err := c.extra(allowed); err != nil {
+			return err
+		}
+		switch mm := mods & isa.ModMulMask; {
+		case mm > isa.MulHi:
+			return c.bad("multiply mode %d not defined (lo, hi)", mm)
+		case mods&isa.ModSat != 0 && (mm != isa.MulHi || t != isa.S32):
+			return c.bad(".sat needs .hi.s32")
+		}
+		return nil
+
+	case isa.OpDP4A, isa.OpDP2A:
+		if (t != isa.U32 && t != isa.S32) || (in.Type2 != isa.U32 && in.Type2 != isa.S32) {
+			return c.bad("types not supported (u32, s32)")
+		}
+		if in.Op == isa.OpDP2A {
+			return c.extra(isa.ModDp2aHi)
+		}
+		return c.extra(0)
+
+	case isa.OpBMSK, isa.OpSZEXT:
+		if in.Op == isa.OpBMSK && t != isa.B32 || in.Op == isa.OpSZEXT && t != isa.U32 && t != isa.S32 {
+			return c.bad("type not supported")
+		}
+		return c.extra(isa.ModWrap)
+
+	case isa.OpFNS, isa.OpLOP3:
+		if t != isa.B32 {
+			return c.bad("type not supported (b32)")
+		}
+		return c.extra(0)
+
 	case isa.OpPRMT:
 		if !isInt(t) || t.Bits() != 32 {
 			return c.bad("type not supported (b32)")
@@ -268,6 +377,9 @@ func supportedCvt(c checker) error {
 	in := c.in
 	dt, st := in.Type, in.Type2
 	rnd := rndOf(in)
+	if dt.LowPrecision() || st.LowPrecision() || in.Mods&cvtLowMods != 0 {
+		return supportedCvtLow(c)
+	}
 	if !(isInt(dt) || isFloat(dt)) || !(isInt(st) || isFloat(st)) {
 		return c.bad("type not supported")
 	}

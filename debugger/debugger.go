@@ -560,6 +560,7 @@ func (s *session) regs(args []string) {
 		for i, p := range r.Preds {
 			fmt.Fprintf(s.out, "  P%-3d %d\n", i, p>>uint(lane)&1)
 		}
+		fmt.Fprintf(s.out, "  CC   %d (carry flag)\n", r.CC>>uint(lane)&1)
 		return
 	}
 	for i, v := range r.Regs {
@@ -583,6 +584,7 @@ func (s *session) regs(args []string) {
 	for i, p := range r.Preds {
 		fmt.Fprintf(s.out, "  P%-3d lanes %#08x\n", i, p&r.Live)
 	}
+	fmt.Fprintf(s.out, "  CC   lanes %#08x (carry flag)\n", r.CC&r.Live)
 }
 
 // uniform reports whether every live lane of v holds the same value.

@@ -96,7 +96,7 @@ quit
 		"every live warp is stopped",
 		"(smsim) warps", "trapped", "stopped @", "brkpt.ptx:",
 		"(smsim) esr", "global ESR 0x0002 [BPT_TRAP1]", "SM trapped, every live warp stopped", "interrupts raised (causes seen: TRAP", "warp 0: ESR 0x0001 reason=1",
-		"(smsim) regs 0", "warp 0 user registers (live lanes 0xffffffff)", "R0", "(every live lane)", "P0",
+		"(smsim) regs 0", "warp 0 user registers (live lanes 0xffffffff)", "R0", "(every live lane)", "P0", "CC   lanes 0x00000000 (carry flag)",
 		"(smsim) regs 0 2", "R0",
 		"(smsim) stepi 1", "warp 1 is paused: wake it first",
 		"(smsim) wake 1", "no trap handler: wake resumes every stopped warp (RESUME)", "RESUME accepted",

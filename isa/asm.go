@@ -221,8 +221,13 @@ func (a *assembler) declareFunc(f *Func) {
 		return
 	}
 	for _, p := range append(append([]*Param(nil), f.Rets...), f.Params...) {
-		if !p.Type.Encodable() || p.Type == Pred {
+		switch {
+		case !p.Type.Encodable():
 			a.errorf(p.Pos, "unsupported: parameter type .%s", p.Type)
+		case p.Type == Pred && (p.Space != "reg" || f.Entry || p.ArrayLen > 0):
+			// .pred is a register type: .reg parameters and return
+			// values of a .func (one byte in the call's argument area).
+			a.errorf(p.Pos, "a .pred parameter must be a .reg parameter of a .func")
 		}
 		if f.Entry && p.Space == "reg" {
 			a.errorf(p.Pos, "kernel parameters must be in .param space")

@@ -234,7 +234,9 @@ func putLE(b []byte, v uint64) {
 
 // immBits converts an immediate to the raw bits of type t.
 func immBits(im *ImmOperand, t Type) (uint64, error) {
-	if t.Float() {
+	// An integer literal of a low-precision type (f16x2, bf16, ...) is
+	// its bits, as for a bit type.
+	if t.Float() && !(t.LowPrecision() && !im.Float) {
 		f := im.F
 		if !im.Float {
 			f = float64(im.Int)
@@ -252,6 +254,12 @@ func immBits(im *ImmOperand, t Type) (uint64, error) {
 			return math.Float64bits(f), nil
 		case F16:
 			return uint64(f32ToF16(float32(f))), nil
+		case BF16: // the f32 value rounded to nearest even in its upper half
+			b := math.Float32bits(float32(f))
+			if f != f {
+				return 0x7fff, nil
+			}
+			return uint64((b + 0x7fff + b>>16&1) >> 16), nil
 		}
 		return 0, fmt.Errorf("unsupported: immediate of type .%s", t)
 	}

@@ -49,6 +49,9 @@ func (a *assembler) link() {
 				}
 				in.Imm = start
 			}
+			if mi.targets != nil || mi.proto != nil {
+				a.callTargets(img, &in, mi)
+			}
 			if mi.dynShared {
 				a.fixDynShared(&in, mi)
 			}
@@ -239,4 +242,35 @@ func (a *assembler) fixDynShared(in *Inst, mi *minst) {
 	case KindConst:
 		*slot = ConstOp(a.constIndex(a.img.Consts[slot.Val]+base, mi.pos))
 	}
+}
+
+// callTargets lists an indirect call's allowed targets (its .calltargets
+// or call table functions, or every function compatible with its
+// .callprototype) as entry PCs in BrTables and points the CALL's Imm at
+// them (bits 0..15: first entry + 1, bits 16..31: count; 0: no list, as
+// when the list does not fit), so that the SM can report a call that
+// reaches another function (seed 004: undefined behaviour).
+func (a *assembler) callTargets(img *Image, in *Inst, mi *minst) {
+	var pcs []uint32
+	add := func(fs *funcSym) {
+		if fs != nil && fs.def != nil && !fs.def.Entry {
+			pcs = append(pcs, fs.pc)
+		}
+	}
+	if mi.proto != nil {
+		for _, fs := range a.order {
+			if fs.sig.compatible(*mi.proto) {
+				add(fs)
+			}
+		}
+	}
+	for _, n := range mi.targets {
+		add(a.funcs[n])
+	}
+	start := len(img.BrTables)
+	if len(pcs) == 0 || start+1 > 0xffff || len(pcs) > 0xffff {
+		return
+	}
+	img.BrTables = append(img.BrTables, pcs...)
+	in.Imm = uint32(start+1) | uint32(len(pcs))<<16
 }

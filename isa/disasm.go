@@ -182,6 +182,14 @@ func (in Inst) Pretty() string {
 		dst = fmt.Sprintf("P%d", in.Dst)
 	}
 	b.WriteString(in.Op.String())
+	if (in.Op == OpADD || in.Op == OpSUB || in.Op == OpMAD) && !in.Type.Float() {
+		if in.Mods&ModCCIn != 0 {
+			b.WriteString(".X") // addc, subc, madc
+		}
+		if in.Mods&ModCCOut != 0 {
+			b.WriteString(".CC")
+		}
+	}
 	switch in.Op {
 	case OpLD, OpST, OpATOM, OpCVTA:
 		fmt.Fprintf(&b, ".%s", SpaceName(int(in.Mods&ModSpaceMask)))
@@ -240,6 +248,35 @@ func (in Inst) Pretty() string {
 		fmt.Fprintf(&b, " %d", in.Imm)
 	case OpPMEVENT:
 		fmt.Fprintf(&b, " %#x", in.Imm)
+	case OpCPASYNC:
+		switch int(in.Mods&ModCpAsyncKindMask) >> ModCpAsyncKindSh {
+		case CpAsyncCommit:
+			b.WriteString(".COMMIT_GROUP")
+		case CpAsyncWaitGroup:
+			fmt.Fprintf(&b, ".WAIT_GROUP %d", in.Imm)
+		case CpAsyncWaitAll:
+			b.WriteString(".WAIT_ALL")
+		default:
+			fmt.Fprintf(&b, ".%d [%s%+#x], [%s]", 4<<(in.Mods&ModCpAsyncSizeMask), val(in.A), int32(in.Imm), val(in.B))
+			if in.Mods&ModCpAsyncSrcSize != 0 {
+				fmt.Fprintf(&b, ", %s", val(in.C))
+			}
+		}
+	case OpREDUX:
+		fmt.Fprintf(&b, ".%s.%s R%d, %s, %s", ReduxName(int(in.Mods&ModReduxMask)), in.Type, in.Dst, val(in.A), val(in.B))
+	case OpMATCH:
+		mode, p := "any", ""
+		if in.Mods&ModMatchAll != 0 {
+			mode = "all"
+		}
+		if in.Mods&ModMatchPred != 0 {
+			p = fmt.Sprintf("|P%d", in.Dst2)
+		}
+		fmt.Fprintf(&b, ".%s.%s R%d%s, %s, %s", mode, in.Type, in.Dst, p, val(in.A), val(in.B))
+	case OpELECT:
+		fmt.Fprintf(&b, " R%d|P%d, %s", in.Dst, in.Dst2, val(in.A))
+	case OpTESTP:
+		fmt.Fprintf(&b, ".%s.%s P%d, %s", TestpName(int(in.Mods&ModTestpMask)), in.Type, in.Dst, val(in.A))
 	case OpSETP:
 		fmt.Fprintf(&b, ".%s.%s P%d, %s, %s", CmpName(int(in.Mods&ModCmpMask)), in.Type, in.Dst, val(in.A), val(in.B))
 		if bo := in.Mods & ModBoolMask >> ModBoolShift; bo != 0 {
@@ -257,6 +294,9 @@ func (in Inst) Pretty() string {
 		}
 		for _, o := range []Operand12{in.A, in.B, in.C}[:in.Op.Arity(in.Mods)] {
 			b.WriteString(", " + val(o))
+		}
+		if in.Op == OpLOP3 {
+			fmt.Fprintf(&b, ", %#02x", in.Imm&LopLUTMask)
 		}
 	}
 	return b.String()

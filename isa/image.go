@@ -386,6 +386,11 @@ func (im *Image) Validate() error {
 		}
 	}
 	for pc, in := range im.Code {
+		if in.Op == OpCALL && in.Mods&ModCallInd != 0 && in.Imm != 0 {
+			if first, n := int(in.Imm&0xffff)-1, int(in.Imm>>16); n == 0 || first+n > len(im.BrTables) {
+				return fmt.Errorf("pc %d: indirect call's target list [%d,+%d) outside the %d-entry branch tables", pc, first, n, len(im.BrTables))
+			}
+		}
 		for _, o := range []Operand12{in.A, in.B, in.C} {
 			if o.Kind == KindConst && int(o.Val) >= len(im.Consts) {
 				return fmt.Errorf("pc %d: constant %d outside the constant table", pc, o.Val)

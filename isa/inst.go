@@ -67,6 +67,27 @@ const (
 	OpSHF   // funnel shift: Dst = shf(A = low word, B = high word, C = amount); Mods ShfLeft|ShfWrap
 	OpSAD   // Dst = |A - B| + C
 	OpBFIND // Dst = position of the most significant non-sign bit of A; Mods ModBfindShiftAmt
+	// Transcendental approximations (the MUFU unit): Dst = f(A); Mods rounding (.approx) and ftz.
+	OpEX2
+	OpLG2
+	OpSIN
+	OpCOS
+	OpRSQRT
+	OpTANH
+	OpCOPYSIGN // Dst = |B| with the sign of A
+	OpTESTP    // Dst (pred) = property Mods&ModTestpMask of A
+	OpMUL24    // Dst = 24x24-bit product of A and B, .lo (bits 31..0) or .hi (bits 47..16); MulMode
+	OpMAD24    // Dst = MUL24(A, B) + C; MulMode, ModSat (.hi.sat.s32)
+	OpDP4A     // Dst = C + dot of the four bytes of A (Type) and B (Type2)
+	OpDP2A     // Dst = C + dot of the two halves of A (Type) and two bytes of B (Type2); ModDp2aHi
+	OpBMSK     // Dst = mask of width B from bit A; ModWrap (clear: .clamp)
+	OpSZEXT    // Dst = A's low B bits sign- (s32) or zero-extended (u32); ModWrap
+	OpFNS      // Dst = position of the C-th set bit of A from bit B
+	OpLOP3     // Dst = LUT(A, B, C); Imm bits 0..7 = the truth table
+	OpREDUX    // redux.sync: Dst = reduction (Mods ReduxOp) of A over the member mask B
+	OpMATCH    // match.sync: Dst = lanes of member mask B whose A equals (.any) or all equal (.all); Dst2 pred with ModMatchPred
+	OpELECT    // elect.sync: Dst = lane of the leader among member mask A, Dst2 (pred) = this lane is it
+	OpCPASYNC  // cp.async: Mods CpAsyncKind; copy: shared [A + Imm] = global [B], size Mods, src-size C
 	opcodeCount
 )
 
@@ -83,6 +104,11 @@ var opcodeNames = [...]string{
 	OpSETMAXNREG: "SETMAXNREG", OpBPT: "BPT", OpIDE: "IDE", OpRTT: "RTT",
 	OpSQRT: "SQRT", OpRCP: "RCP", OpSHFL: "SHFL", OpVOTE: "VOTE",
 	OpSHF: "SHF", OpSAD: "SAD", OpBFIND: "BFIND",
+	OpEX2: "EX2", OpLG2: "LG2", OpSIN: "SIN", OpCOS: "COS", OpRSQRT: "RSQRT", OpTANH: "TANH",
+	OpCOPYSIGN: "COPYSIGN", OpTESTP: "TESTP",
+	OpMUL24: "MUL24", OpMAD24: "MAD24", OpDP4A: "DP4A", OpDP2A: "DP2A", OpBMSK: "BMSK",
+	OpSZEXT: "SZEXT", OpFNS: "FNS", OpLOP3: "LOP3",
+	OpREDUX: "REDUX", OpMATCH: "MATCH", OpELECT: "ELECT", OpCPASYNC: "CPASYNC",
 }
 
 func (o Opcode) String() string {
@@ -160,8 +186,8 @@ func operandFromBits(b uint64) Operand12 {
 // (bit ranges within the little-endian 128-bit word) is:
 //
 //	 0..7    Op
-//	 8..11   Type      (destination / operation type)
-//	12..15   Type2     (source type for CVT; unused elsewhere)
+//	 8..11   Type      (destination / operation type), bits 3..0
+//	12..15   Type2     (source type for CVT; unused elsewhere), bits 3..0
 //	16       GuardOn   (instruction is predicated)
 //	17       GuardNeg  (@!p)
 //	18..23   Guard     (predicate register 0..63)
@@ -171,7 +197,9 @@ func operandFromBits(b uint64) Operand12 {
 //	56..67   A         (2-bit kind, 10-bit value)
 //	68..79   B
 //	80..91   C
-//	92..95   reserved, zero
+//	92       Type bit 4 (the low-precision types f16x2 bf16 bf16x2 e4m3 e5m2)
+//	93       Type2 bit 4
+//	94..95   reserved, zero
 //	96..127  Imm
 type Inst struct {
 	Op       Opcode
@@ -211,6 +239,8 @@ func (in Inst) Encode() [InstBytes]byte {
 	hi |= a >> 8
 	hi |= in.B.bits() << (68 - 64)
 	hi |= in.C.bits() << (80 - 64)
+	hi |= uint64(in.Type>>4&1) << (92 - 64)
+	hi |= uint64(in.Type2>>4&1) << (93 - 64)
 	hi |= uint64(in.Imm) << 32
 	var out [InstBytes]byte
 	binary.LittleEndian.PutUint64(out[0:], lo)
@@ -228,8 +258,8 @@ func Decode(b []byte) (Inst, error) {
 	hi := binary.LittleEndian.Uint64(b[8:])
 	in := Inst{
 		Op:       Opcode(lo & 0xff),
-		Type:     Type(lo >> 8 & 0xf),
-		Type2:    Type(lo >> 12 & 0xf),
+		Type:     Type(lo>>8&0xf | hi>>(92-64)&1<<4),
+		Type2:    Type(lo>>12&0xf | hi>>(93-64)&1<<4),
 		GuardOn:  lo>>16&1 != 0,
 		GuardNeg: lo>>17&1 != 0,
 		Guard:    uint8(lo >> 18 & 0x3f),
@@ -244,8 +274,11 @@ func Decode(b []byte) (Inst, error) {
 	if !in.Op.Valid() {
 		return in, fmt.Errorf("undefined opcode %#x", uint8(in.Op))
 	}
-	if hi>>28&0xf != 0 {
-		return in, fmt.Errorf("reserved bits 92..95 set")
+	if hi>>30&3 != 0 {
+		return in, fmt.Errorf("reserved bits 94..95 set")
+	}
+	if !in.Type.Encodable() || !in.Type2.Encodable() {
+		return in, fmt.Errorf("undefined type code")
 	}
 	return in, nil
 }
@@ -260,16 +293,27 @@ func (o Opcode) Arity(mods uint16) int {
 			return 2
 		}
 		return 1
-	case OpNEG, OpABS, OpNOT, OpPOPC, OpCLZ, OpBREV, OpCVT, OpSQRT, OpRCP, OpBFIND, OpCVTA, OpNANOSLEEP, OpBARWARP:
+	case OpCVT:
+		switch {
+		case mods&ModCvtPackSat != 0:
+			return 3
+		case mods&ModCvtPack != 0:
+			return 2
+		}
 		return 1
-	case OpADD, OpSUB, OpMUL, OpDIV, OpREM, OpMIN, OpMAX, OpAND, OpOR, OpXOR, OpSHL, OpSHR, OpVOTE:
+	case OpNEG, OpABS, OpNOT, OpPOPC, OpCLZ, OpBREV, OpSQRT, OpRCP, OpBFIND, OpCVTA, OpNANOSLEEP, OpBARWARP,
+		OpEX2, OpLG2, OpSIN, OpCOS, OpRSQRT, OpTANH, OpTESTP, OpELECT:
+		return 1
+	case OpADD, OpSUB, OpMUL, OpDIV, OpREM, OpMIN, OpMAX, OpAND, OpOR, OpXOR, OpSHL, OpSHR, OpVOTE, OpCOPYSIGN,
+		OpMUL24, OpBMSK, OpSZEXT, OpREDUX, OpMATCH:
 		return 2
 	case OpSETP:
 		if mods&ModBoolMask != 0 {
 			return 3
 		}
 		return 2
-	case OpMAD, OpFMA, OpSELP, OpBFE, OpBFI, OpPRMT, OpSHF, OpSAD, OpSHFL:
+	case OpMAD, OpFMA, OpSELP, OpBFE, OpBFI, OpPRMT, OpSHF, OpSAD, OpSHFL,
+		OpMAD24, OpDP4A, OpDP2A, OpFNS, OpLOP3:
 		return 3
 	}
 	return 0

@@ -110,9 +110,19 @@ func lex(d *diag, src string) []token {
 				i++
 			}
 			// Dotted continuations belong to the word: opcodes with
-			// modifiers, %tid.x, and LLVM names such as "v0.0E".
-			for i+1 < n && src[i] == '.' && isIdentChar(src[i+1]) {
-				i += 2
+			// modifiers, %tid.x, and LLVM names such as "v0.0E"; so do
+			// "::" sub-qualifiers of an opcode's modifiers
+			// (ld.shared::cta, cp.async...L2::128B).
+		word:
+			for i+1 < n {
+				switch {
+				case src[i] == '.' && isIdentChar(src[i+1]):
+					i += 2
+				case src[i] == ':' && i+2 < n && src[i+1] == ':' && isIdentChar(src[i+2]) && strings.IndexByte(src[start:i], '.') >= 0:
+					i += 3
+				default:
+					break word
+				}
 				for i < n && isIdentChar(src[i]) {
 					i++
 				}

@@ -48,6 +48,11 @@ type minst struct {
 	labels  []int // labels that name this instruction
 	outArea bool  // Imm is an offset into the outgoing-argument area (fixed up late)
 	isCall  bool
+	// An indirect call's allowed targets: the functions of its
+	// .calltargets list or call table (targets), or those compatible with
+	// its .callprototype (proto); link puts their entry PCs in BrTables.
+	targets []string
+	proto   *signature
 	// dynShared: Imm is an offset into dynamic shared memory; link adds the static segment size.
 	dynShared bool
 	dynSlot   int // the operand slot holding a dynamic-shared address (-1: the memory offset in Imm)
@@ -417,12 +422,18 @@ func (st *fnState) instr(in *Instr) {
 	if in.Guard != nil {
 		st.guard(&mi, in.Guard)
 	}
+	st.instrLowered(in, mi)
+}
+
+// instrLowered lowers in with mi (its guard already resolved): the
+// dispatch of instr, also used for the instructions a lowering builds.
+func (st *fnState) instrLowered(in *Instr, mi minst) {
 	ms := splitMods(in)
 	lw := in.Op
 	switch lw {
 	case "mov":
 		st.lowerMov(in, ms, mi)
-	case "add", "sub", "mul", "mad", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr", "fma":
+	case "add", "sub", "mul", "mad", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr", "fma", "addc", "subc", "madc":
 		st.lowerArith(in, ms, mi)
 	case "neg", "abs", "not", "popc", "clz", "brev", "sqrt", "rcp":
 		st.lowerUnary(in, ms, mi)
@@ -440,6 +451,20 @@ func (st *fnState) instr(in *Instr) {
 		st.lowerMem(in, ms, mi)
 	case "atom", "red":
 		st.lowerAtom(in, ms, mi)
+	case "mbarrier":
+		st.lowerMbarrier(in, ms, mi)
+	case "cp":
+		st.lowerCpAsync(in, ms, mi)
+	case "set":
+		st.lowerSet(in, ms, mi)
+	case "isspacep":
+		st.lowerIsspacep(in, ms, mi)
+	case "slct":
+		st.lowerSlct(in, ms, mi)
+	case "cnot":
+		st.lowerCnot(in, ms, mi)
+	case "prefetch", "prefetchu", "discard", "applypriority", "griddepcontrol", "createpolicy":
+		st.lowerHint(in, ms, mi)
 	case "bra", "brx", "call", "ret", "exit":
 		st.lowerFlow(in, ms, mi)
 	case "bar", "barrier":
@@ -462,15 +487,43 @@ func (st *fnState) instr(in *Instr) {
 		st.lowerSad(in, ms, mi)
 	case "bfind":
 		st.lowerBfind(in, ms, mi)
+	case "ex2", "lg2", "sin", "cos", "rsqrt", "tanh":
+		st.lowerMufu(in, ms, mi)
+	case "copysign":
+		st.lowerCopysign(in, ms, mi)
+	case "testp":
+		st.lowerTestp(in, ms, mi)
+	case "mul24", "mad24":
+		st.lowerMul24(in, ms, mi)
+	case "dp4a", "dp2a":
+		st.lowerDp(in, ms, mi)
+	case "bmsk", "szext":
+		st.lowerMaskExt(in, ms, mi)
+	case "fns":
+		st.lowerFns(in, ms, mi)
+	case "lop3":
+		st.lowerLop3(in, ms, mi)
 	case "shfl":
 		st.lowerShfl(in, ms, mi)
+	case "redux":
+		st.lowerRedux(in, ms, mi)
+	case "match":
+		st.lowerMatch(in, ms, mi)
+	case "elect":
+		st.lowerElect(in, ms, mi)
 	case "brkpt", "trap", "nanosleep", "pmevent", "setmaxnreg":
 		st.lowerMisc(in, ms, mi)
 	case "BPT", "IDE", "RTT", "S2R":
 		st.lowerSASS(in, ms, mi)
 	default:
-		st.a.errorf(in.Pos, "unsupported: %s", strings.Join(append([]string{in.Op}, in.Mods...), "."))
+		st.a.errorf(in.Pos, "unsupported: %s", joinMods(in))
 	}
+}
+
+// joinMods is the instruction's opcode and modifiers as written
+// ("cp.async.bulk.shared::cluster.global").
+func joinMods(in *Instr) string {
+	return strings.Join(append([]string{in.Op}, in.Mods...), ".")
 }
 
 func (st *fnState) checkNoMods(in *Instr, ms modSet, allowed ...string) bool {

@@ -15,11 +15,30 @@ func (st *fnState) arithMods(in *Instr, ms modSet, mi *minst, allowMul bool) boo
 			mi.in.Mods |= ModSat
 		case "ftz":
 			mi.in.Mods |= ModFtz
+		case "cc":
+			mi.in.Mods |= ModCCOut
+		case "relu":
+			mi.in.Mods |= ModRelu
+		case "NaN", "xorsign", "abs":
+			if in.Op != "min" && in.Op != "max" {
+				st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
+				return false
+			}
+			if m == "NaN" {
+				mi.in.Mods |= ModMinMaxNaN
+			} else if m == "xorsign" {
+				mi.in.Mods |= ModMinMaxXorsign
+			} else if !ms.has("xorsign") {
+				st.a.errorf(in.Pos, "%s.abs needs .xorsign", in.Op)
+				return false
+			}
+		case "satfinite":
+			mi.in.Mods |= ModSatFinite
 		case "uni", "sync", "aligned":
 			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
 			return false
 		default:
-			if r, ok := ParseRounding(m); ok {
+			if r, ok := ParseRounding(m); ok && (r != RndRNA || in.Op == "cvt") {
 				mi.in.Mods = mi.in.Mods&^ModRndMask | uint16(r)<<ModRndShift
 				continue
 			}
@@ -34,7 +53,7 @@ func (st *fnState) arithMods(in *Instr, ms modSet, mi *minst, allowMul bool) boo
 	return true
 }
 
-var arithOps = map[string]Opcode{"add": OpADD, "sub": OpSUB, "mul": OpMUL, "mad": OpMAD, "div": OpDIV, "rem": OpREM, "min": OpMIN, "max": OpMAX, "and": OpAND, "or": OpOR, "xor": OpXOR, "shl": OpSHL, "shr": OpSHR, "fma": OpFMA}
+var arithOps = map[string]Opcode{"addc": OpADD, "subc": OpSUB, "madc": OpMAD, "add": OpADD, "sub": OpSUB, "mul": OpMUL, "mad": OpMAD, "div": OpDIV, "rem": OpREM, "min": OpMIN, "max": OpMAX, "and": OpAND, "or": OpOR, "xor": OpXOR, "shl": OpSHL, "shr": OpSHR, "fma": OpFMA}
 
 func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	t, ok := st.oneType(in, ms)
@@ -43,7 +62,10 @@ func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	}
 	op := arithOps[in.Op]
 	mi.in.Op, mi.in.Type = op, t
-	if !st.arithMods(in, ms, &mi, op == OpMUL || op == OpMAD) {
+	if in.Op == "addc" || in.Op == "subc" || in.Op == "madc" {
+		mi.in.Mods |= ModCCIn
+	}
+	if !st.arithMods(in, ms, &mi, op == OpMUL || op == OpMAD) || !st.carryOK(in, &mi) || !st.lowPrecOK(in, ms, &mi) {
 		return
 	}
 	three := op == OpMAD || op == OpFMA
@@ -77,6 +99,26 @@ func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	st.emit(mi)
 }
 
+// carryOK checks the carry-chain forms (.cc, addc, subc, madc): .u32
+// .s32 .u64 .s64, no .sat, mad with .lo or .hi.
+func (st *fnState) carryOK(in *Instr, mi *minst) bool {
+	m := mi.in.Mods
+	if m&(ModCCIn|ModCCOut) == 0 {
+		return true
+	}
+	switch t := mi.in.Type; {
+	case t != U32 && t != S32 && t != U64 && t != S64:
+		st.a.errorf(in.Pos, "%s with a carry needs .u32, .s32, .u64 or .s64", in.Op)
+	case m&(ModSat|ModRndMask|ModFtz) != 0:
+		st.a.errorf(in.Pos, "%s with a carry takes no .sat, rounding or .ftz", in.Op)
+	case mi.in.Op == OpMAD && m&ModMulMask == MulWide:
+		st.a.errorf(in.Pos, "%s with a carry needs .lo or .hi", in.Op)
+	default:
+		return true
+	}
+	return false
+}
+
 var unaryOps = map[string]Opcode{"neg": OpNEG, "abs": OpABS, "not": OpNOT, "popc": OpPOPC, "clz": OpCLZ, "brev": OpBREV, "sqrt": OpSQRT, "rcp": OpRCP}
 
 func (st *fnState) lowerUnary(in *Instr, ms modSet, mi minst) {
@@ -86,7 +128,7 @@ func (st *fnState) lowerUnary(in *Instr, ms modSet, mi minst) {
 	}
 	op := unaryOps[in.Op]
 	mi.in.Op, mi.in.Type = op, t
-	if !st.arithMods(in, ms, &mi, false) {
+	if !st.arithMods(in, ms, &mi, false) || !st.lowPrecOK(in, ms, &mi) {
 		return
 	}
 	dt := t
@@ -147,6 +189,23 @@ func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
 	mi.in.Op, mi.in.Type = OpSETP, t
 	mi.in.Mods |= uint16(cmp) | uint16(boolop)<<ModBoolShift
 	d := in.Operands[0]
+	_, pipe := d.(*PipeOperand)
+	switch {
+	case !t.LowPrecision():
+	case t != BF16 && t != F16x2 && t != BF16x2:
+		st.a.errorf(in.Pos, "unsupported: setp.%s", t)
+		return
+	case mi.in.Mods&ModSetpFtz != 0 && t != F16x2:
+		st.a.errorf(in.Pos, "unsupported: setp.ftz.%s", t)
+		return
+	case t.Packed() && !pipe:
+		// x2: p is the lower halves' comparison, q the upper halves'.
+		st.a.errorf(in.Pos, "setp.%s writes p|q", t)
+		return
+	case !t.Packed() && pipe:
+		st.a.errorf(in.Pos, "unsupported: setp.%s p|q", t)
+		return
+	}
 	if po, ok := d.(*PipeOperand); ok {
 		mi.in.Mods |= ModSetpDst2
 		if !st.dst(&mi, fDst, po.A, Pred, false) || !st.dst(&mi, fDst2, po.B, Pred, false) {
@@ -181,6 +240,10 @@ func (st *fnState) lowerSelp(in *Instr, ms modSet, mi minst) {
 }
 
 func (st *fnState) lowerCvt(in *Instr, ms modSet, mi minst) {
+	if ms.has("pack") {
+		st.lowerCvtPackSat(in, ms, mi)
+		return
+	}
 	if len(ms.types) != 2 {
 		st.a.errorf(in.Pos, "cvt needs a destination and a source type")
 		return
@@ -190,11 +253,15 @@ func (st *fnState) lowerCvt(in *Instr, ms modSet, mi minst) {
 		st.a.errorf(in.Pos, "unsupported: cvt.%s.%s", dt, at)
 		return
 	}
-	if !st.wantOperands(in, 2, 2) {
-		return
-	}
 	mi.in.Op, mi.in.Type, mi.in.Type2 = OpCVT, dt, at
 	if !st.arithMods(in, ms, &mi, false) {
+		return
+	}
+	if dt.LowPrecision() || at.LowPrecision() || mi.in.Mods&(ModRelu|ModSatFinite) != 0 {
+		st.lowerCvtLow(in, mi, dt, at)
+		return
+	}
+	if !st.wantOperands(in, 2, 2) {
 		return
 	}
 	if ro, ok := in.Operands[1].(*RegOperand); ok && st.sc.lookup(ro.Name) == nil {

@@ -17,7 +17,11 @@ func (st *fnState) emitRetGuarded(pos Pos, uni bool, guard *RegOperand) {
 		return
 	}
 	for _, r := range st.regRets {
-		mi := minst{in: Inst{Op: OpST, Type: r.typ, Mods: SpaceLocal, A: FPOp(), B: RegOp(0), Imm: r.off}, pos: pos, immUsed: true}
+		b := RegOp(0)
+		if r.typ == Pred {
+			b = PredOp(0, false)
+		}
+		mi := minst{in: Inst{Op: OpST, Type: r.typ, Mods: SpaceLocal, A: FPOp(), B: b, Imm: r.off}, pos: pos, immUsed: true}
 		mi.uses = append(mi.uses, rref{r.v, fB})
 		st.guard(&mi, guard)
 		st.emit(mi)
@@ -186,6 +190,10 @@ func (st *fnState) lowerCall(in *Instr, uni bool, mi minst) {
 				for _, f := range e.funcs {
 					st.callees[f] = true
 				}
+				mi.targets = append([]string(nil), e.funcs...)
+			} else {
+				p := e.sig
+				mi.proto = &p
 			}
 		default:
 			s := st.lookupCallTableSig(xname)
@@ -194,7 +202,7 @@ func (st *fnState) lowerCall(in *Instr, uni bool, mi minst) {
 				return
 			}
 			sig = *s
-			st.markTableCallees(xname)
+			mi.targets = st.markTableCallees(xname)
 		}
 		mi.in.Mods |= ModCallInd
 		mi.in.Type = U64
@@ -241,11 +249,12 @@ func (st *fnState) lowerCall(in *Instr, uni bool, mi minst) {
 	}
 }
 
-func (st *fnState) markTableCallees(name string) {
+func (st *fnState) markTableCallees(name string) []string {
 	d := st.findVarDecl(name)
 	if d == nil {
-		return
+		return nil
 	}
+	var names []string
 	var walk func(in *Init)
 	walk = func(in *Init) {
 		if in == nil {
@@ -257,6 +266,7 @@ func (st *fnState) markTableCallees(name string) {
 		if s, ok := in.Value.(*SymOperand); ok {
 			if _, isF := st.a.funcs[s.Name]; isF {
 				st.callees[s.Name] = true
+				names = append(names, s.Name)
 			}
 		}
 	}
@@ -265,6 +275,7 @@ func (st *fnState) markTableCallees(name string) {
 			walk(v.Init)
 		}
 	}
+	return names
 }
 
 // guardAs gives mi the guard of call (an argument store or a return-value
@@ -305,7 +316,7 @@ func (st *fnState) passArg(in *Instr, arg Operand, p sigParam, off uint32, call 
 	}
 	_, pos, _ := identOf(arg)
 	t := p.typ
-	if t == Pred || !t.Encodable() {
+	if !t.Encodable() {
 		st.a.errorf(pos, "unsupported: argument of type .%s", t)
 		return false
 	}
@@ -460,6 +471,14 @@ func (st *fnState) lowerMembar(in *Instr, ms modSet, mi minst) {
 		case "sys":
 			level = MembarSys
 		case "sc", "acq_rel", "proxy", "alias", "async":
+		case "release", "acquire", "mbarrier_init", "global", "shared::cta", "shared::cluster":
+			// fence.release/.acquire (PTX 8.6), fence.mbarrier_init.release.cluster,
+			// fence.proxy.async.{global,shared::cta,shared::cluster}: one SM's
+			// memory is coherent, so they order as the other fences do.
+			if in.Op != "fence" {
+				st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
+				return
+			}
 		default:
 			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
 			return

@@ -10,7 +10,7 @@ func spaceOf(m string) (int, bool) {
 	switch m {
 	case "global":
 		return SpaceGlobal, true
-	case "shared":
+	case "shared", "shared::cta": // the CTA's own window (no distributed shared memory)
 		return SpaceShared, true
 	case "local":
 		return SpaceLocal, true
@@ -207,18 +207,16 @@ func (st *fnState) memSym(mi *minst, ao *AddrOperand, vs *varSym, space int, off
 	switch {
 	case space == SpaceGeneric && vs.space == SpaceGlobal:
 		return SpaceGeneric, setOff(int64(vs.addr) + off)
-	case space == SpaceGeneric && vs.space == SpaceShared:
+	case space == SpaceGeneric && vs.space == SpaceShared && !vs.dynamic:
 		// Generic address inside the shared window: base from the constant table.
 		mi.in.A = ConstOp(st.a.constIndex(SharedWindow, mi.pos))
-		if vs.dynamic {
-			st.a.errorf(ao.Pos, "unsupported: generic access to dynamic shared memory by name")
-			return 0, false
-		}
 		return SpaceGeneric, setOff(int64(vs.addr) + off)
-	case space == SpaceGeneric && vs.space == SpaceLocal:
-		mi.in.A = FPOp()
-		st.a.errorf(ao.Pos, "unsupported: generic access to local variable %s by name (use ld.local)", ao.Base)
-		return 0, false
+	case space == SpaceGeneric && (vs.space == SpaceLocal || vs.space == SpaceShared):
+		// A generic access to a .local variable (or to dynamic shared
+		// memory) by name: its generic address lies in that space's
+		// window, so the access is the space's own (issue 16, item 5).
+		space = vs.space
+		fallthrough
 	case space == vs.space:
 		if vs.space == SpaceLocal {
 			mi.in.A = FPOp()
@@ -240,6 +238,10 @@ func (st *fnState) lowerMem(in *Instr, ms modSet, mi minst) {
 	}
 	if t == Pred {
 		st.a.errorf(in.Pos, "%s.pred is not allowed", in.Op)
+		return
+	}
+	if ms.has("v8") || ms.has("v4") && t.Bits() == 64 {
+		st.lowerMemHalves(in, mi, t)
 		return
 	}
 	space, vec := SpaceGeneric, 1
@@ -370,8 +372,12 @@ func (st *fnState) lowerAtom(in *Instr, ms modSet, mi minst) {
 	if !ok {
 		return
 	}
-	space, op := SpaceGeneric, -1
+	space, op, noftz := SpaceGeneric, -1, false
 	for _, m := range ms.rest {
+		if m == "noftz" {
+			noftz = true
+			continue
+		}
 		if s, ok := spaceOf(m); ok {
 			if s != SpaceGlobal && s != SpaceShared {
 				st.a.errorf(in.Pos, "atomics on .%s are not allowed", m)
@@ -409,6 +415,17 @@ func (st *fnState) lowerAtom(in *Instr, ms modSet, mi minst) {
 		st.a.errorf(in.Pos, "unsupported: atom.%s on .%s", AtomName(op), t)
 		return
 	}
+	// The half types: atom.add.noftz.{f16x2,bf16x2} (PTX requires
+	// .noftz); the 16-bit scalar forms and the other operations are
+	// refused.
+	switch half := t == F16 || t.LowPrecision(); {
+	case half && (op != AtomAdd || (t != F16x2 && t != BF16x2)):
+		st.a.errorf(in.Pos, "unsupported: %s.%s on .%s", in.Op, AtomName(op), t)
+		return
+	case half != noftz:
+		st.a.errorf(in.Pos, "%s.noftz is the form of .f16x2/.bf16x2 add (and only of it)", in.Op)
+		return
+	}
 	mi.in.Op, mi.in.Type = OpATOM, t
 	ops := in.Operands
 	if red {
@@ -436,4 +453,49 @@ func (st *fnState) lowerAtom(in *Instr, ms modSet, mi minst) {
 		mi.in.C = ZeroOp()
 	}
 	st.emit(mi)
+}
+
+// lowerMemHalves lowers ld/st .v8 of 32-bit elements and .v4 of 64-bit
+// ones (PTX ISA 8.x: 32-byte vectors) as two accesses of half the vector,
+// at the address and 16 bytes above it, each with its half of the
+// elements.
+func (st *fnState) lowerMemHalves(in *Instr, mi minst, t Type) {
+	n, half := 8, "v4"
+	if t.Bits() == 64 {
+		n, half = 4, "v2"
+	}
+	if t.Bits() < 32 {
+		st.a.errorf(in.Pos, "unsupported: %s.v8.%s (only 32-bit elements)", in.Op, t)
+		return
+	}
+	store := in.Op == "st"
+	ai, di := 1, 0
+	if store {
+		ai, di = 0, 1
+	}
+	ao, ok := in.Operands[ai].(*AddrOperand)
+	vo, vok := in.Operands[di].(*VecOperand)
+	if !ok || !vok || len(vo.Elems) != n {
+		st.a.errorf(in.Pos, "%s.v%d needs an address and a vector of %d elements", in.Op, n, n)
+		return
+	}
+	for k := 0; k < 2; k++ {
+		part := *in
+		part.Mods = nil
+		for _, m := range in.Mods {
+			if m == "v8" || m == "v4" {
+				m = half
+			}
+			part.Mods = append(part.Mods, m)
+		}
+		a := *ao
+		a.Offset += int64(16 * k)
+		v := *vo
+		v.Elems = vo.Elems[k*n/2 : (k+1)*n/2]
+		part.Operands = []Operand{nil, nil}
+		part.Operands[ai], part.Operands[di] = &a, &v
+		m := mi
+		m.uses = append([]rref(nil), mi.uses...)
+		st.lowerMem(&part, splitMods(&part), m)
+	}
 }

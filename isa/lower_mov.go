@@ -37,7 +37,7 @@ func (st *fnState) lowerMov(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	if vec > 0 {
-		st.a.errorf(in.Pos, "unsupported: mov.v%d of registers", vec)
+		st.lowerMovVec(in, mi, t, vec, d, s)
 		return
 	}
 	// Pack {a, b} -> d.
@@ -196,5 +196,94 @@ func (st *fnState) lowerSRegRead(in *Instr, mi minst, t Type, vec int, d Operand
 	mi.in.Op, mi.in.Type, mi.in.Imm, mi.immUsed = OpS2R, t, uint32(sr), true
 	if st.dst(&mi, fDst, d, t, false) {
 		st.emit(mi)
+	}
+}
+
+// vecElems lists the n elements of a vector operand: {a, b, ...} or a
+// vector register's components.
+func (st *fnState) vecElems(o Operand, n int) ([]Operand, bool) {
+	if vo, ok := o.(*VecOperand); ok {
+		if len(vo.Elems) != n {
+			st.a.errorf(vo.Pos, "a .v%d operand needs %d elements, has %d", n, n, len(vo.Elems))
+			return nil, false
+		}
+		return vo.Elems, true
+	}
+	name, pos, _ := identOf(o)
+	e := st.sc.lookup(name)
+	if ro, ok := o.(*RegOperand); !ok || ro.Comp != "" || e == nil || e.kind != entVec || len(e.comps) < n {
+		st.a.errorf(pos, "a .v%d operand must be a vector register or {...} of %d elements", n, n)
+		return nil, false
+	}
+	var out []Operand
+	for i := 0; i < n; i++ {
+		out = append(out, &RegOperand{Pos: pos, Name: name, Comp: "xyzw"[i : i+1]})
+	}
+	return out, true
+}
+
+// lowerMovVec lowers mov.v2/.v4 between vector registers and {...}
+// operands as one MOV per element; when a destination element is also a
+// source, the sources are first copied into fresh registers.
+func (st *fnState) lowerMovVec(in *Instr, mi minst, t Type, n int, d, s Operand) {
+	ds, ok := st.vecElems(d, n)
+	if !ok {
+		return
+	}
+	ss, ok := st.vecElems(s, n)
+	if !ok {
+		return
+	}
+	regName := func(o Operand) string {
+		if ro, ok := o.(*RegOperand); ok {
+			return ro.Name + "." + ro.Comp
+		}
+		return ""
+	}
+	dst := map[string]bool{}
+	for _, o := range ds {
+		dst[regName(o)] = true
+	}
+	overlap := false
+	for _, o := range ss {
+		if n := regName(o); n != "" && dst[n] {
+			overlap = true
+		}
+	}
+	mov := func(dv int, do Operand, so Operand, sv int) bool {
+		m := mi
+		m.uses = append([]rref(nil), mi.uses...)
+		m.in.Op, m.in.Type = OpMOV, t
+		switch {
+		case dv >= 0:
+			m.defs = append(m.defs, rref{dv, fDst})
+		case !st.dst(&m, fDst, do, t, false):
+			return false
+		}
+		switch {
+		case sv >= 0:
+			m.in.A = RegOp(0)
+			m.uses = append(m.uses, rref{sv, fA})
+		case !st.src(&m, 0, so, t):
+			return false
+		}
+		m.in.B, m.in.C = ZeroOp(), ZeroOp()
+		st.emit(m)
+		return true
+	}
+	tmp := make([]int, n)
+	for i := range tmp {
+		tmp[i] = -1
+		if overlap {
+			tmp[i] = st.newVreg("mov.v", t, in.Pos)
+			if !mov(tmp[i], nil, ss[i], -1) {
+				return
+			}
+		}
+	}
+	for i := range ds {
+		if !mov(-1, ds[i], ss[i], tmp[i]) {
+			return
+		}
 	}
 }

@@ -3,6 +3,7 @@
 package isa
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -173,13 +174,15 @@ func (st *fnState) src(mi *minst, slot int, o Operand, t Type) bool {
 	switch o := o.(type) {
 	case *ImmOperand:
 		if t == Pred {
-			// 0 is false; 1 and -1 (all ones: how clang-16 writes
-			// "true", mov.pred %p, -1) are true.
-			if o.Float || (o.Int != 0 && o.Int != 1 && o.Int != -1) {
-				st.a.errorf(o.Pos, "predicate immediate must be 0, 1 or -1")
+			// 0 is false; any other integer is true: 1, -1 (all ones:
+			// how clang-16 writes "true", mov.pred %p, -1), and the
+			// others ptxas accepts (setp.eq.and.u32 p, a, b, 2 in the
+			// zluda corpus).
+			if o.Float {
+				st.a.errorf(o.Pos, "a predicate immediate must be an integer")
 				return false
 			}
-			st.setImm(mi, slot, uint64(o.Int&1))
+			st.setImm(mi, slot, b2u64(o.Int != 0))
 			return true
 		}
 		bits, err := immBits(o, t)
@@ -210,6 +213,9 @@ func (st *fnState) src(mi *minst, slot int, o Operand, t Type) bool {
 					return false
 				}
 			}
+		}
+		if ro, ok := o.(*RegOperand); ok && ro.HasOffset && !ro.Neg {
+			return st.srcRegPlusImm(mi, op, field, ro, t)
 		}
 		if ro, ok := o.(*RegOperand); ok && ro.Neg {
 			if t != Pred {
@@ -385,4 +391,37 @@ func (st *fnState) lookupGPR2(o Operand) (int, bool) {
 		return 0, false
 	}
 	return e.v, true
+}
+
+// srcRegPlusImm reads %r+imm, a register plus a constant, as a value
+// operand (the PTX ISA allows it where a register is read; the zluda
+// corpus has add.u32 %r0, %r1+1, %r2+-1): an ADD of the constant into a
+// fresh register before the instruction, which reads that register.
+func (st *fnState) srcRegPlusImm(mi *minst, op *Operand12, field uint8, ro *RegOperand, t Type) bool {
+	if t == Pred || t.Float() {
+		st.a.errorf(ro.Pos, "unsupported: register-plus-offset operand %s%+d of type .%s", ro.Name, ro.Offset, t)
+		return false
+	}
+	base := *ro
+	base.HasOffset, base.Offset = false, 0
+	add := minst{pos: mi.pos}
+	add.in.Op, add.in.Type = OpADD, t
+	if !st.src(&add, 0, &base, t) {
+		return false
+	}
+	st.setImm(&add, 1, uint64(ro.Offset))
+	add.in.C = ZeroOp()
+	v := st.newVreg(fmt.Sprintf("%s%+d", ro.Name, ro.Offset), t, ro.Pos)
+	add.defs = append(add.defs, rref{v, fDst})
+	st.emit(add)
+	*op = RegOp(0)
+	mi.uses = append(mi.uses, rref{v, field})
+	return true
+}
+
+func b2u64(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }

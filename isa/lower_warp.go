@@ -1,4 +1,4 @@
-// Lowering the warp-level instructions: vote and shfl.
+// Lowering the warp-level instructions: vote, shfl, redux, match and elect.
 
 package isa
 
@@ -108,5 +108,119 @@ func (st *fnState) lowerShfl(in *Instr, ms modSet, mi minst) {
 	if !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], U32) || !st.src(&mi, 2, in.Operands[3], U32) {
 		return
 	}
+	st.emit(mi)
+}
+
+// lowerRedux lowers redux.sync.{add,min,max}.{u32,s32} and
+// redux.sync.{and,or,xor}.b32 d, a, membermask.
+func (st *fnState) lowerRedux(in *Instr, ms modSet, mi minst) {
+	t, ok := st.oneType(in, ms)
+	if !ok || !st.wantOperands(in, 3, 3) {
+		return
+	}
+	op, sync := -1, false
+	for _, m := range ms.rest {
+		r, ok := ParseRedux(m)
+		switch {
+		case m == "sync":
+			sync = true
+		case ok:
+			op = r
+		default:
+			st.a.errorf(in.Pos, "unsupported: redux.%s", m)
+			return
+		}
+	}
+	switch {
+	case !sync || op < 0:
+		st.a.errorf(in.Pos, "redux needs .sync and an operation (.add .min .max .and .or .xor)")
+		return
+	case t.Float():
+		st.a.errorf(in.Pos, "unsupported: redux.sync.%s.%s", ReduxName(op), t)
+		return
+	case op <= ReduxMax && t != U32 && t != S32:
+		st.a.errorf(in.Pos, "redux.sync.%s needs .u32 or .s32", ReduxName(op))
+		return
+	case op >= ReduxAnd && t != B32:
+		st.a.errorf(in.Pos, "redux.sync.%s needs .b32", ReduxName(op))
+		return
+	}
+	mi.in.Op, mi.in.Type, mi.in.Mods = OpREDUX, t, uint16(op)
+	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], B32) {
+		return
+	}
+	mi.in.C = ZeroOp()
+	st.emit(mi)
+}
+
+// lowerMatch lowers match.any.sync.{b32,b64} d, a, membermask and
+// match.all.sync.{b32,b64} d[|p], a, membermask.
+func (st *fnState) lowerMatch(in *Instr, ms modSet, mi minst) {
+	t, ok := st.oneType(in, ms)
+	if !ok || !st.wantOperands(in, 3, 3) {
+		return
+	}
+	mode, sync := -1, false
+	for _, m := range ms.rest {
+		switch m {
+		case "sync":
+			sync = true
+		case "any":
+			mode = 0
+		case "all":
+			mode = ModMatchAll
+		default:
+			st.a.errorf(in.Pos, "unsupported: match.%s", m)
+			return
+		}
+	}
+	if !sync || mode < 0 {
+		st.a.errorf(in.Pos, "match needs .sync and .any or .all")
+		return
+	}
+	if t != B32 && t != B64 {
+		st.a.errorf(in.Pos, "match needs .b32 or .b64")
+		return
+	}
+	mi.in.Op, mi.in.Type, mi.in.Mods = OpMATCH, t, uint16(mode)
+	d := in.Operands[0]
+	if po, ok := d.(*PipeOperand); ok {
+		if mode != ModMatchAll {
+			st.a.errorf(in.Pos, "match.any has no predicate destination")
+			return
+		}
+		mi.in.Mods |= ModMatchPred
+		if !st.dst(&mi, fDst, po.A, B32, false) || !st.dst(&mi, fDst2, po.B, Pred, false) {
+			return
+		}
+	} else if !st.dst(&mi, fDst, d, B32, false) {
+		return
+	}
+	if !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], B32) {
+		return
+	}
+	mi.in.C = ZeroOp()
+	st.emit(mi)
+}
+
+// lowerElect lowers elect.sync d|p, membermask (d may be _).
+func (st *fnState) lowerElect(in *Instr, ms modSet, mi minst) {
+	if len(ms.types) != 0 || !st.checkNoMods(in, ms, "sync") || !st.wantOperands(in, 2, 2) {
+		return
+	}
+	if !ms.has("sync") {
+		st.a.errorf(in.Pos, "elect needs .sync")
+		return
+	}
+	po, ok := in.Operands[0].(*PipeOperand)
+	if !ok {
+		st.a.errorf(in.Pos, "elect.sync writes d|p")
+		return
+	}
+	mi.in.Op, mi.in.Type = OpELECT, B32
+	if !st.dst(&mi, fDst, po.A, B32, false) || !st.dst(&mi, fDst2, po.B, Pred, false) || !st.src(&mi, 0, in.Operands[1], B32) {
+		return
+	}
+	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
 	st.emit(mi)
 }

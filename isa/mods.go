@@ -12,6 +12,29 @@ const (
 	ModRndShift = 3 // 4-bit rounding mode
 	ModRndMask  = 0xf << ModRndShift
 	ModFtz      = 1 << 7
+	// Carry chains (integer ADD SUB MAD of 32 and 64 bits): ModCCOut
+	// writes the lane's carry flag CC.CF (.cc: the carry of ADD and MAD,
+	// the borrow of SUB); ModCCIn reads it (addc, subc, madc: a + b + CF,
+	// a - (b + CF), a*b + c + CF).
+	ModCCOut = 1 << 8
+	ModCCIn  = 1 << 9
+	// Low precision (FMA and CVT): .relu clamps a negative result to +0
+	// (NaN stays the canonical NaN); .satfinite clamps an infinite or
+	// overflowing result to the largest finite value of its sign.
+	ModRelu      = 1 << 10
+	ModSatFinite = 1 << 11
+	// MIN/MAX of f32 and the half types: .NaN (a NaN operand gives the
+	// canonical NaN) and .xorsign.abs (the smaller/larger magnitude, with
+	// the XOR of the operands' signs).
+	ModMinMaxNaN     = 1 << 10
+	ModMinMaxXorsign = 1 << 11
+	// CVT forms with more than one source: ModCvtPack converts A and B
+	// (f32) into the upper and lower halves of a packed Type (f16x2
+	// bf16x2 e4m3x2 e5m2x2); ModCvtPackSat is cvt.pack.sat: A and B (s32)
+	// saturated to Type (u8 s8 u16 s16) and packed, with C's low 16 bits
+	// above them for the 8-bit types.
+	ModCvtPack    = 1 << 12
+	ModCvtPackSat = 1 << 13
 )
 
 // Rounding modes (ModRnd field).
@@ -27,9 +50,10 @@ const (
 	RndRPI
 	RndApprox
 	RndFull
+	RndRNA // round to nearest, ties away from zero (cvt.rna.tf32.f32)
 )
 
-var rndNames = [...]string{"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "approx", "full"}
+var rndNames = [...]string{"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "approx", "full", "rna"}
 
 // RoundingName returns the PTX spelling of a rounding mode ("" for none).
 func RoundingName(r int) string {
@@ -108,6 +132,15 @@ const (
 	BoolXor  = 3
 )
 
+// The mbarrier object (64 bits): bits 0..19 the arrivals still pending
+// in the current phase, 20..39 the expected arrivals per phase, bit 63 the
+// parity of the current phase.
+const (
+	MbarCountMask = 1<<20 - 1
+	MbarExpShift  = 20
+	MbarPhaseBit  = 63
+)
+
 // Memory group (LD ST ATOM CVTA).
 const (
 	ModSpaceMask = 0x7
@@ -154,9 +187,22 @@ const (
 	AtomAnd
 	AtomOr
 	AtomXor
+	// mbarrier operations on a 64-bit barrier object in shared memory
+	// (Type b64; docs/isa.md gives the object's layout): init (B =
+	// expected count; 0 = inval), arrive, arrive.noComplete, arrive_drop
+	// (B = count, Dst = the state before), test_wait/try_wait (Dst
+	// predicate = the phase of state B has completed) and their .parity
+	// form (B = the phase parity).
+	AtomMbarInit
+	AtomMbarArrive
+	AtomMbarArriveNC
+	AtomMbarDrop
+	AtomMbarTest
+	AtomMbarTestParity
 )
 
-var atomNames = [...]string{"add", "cas", "exch", "min", "max", "inc", "dec", "and", "or", "xor"}
+var atomNames = [...]string{"add", "cas", "exch", "min", "max", "inc", "dec", "and", "or", "xor",
+	"mbarrier.init", "mbarrier.arrive", "mbarrier.arrive.noComplete", "mbarrier.arrive_drop", "mbarrier.test_wait", "mbarrier.test_wait.parity"}
 
 // AtomName returns the PTX spelling of an atomic operation.
 func AtomName(a int) string {
@@ -166,9 +212,10 @@ func AtomName(a int) string {
 	return "atom?"
 }
 
-// ParseAtom maps "add" etc. to an atomic operation.
+// ParseAtom maps "add" etc. to an atomic operation (not the mbarrier
+// ones, which are written as mbarrier instructions).
 func ParseAtom(s string) (int, bool) {
-	for i, n := range atomNames {
+	for i, n := range atomNames[:AtomXor+1] {
 		if n == s {
 			return i, true
 		}
@@ -185,7 +232,7 @@ const (
 // Control flow (BRA BRX CALL RET).
 const (
 	ModUni         = 1 << 0
-	ModCallInd     = 1 << 1 // CALL: target in A rather than Imm
+	ModCallInd     = 1 << 1 // CALL: target in A rather than Imm; Imm: its allowed targets, BrTables[Imm&0xffff-1 : +Imm>>16] (0: any function)
 	ModFrameShift  = 2      // CALL: frame advance in 8-byte units, 14 bits
 	ModBrxLenShift = 1      // BRX: table length, 15 bits
 )
@@ -304,3 +351,97 @@ const (
 	// ModShflMaskReg: the member mask is register Imm&0xff rather than the Imm value.
 	ModShflMaskReg = 1 << 3
 )
+
+// TESTP properties (Mods bits 0..2).
+const (
+	TestpFinite = iota
+	TestpInfinite
+	TestpNumber
+	TestpNotANumber
+	TestpNormal
+	TestpSubnormal
+	ModTestpMask = 0x7
+)
+
+var testpNames = [...]string{"finite", "infinite", "number", "notanumber", "normal", "subnormal"}
+
+// TestpName returns the PTX spelling of a testp property.
+func TestpName(m int) string {
+	if m >= 0 && m < len(testpNames) {
+		return testpNames[m]
+	}
+	return "testp?"
+}
+
+// ParseTestp maps "finite" etc. to a testp property.
+func ParseTestp(s string) (int, bool) {
+	for i, n := range testpNames {
+		if n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// REDUX operations (Mods bits 0..2).
+const (
+	ReduxAdd = iota
+	ReduxMin
+	ReduxMax
+	ReduxAnd
+	ReduxOr
+	ReduxXor
+	ModReduxMask = 0x7
+)
+
+var reduxNames = [...]string{"add", "min", "max", "and", "or", "xor"}
+
+// ReduxName returns the PTX spelling of a redux operation.
+func ReduxName(m int) string {
+	if m >= 0 && m < len(reduxNames) {
+		return reduxNames[m]
+	}
+	return "redux?"
+}
+
+// ParseRedux maps "add" etc. to a redux operation.
+func ParseRedux(s string) (int, bool) {
+	for i, n := range reduxNames {
+		if n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// MATCH: .all (clear: .any), and the optional predicate destination Dst2
+// of match.all.
+const (
+	ModMatchAll  = 1 << 0
+	ModMatchPred = 1 << 1
+)
+
+// CPASYNC: the kind (bits 4..5) and, for a copy, the size (bits 0..1:
+// 4, 8 or 16 bytes), .cg (bit 2; else .ca) and whether C holds a
+// src-size (bit 3; else the whole size is read). wait_group keeps Imm
+// groups pending.
+const (
+	ModCpAsyncSizeMask = 0x3
+	ModCpAsyncCG       = 1 << 2
+	ModCpAsyncSrcSize  = 1 << 3
+	ModCpAsyncKindSh   = 4
+	ModCpAsyncKindMask = 0x3 << ModCpAsyncKindSh
+	CpAsyncCopy        = 0
+	CpAsyncCommit      = 1
+	CpAsyncWaitGroup   = 2
+	CpAsyncWaitAll     = 3
+)
+
+// DP2A: .hi takes bytes 2 and 3 of B (clear: .lo, bytes 0 and 1).
+const ModDp2aHi = 1 << 0
+
+// BMSK, SZEXT: .wrap (clear: .clamp).
+const ModWrap = 1 << 0
+
+// LOP3: the truth table is Imm & LopLUTMask.
+const LopLUTMask = 0xff

@@ -205,7 +205,7 @@ func (p *parser) parseParam(what string) *Param {
 	}
 	prm := &Param{Pos: p.pos(t), Space: t.text[1:], Type: NoType}
 	p.next()
-	haveType, ptr := false, false
+	haveType, ptr, vec := false, false, 0
 	for p.tok().kind == tDir {
 		d := p.tok()
 		switch {
@@ -224,8 +224,12 @@ func (p *parser) parseParam(what string) *Param {
 			prm.PtrSpace = d.text[1:]
 			p.next()
 		case d.text == ".v2" || d.text == ".v4" || d.text == ".v8":
-			p.errAt(d, "unsupported: vector %s", what)
-			return nil
+			if prm.Space != "param" {
+				p.errAt(d, "unsupported: vector .reg %s", what)
+				return nil
+			}
+			vec = int(d.text[2] - '0')
+			p.next()
 		case opaqueTypes[d.text]:
 			p.errAt(d, "unsupported: %s %s", d.text, what)
 			return nil
@@ -272,6 +276,16 @@ func (p *parser) parseParam(what string) *Param {
 			p.errAt(p.tok(), "unsupported: multi-dimensional array %s", what)
 			return nil
 		}
+	}
+	if vec > 0 {
+		// A vector .param (".param .v4 .f32 x"): vec elements, aligned
+		// to the vector's size, read and written as an array of them.
+		if prm.ArrayLen > 0 {
+			p.errAt(nt, "unsupported: array of vectors %s", what)
+			return nil
+		}
+		prm.ArrayLen = vec
+		prm.Align = max(prm.Align, vec*prm.Type.Bytes())
 	}
 	return prm
 }

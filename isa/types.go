@@ -32,6 +32,8 @@ const (
 	TF32
 	E4M3
 	E5M2
+	E4M3x2      // two e4m3 values in 16 bits (cvt only)
+	E5M2x2      // two e5m2 values in 16 bits (cvt only)
 	NoType Type = 0xff
 )
 
@@ -41,7 +43,7 @@ var typeNames = [...]string{
 	S8: "s8", S16: "s16", S32: "s32", S64: "s64",
 	F16: "f16", F32: "f32", F64: "f64", Pred: "pred",
 	B128: "b128", F16x2: "f16x2", BF16: "bf16", BF16x2: "bf16x2", TF32: "tf32",
-	E4M3: "e4m3", E5M2: "e5m2",
+	E4M3: "e4m3", E5M2: "e5m2", E4M3x2: "e4m3x2", E5M2x2: "e5m2x2",
 }
 
 func (t Type) String() string {
@@ -61,15 +63,29 @@ func ParseType(s string) (Type, bool) {
 	return NoType, false
 }
 
-// Encodable reports whether t fits the 4-bit type field of an instruction.
-func (t Type) Encodable() bool { return t <= Pred }
+// Encodable reports whether t fits the 5-bit type field of an
+// instruction: the 16 types of the 4-bit field and the low-precision
+// f16x2, bf16, bf16x2, tf32, e4m3 and e5m2 (not b128).
+func (t Type) Encodable() bool {
+	return t <= Pred || t == F16x2 || t >= BF16 && t <= TF32 || t >= E4M3 && t <= E5M2x2
+}
+
+// LowPrecision reports the types the machine uses only for f16/bf16
+// arithmetic and the conversions of the low-precision formats: bf16 and
+// the packed f16x2, bf16x2, e4m3x2, e5m2x2 (and the scalar fp8 types).
+func (t Type) LowPrecision() bool {
+	return t == F16x2 || t == BF16 || t == BF16x2 || t == TF32 || t >= E4M3 && t <= E5M2x2
+}
+
+// Packed reports the types holding two values (f16x2 bf16x2 e4m3x2 e5m2x2).
+func (t Type) Packed() bool { return t == F16x2 || t == BF16x2 || t == E4M3x2 || t == E5M2x2 }
 
 // Bits is the width of the type in bits (1 for pred).
 func (t Type) Bits() int {
 	switch t {
 	case B8, U8, S8, E4M3, E5M2:
 		return 8
-	case B16, U16, S16, F16, BF16:
+	case B16, U16, S16, F16, BF16, E4M3x2, E5M2x2:
 		return 16
 	case B32, U32, S32, F32, F16x2, BF16x2, TF32:
 		return 32
@@ -94,8 +110,15 @@ func (t Type) Bytes() int {
 // Signed reports a signed integer type.
 func (t Type) Signed() bool { return t >= S8 && t <= S64 }
 
-// Float reports a floating-point type.
-func (t Type) Float() bool { return t == F16 || t == F32 || t == F64 || t == BF16 || t == TF32 }
+// Float reports a floating-point type (the packed f16x2, bf16x2 and the
+// fp8 types included).
+func (t Type) Float() bool {
+	switch t {
+	case F16, F32, F64, BF16, TF32, F16x2, BF16x2, E4M3, E5M2, E4M3x2, E5M2x2:
+		return true
+	}
+	return false
+}
 
 // Regs is the number of 32-bit machine registers a value of this type occupies.
 func (t Type) Regs() int {

@@ -1,6 +1,9 @@
 package pipeline
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Indirect calls through a call table (flist = the table) and through
 // .calltargets, both divergent (each lane picks a target by lane % 3), with
@@ -110,4 +113,51 @@ func TestGuardedCallKeepsReturnRegister(t *testing.T) {
 			}
 		}
 	}
+}
+
+// An indirect call that reaches a function outside its .calltargets
+// list or call table, or of another type than its .callprototype, is
+// undefined behaviour (seed 004: the call-target list names "the
+// functions that may be called", the prototype gives their type); the
+// SM reports it as a bad_call_target fault naming the function (issue
+// 16, item 7).
+func TestIndirectCallOutsideItsTargets(t *testing.T) {
+	const other = `.func (.reg .u32 rv) other (.reg .u32 a) { mov.u32 rv, a; ret; }
+.global .u64 shorttbl[2] = { foo, bar };
+`
+	for _, c := range []struct{ name, body string }{
+		{"calltargets", `
+	mov.u64 %rd7, baz;
+	Ftgt: .calltargets foo, bar;
+	call (%r7), %rd7, (%r6, 3), Ftgt;`},
+		{"call table", `
+	mov.u64 %rd7, baz;
+	call (%r7), %rd7, (%r6, 3), shorttbl;`},
+		{"prototype", `
+	mov.u64 %rd7, other;
+	proto: .callprototype (.reg .u32 _) _ (.reg .u32 _, .reg .u32 _);
+	call (%r7), %rd7, (%r6, 3), proto;`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := callFuncs + other + kernel(`
+	add.u32 %r6, %r2, 10;`+c.body+`
+	st.global.u32 [%rd3], %r7;
+	ret;`)
+			_, rep := runPTX(t, smallConfig(), src, threadsLaunch(32))
+			if rep.Status != StatusFault || len(rep.Errors) == 0 || rep.Errors[0].Kind != "bad_call_target" || !strings.Contains(rep.Errors[0].Message, "not among the call's targets") {
+				t.Fatalf("status %s, errors %+v", rep.Status, rep.Errors)
+			}
+		})
+	}
+	// The same calls reaching a listed function (or one of the
+	// prototype's type) run.
+	src := callFuncs + other + kernel(`
+	add.u32 %r6, %r2, 10;
+	mov.u64 %rd7, bar;
+	proto: .callprototype (.reg .u32 _) _ (.reg .u32 _, .reg .u32 _);
+	call (%r7), %rd7, (%r6, 3), proto;
+	st.global.u32 [%rd3], %r7;
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, threadsLaunch(32))
+	wantOut(t, rep, func(l int) uint32 { return uint32(l+10) * 3 })
 }

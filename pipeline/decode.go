@@ -36,6 +36,10 @@ const (
 	catTrapUnit // BPT, IDE, RTT: handed to the trap unit
 	catSHFL
 	catVOTE
+	catREDUX
+	catMATCH
+	catELECT
+	catCPASYNC
 )
 
 // Latency classes (config.Lat fields).
@@ -145,6 +149,12 @@ type opnd struct {
 	row  *[32]uint32 // a constant of a rows fast path (rowsOf): val in every lane
 }
 
+// Carry-flag use of a dinst (dinst.cc).
+const (
+	ccIn  uint8 = 1 << iota // reads CC.CF (addc, subc, madc)
+	ccOut                   // writes CC.CF (.cc)
+)
+
 // Destination kinds.
 const (
 	dNone uint8 = iota
@@ -171,8 +181,11 @@ type dinst struct {
 	nsrc       int  // ALU value operands
 	d1, d2     dest
 	fn         alu.Func
-	vop        vop  // whole-warp fast path (vNone: fn per lane)
-	rows       bool // the fast path reads its sources in place (rowsOf)
+	vop        vop   // whole-warp fast path (vNone: fn per lane)
+	rows       bool  // the fast path reads its sources in place (rowsOf)
+	cc         uint8 // ccIn | ccOut: reads and/or writes the lanes' carry flag
+	// targets: an indirect CALL's allowed entry PCs (nil: any function).
+	targets []uint32
 
 	space    int // memory: effective space from the encoding
 	vec      int // memory vector length
@@ -371,6 +384,13 @@ func (dc *decoder) decodeInto(d *dinst) *decodeErr {
 			if t.Bits() != 32 && t.Bits() != 64 {
 				t = isa.U64
 			}
+			if in.Imm != 0 {
+				first, n := int(in.Imm&0xffff)-1, int(in.Imm>>16)
+				if n == 0 || first+n > len(dc.im.BrTables) {
+					return illegal("CALL: target list [%d,+%d) outside the %d-entry branch tables", first, n, len(dc.im.BrTables))
+				}
+				d.targets = dc.im.BrTables[first : first+n : first+n]
+			}
 			d.a, err = dc.src(d, in.A, t)
 			return err
 		}
@@ -468,6 +488,10 @@ func (dc *decoder) decodeInto(d *dinst) *decodeErr {
 			d.d2, err = dc.dstReg(d, in.Dst2, isa.Pred)
 		}
 		return err
+	case isa.OpREDUX, isa.OpMATCH, isa.OpELECT:
+		return dc.decodeWarpOp(d)
+	case isa.OpCPASYNC:
+		return dc.decodeCpAsync(d)
 	case isa.OpVOTE:
 		d.cat = catVOTE
 		mode := int(in.Mods&3) >> isa.ModVoteShift

@@ -56,9 +56,9 @@ func aluLat(in *isa.Inst) latClass {
 	}
 	if fl {
 		switch in.Op {
-		case isa.OpSQRT, isa.OpRCP, isa.OpDIV:
+		case isa.OpSQRT, isa.OpRCP, isa.OpDIV, isa.OpEX2, isa.OpLG2, isa.OpSIN, isa.OpCOS, isa.OpRSQRT, isa.OpTANH:
 			return latSFU
-		case isa.OpMOV, isa.OpSELP:
+		case isa.OpMOV, isa.OpSELP, isa.OpCOPYSIGN, isa.OpTESTP:
 			return latALU
 		}
 		if f64 {
@@ -67,7 +67,7 @@ func aluLat(in *isa.Inst) latClass {
 		return latFP
 	}
 	switch in.Op {
-	case isa.OpMUL, isa.OpMAD, isa.OpSAD:
+	case isa.OpMUL, isa.OpMAD, isa.OpSAD, isa.OpMUL24, isa.OpMAD24, isa.OpDP4A, isa.OpDP2A:
 		return latMul
 	case isa.OpDIV, isa.OpREM:
 		return latDiv
@@ -88,6 +88,14 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 		return illegal("%v", aerr)
 	}
 	d.fn = fn
+	if !t.Float() && (in.Op == isa.OpADD || in.Op == isa.OpSUB || in.Op == isa.OpMAD) {
+		if in.Mods&isa.ModCCIn != 0 {
+			d.cc |= ccIn
+		}
+		if in.Mods&isa.ModCCOut != 0 {
+			d.cc |= ccOut
+		}
+	}
 	n := in.Op.Arity(in.Mods)
 	d.nsrc = n
 	types := [3]isa.Type{t, t, t}
@@ -100,13 +108,20 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 			types[2] = t.Wide()
 		}
 	case isa.OpCVT:
-		types[0] = in.Type2
+		// Packing forms read two sources of Type2 (cvt.pack.sat: and C).
+		types[0], types[1], types[2] = in.Type2, in.Type2, isa.B32
 	case isa.OpSETP, isa.OpSELP:
 		types[2] = isa.Pred
 	case isa.OpBFE:
 		types[1], types[2] = isa.U32, isa.U32
 	case isa.OpBFI, isa.OpSHF:
 		types[2] = isa.U32
+	case isa.OpDP4A, isa.OpDP2A:
+		types[1], types[2] = in.Type2, isa.S32
+	case isa.OpBMSK, isa.OpSZEXT:
+		types[1] = isa.U32
+	case isa.OpFNS:
+		types[1], types[2] = isa.U32, isa.S32
 	case isa.OpMOV:
 		if in.Mods&isa.ModMovPack != 0 {
 			types[0], types[1] = t.Half(), t.Half()
@@ -140,7 +155,7 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 		if in.Mods&isa.ModSetpDst2 != 0 {
 			d.d2, err = dc.dstReg(d, in.Dst2, isa.Pred)
 		}
-	case t == isa.Pred:
+	case t == isa.Pred || in.Op == isa.OpTESTP:
 		d.d1, err = dc.dstReg(d, in.Dst, isa.Pred)
 	case in.Op == isa.OpMOV && in.Mods&isa.ModMovUnpack != 0:
 		if d.d1, err = dc.dstReg(d, in.Dst, t.Half()); err != nil {
@@ -149,7 +164,8 @@ func (dc *decoder) decodeALU(d *dinst) *decodeErr {
 		d.d2, err = dc.dstReg(d, in.Dst2, t.Half())
 	case (in.Op == isa.OpMUL || in.Op == isa.OpMAD) && mm == isa.MulWide:
 		d.d1, err = dc.dstReg(d, in.Dst, t.Wide())
-	case in.Op == isa.OpPOPC || in.Op == isa.OpCLZ || in.Op == isa.OpBFIND:
+	case in.Op == isa.OpPOPC || in.Op == isa.OpCLZ || in.Op == isa.OpBFIND,
+		in.Op == isa.OpCVT && in.Mods&isa.ModCvtPackSat != 0:
 		d.d1, err = dc.dstReg(d, in.Dst, isa.U32)
 	default:
 		d.d1, err = dc.dstReg(d, in.Dst, t)

@@ -138,9 +138,9 @@ func (dc *decoder) decodeMem(d *dinst) *decodeErr {
 		d.cat = catATOM
 		op := int(in.Mods&isa.ModAtomMask) >> isa.ModAtomShift
 		if op > isa.AtomXor {
-			return illegal("ATOM operation %d", op)
+			return dc.decodeMbar(d, op)
 		}
-		if t.Float() && op != isa.AtomAdd && op != isa.AtomMin && op != isa.AtomMax && op != isa.AtomExch {
+		if t.Float() && op != isa.AtomAdd && op != isa.AtomMin && op != isa.AtomMax && op != isa.AtomExch || t.LowPrecision() && op != isa.AtomAdd {
 			return illegal("ATOM.%s.%s", isa.AtomName(op), t)
 		}
 		if d.b, err = dc.src(d, in.B, t); err != nil {

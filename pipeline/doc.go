@@ -169,7 +169,8 @@
 //     throughput limits other than one issue per scheduler.
 //   - Clusters beyond their special registers (no distributed shared
 //     memory, no co-scheduling), multiple SMs, graphs, preemption.
-//   - Warp-synchronous instructions (vote, shfl, bar.warp.sync) execute
+//   - Warp-synchronous instructions (vote, shfl, redux, match, elect,
+//     bar.warp.sync) execute
 //     for the executing lanes; member-mask lanes that are live but not
 //     converged are reported ("warp_sync"), not waited for.
 package pipeline

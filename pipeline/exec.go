@@ -219,6 +219,17 @@ func (sm *SM) issue(w *warp, s int) {
 	case catSHFL:
 		sm.execShfl(w, d, pc, emask)
 		w.advance()
+	case catCPASYNC:
+		var until uint64
+		if until, f = sm.execCpAsync(w, d, emask); f == nil {
+			w.advance()
+			if until > c+1 {
+				w.blockUntil, w.blockState = until, StateMembar
+			}
+		}
+	case catREDUX, catMATCH, catELECT:
+		sm.execWarpOp(w, d, pc, emask)
+		w.advance()
 	case catNANOSLEEP:
 		// clock_timer holds the warp in sleeping from the next cycle.
 		w.advance()
@@ -281,6 +292,9 @@ func (sm *SM) issue(w *warp, s int) {
 		}
 		for _, p := range d.dstP {
 			w.prdy[p], w.pcls[p] = ready, sbc
+		}
+		if d.cc&ccOut != 0 {
+			w.ccRdy = ready
 		}
 	}
 	// Fetch: control flow resolves in lat.branch; a jump refetches (the
@@ -396,6 +410,21 @@ func (sm *SM) execALU(w *warp, d *dinst, emask uint32) *fault {
 		return nil
 	}
 	fn := d.fn
+	if d.cc != 0 {
+		// Carry chains: CC.CF in as the fourth operand, out in Result.CF.
+		for m := emask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			res := fn(a[l], b[l], c[l], uint64(w.cc>>uint(l)&1))
+			w.writeDest(d.d1, l, res.D)
+			if d.cc&ccOut != 0 {
+				w.cc &^= 1 << uint(l)
+				if res.CF {
+					w.cc |= 1 << uint(l)
+				}
+			}
+		}
+		return nil
+	}
 	// Fast path: one 32-bit register result.
 	if d.d1.kind == dReg32 && d.d2.kind == dNone {
 		r := w.regs[int(d.d1.reg)<<5:]

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/smsim/smsim/alu"
 	"github.com/smsim/smsim/isa"
 )
 
@@ -113,12 +114,21 @@ func (sm *SM) atomics(w *warp, d *dinst, emask uint32, n int) *fault {
 	for m := emask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		r := sm.refs[l*4]
+		if op > isa.AtomXor {
+			if f := sm.mbarrier(w, d, op, l, r); f != nil {
+				return f
+			}
+			continue
+		}
 		old := sm.load(r, n)
 		b := w.value(&d.b, l) & m64
 		nv := old
 		switch op {
 		case isa.AtomAdd:
 			switch t {
+			case isa.F16x2, isa.BF16x2: // atom.add.noftz: round to nearest, subnormals kept
+				r, _ := alu.Eval(&isa.Inst{Op: isa.OpADD, Type: t, Mods: isa.RndRN << isa.ModRndShift}, old, b, 0, 0)
+				nv = r.D
 			case isa.F32:
 				nv = uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(b))))
 			case isa.F64:

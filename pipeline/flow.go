@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/smsim/smsim/isa"
 )
@@ -55,6 +56,9 @@ func (sm *SM) execFlow(w *warp, d *dinst, mask, emask uint32) (uint32, *fault) {
 			if fi < 0 || sm.im.Funcs[fi].Kernel {
 				addr := t + isa.FuncAddrBase
 				return 0, &fault{kind: "bad_call_target", msg: fmt.Sprintf("call target %#x (pc %d) is not the entry of a function", addr, t), addr: addr, hasA: d.in.Mods&isa.ModCallInd != 0, lane: l, hasLane: true}
+			}
+			if d.targets != nil && !slices.Contains(d.targets, uint32(t)) {
+				return 0, &fault{kind: "bad_call_target", msg: fmt.Sprintf("indirect call reaches %s, which is not among the call's targets (its .calltargets, call table or functions of its .callprototype's type): undefined behaviour", sm.im.Funcs[fi].Name), lane: l, hasLane: true}
 			}
 			nfp := uint64(w.fp[l]) + adv
 			if nfp+uint64(sm.im.Funcs[fi].Frame) > lim {

@@ -190,8 +190,8 @@ func TestRandomPrograms(t *testing.T) {
 		r.Read(data)
 		// Keep opcodes valid most of the time.
 		for j := 0; j < len(data); j += 16 {
-			data[j] %= 62
-			binary.LittleEndian.PutUint32(data[j+8:], binary.LittleEndian.Uint32(data[j+8:])&0x0fffffff)
+			data[j] %= byte(isa.OpCPASYNC) + 1
+			binary.LittleEndian.PutUint32(data[j+8:], binary.LittleEndian.Uint32(data[j+8:])&0x3fffffff)
 		}
 		runRandom(t, data)
 	}

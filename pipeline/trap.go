@@ -77,6 +77,8 @@ type trapCtx struct {
 	undef      [4]uint64
 	regs       []uint32
 	preds      []uint32
+	cc         uint32 // carry flags and their scoreboard (warp.cc, warp.ccRdy)
+	ccRdy      uint64
 	rdy        []uint64
 	rcls       []uint8
 	prdy       []uint64
@@ -451,6 +453,7 @@ func (sm *SM) enterHandler(w *warp, before *trapunit.State) {
 		w.swapBank()
 		w.regs = resize32(w.regs, t.hregs*32)
 		w.preds = resize32(w.preds, max(t.hpreds, 1))
+		w.cc, w.ccRdy = 0, 0
 		w.rdy = resize64(w.rdy, t.hregs)
 		w.rcls = resize8(w.rcls, t.hregs)
 		w.prdy = resize64(w.prdy, max(t.hpreds, 1))
@@ -475,6 +478,8 @@ func (w *warp) swapBank() {
 	x := w.tr.ctx
 	w.regs, x.regs = x.regs, w.regs
 	w.preds, x.preds = x.preds, w.preds
+	w.cc, x.cc = x.cc, w.cc
+	w.ccRdy, x.ccRdy = x.ccRdy, w.ccRdy
 	w.rdy, x.rdy = x.rdy, w.rdy
 	w.rcls, x.rcls = x.rcls, w.rcls
 	w.prdy, x.prdy = x.prdy, w.prdy

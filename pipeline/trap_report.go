@@ -400,6 +400,7 @@ func (sm *SM) WarpStatus() []WarpStatus {
 type WarpRegisters struct {
 	Regs  [][32]uint32 // Regs[r][lane]
 	Preds []uint32     // lane masks
+	CC    uint32       // the carry flag CC.CF of each lane
 	Live  uint32       // lanes with a live thread
 	// Handler is set when these are the trap handler's registers.
 	Handler bool
@@ -414,14 +415,14 @@ func (sm *SM) WarpRegs(slot int, handler bool) (WarpRegisters, bool) {
 		return WarpRegisters{}, false
 	}
 	w := sm.slots[slot]
-	regs, preds := w.regs, w.preds
+	regs, preds, cc := w.regs, w.preds, w.cc
 	if w.tr.handler != handler {
 		if handler {
 			return WarpRegisters{}, false
 		}
-		regs, preds = w.tr.ctx.regs, w.tr.ctx.preds
+		regs, preds, cc = w.tr.ctx.regs, w.tr.ctx.preds, w.tr.ctx.cc
 	}
-	r := WarpRegisters{Regs: make([][32]uint32, len(regs)/32), Preds: append([]uint32(nil), preds...), Live: w.live(), Handler: handler}
+	r := WarpRegisters{Regs: make([][32]uint32, len(regs)/32), Preds: append([]uint32(nil), preds...), CC: cc, Live: w.live(), Handler: handler}
 	for i := range r.Regs {
 		copy(r.Regs[i][:], regs[32*i:])
 	}

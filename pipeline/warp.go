@@ -47,6 +47,8 @@ type warp struct {
 
 	regs  []uint32 // regs[r*32+lane]
 	preds []uint32 // per predicate: lane mask
+	cc    uint32   // the carry flag CC.CF of each lane (add.cc, addc, ...)
+	ccRdy uint64   // cycle the pending carry-flag write is available
 	rdy   []uint64 // per register: cycle the pending write is available
 	rcls  []uint8
 	prdy  []uint64
@@ -54,6 +56,10 @@ type warp struct {
 
 	lastIssue uint64
 	memBusy   uint64 // outstanding memory operations complete
+	// cp.async (cpasync.go): when the copies since the last commit_group
+	// complete, and when each committed group does (oldest first).
+	asyncOpen   uint64
+	asyncGroups []uint64
 
 	// Barriers: the lanes blocked at each barrier, and the bar.red
 	// destination of those lanes (written at the release).
@@ -95,6 +101,7 @@ func (w *warp) reset(nregs, npreds int) {
 	}
 	w.regs = resize32(w.regs, nregs*32)
 	w.preds = resize32(w.preds, max(npreds, 1))
+	w.cc, w.ccRdy = 0, 0
 	w.rdy = resize64(w.rdy, nregs)
 	w.rcls = resize8(w.rcls, nregs)
 	w.prdy = resize64(w.prdy, max(npreds, 1))
@@ -102,6 +109,7 @@ func (w *warp) reset(nregs, npreds int) {
 	w.blockUntil, w.blockState = 0, StateMisc
 	w.branchUntil, w.fetchUntil, w.sbUntil, w.sbCls = 0, 0, 0, 0
 	w.readyAt, w.lastIssue, w.memBusy = 0, 0, 0
+	w.asyncOpen, w.asyncGroups = 0, w.asyncGroups[:0]
 	w.insts = 0
 	w.stalls = [numStates]uint64{}
 	w.state = StateNoInstruction
@@ -244,6 +252,9 @@ func (w *warp) refresh() {
 			if t := w.prdy[p]; t > w.sbUntil {
 				w.sbUntil, w.sbCls = t, w.pcls[p]
 			}
+		}
+		if d.cc != 0 && w.ccRdy > w.sbUntil {
+			w.sbUntil, w.sbCls = w.ccRdy, sbFixed
 		}
 	}
 	r := w.lastIssue + 1

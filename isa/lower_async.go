@@ -1,0 +1,181 @@
+// Lowering cp.async: the copy, commit_group, wait_group and wait_all.
+
+package isa
+
+// lowerCpAsync lowers cp.async.{ca,cg}.shared{::cta}.global [dst], [src],
+// cp-size{, src-size} (cp-size 4, 8 or 16; .cg only 16; cache hints
+// ignored), cp.async.commit_group, cp.async.wait_group N and
+// cp.async.wait_all. A source address with an offset or a variable name
+// is computed into a register first (an ADD).
+func (st *fnState) lowerCpAsync(in *Instr, ms modSet, mi minst) {
+	if len(ms.rest) == 0 {
+		st.a.errorf(in.Pos, "cp needs .async")
+		return
+	}
+	if ms.rest[0] != "async" {
+		st.a.errorf(in.Pos, "unsupported: %s", joinMods(in))
+		return
+	}
+	if len(ms.rest) > 1 && ms.rest[1] == "mbarrier" {
+		st.lowerCpAsyncArrive(in, ms, mi)
+		return
+	}
+	mi.in.Op = OpCPASYNC
+	kind := -1
+	cg, ca, shared, global := false, false, false, false
+	for _, m := range ms.rest[1:] {
+		switch {
+		case m == "commit_group" && kind < 0:
+			kind = CpAsyncCommit
+		case m == "wait_group" && kind < 0:
+			kind = CpAsyncWaitGroup
+		case m == "wait_all" && kind < 0:
+			kind = CpAsyncWaitAll
+		case m == "ca":
+			ca = true
+		case m == "cg":
+			cg = true
+		case m == "shared" || m == "shared::cta":
+			shared = true
+		case m == "global":
+			global = true
+		case len(m) > 4 && m[:4] == "L2::":
+		default:
+			st.a.errorf(in.Pos, "unsupported: cp.async.%s", m)
+			return
+		}
+	}
+	if len(ms.types) != 0 {
+		st.a.errorf(in.Pos, "unsupported: cp.async with a type")
+		return
+	}
+	switch kind {
+	case CpAsyncCommit, CpAsyncWaitAll:
+		if !st.wantOperands(in, 0, 0) {
+			return
+		}
+		mi.in.Mods = uint16(kind) << ModCpAsyncKindSh
+		mi.in.A, mi.in.B, mi.in.C = ZeroOp(), ZeroOp(), ZeroOp()
+		st.emit(mi)
+		return
+	case CpAsyncWaitGroup:
+		if !st.wantOperands(in, 1, 1) {
+			return
+		}
+		n, ok := in.Operands[0].(*ImmOperand)
+		if !ok || n.Float || n.Int < 0 || n.Int > 1<<20 {
+			st.a.errorf(OperandPos(in.Operands[0]), "cp.async.wait_group needs an integer constant")
+			return
+		}
+		mi.in.Mods = uint16(kind) << ModCpAsyncKindSh
+		mi.in.Imm, mi.immUsed = uint32(n.Int), true
+		mi.in.A, mi.in.B, mi.in.C = ZeroOp(), ZeroOp(), ZeroOp()
+		st.emit(mi)
+		return
+	}
+	if ca == cg || !shared || !global {
+		st.a.errorf(in.Pos, "cp.async copies need .ca or .cg and .shared.global")
+		return
+	}
+	if !st.wantOperands(in, 3, 4) {
+		return
+	}
+	size, ok := in.Operands[2].(*ImmOperand)
+	code := -1
+	if ok && !size.Float {
+		switch size.Int {
+		case 4:
+			code = 0
+		case 8:
+			code = 1
+		case 16:
+			code = 2
+		}
+	}
+	if code < 0 || cg && code != 2 {
+		st.a.errorf(OperandPos(in.Operands[2]), "cp.async cp-size must be 4, 8 or 16 (.cg: 16)")
+		return
+	}
+	mi.in.Mods = uint16(code)
+	if cg {
+		mi.in.Mods |= ModCpAsyncCG
+	}
+	// The source address into a register.
+	addr := minst{pos: in.Pos}
+	addr.in.Op, addr.in.Type = OpADD, U64
+	if _, ok := st.memAddr(&addr, in.Operands[1], SpaceGlobal); !ok {
+		return
+	}
+	if addr.in.Type2 != U64 {
+		st.a.errorf(OperandPos(in.Operands[1]), "unsupported: cp.async from a 32-bit address")
+		return
+	}
+	addr.in.Type2 = 0
+	addr.in.B, addr.in.C = ImmOp(), ZeroOp()
+	v := st.newVreg("cp.async.src", U64, in.Pos)
+	addr.defs = append(addr.defs, rref{v, fDst})
+	if _, ok := st.memAddr(&mi, in.Operands[0], SpaceShared); !ok {
+		return
+	}
+	mi.in.B = RegOp(0)
+	mi.uses = append(mi.uses, rref{v, fB})
+	if len(in.Operands) == 4 {
+		if ro, ok := in.Operands[3].(*RegOperand); ok {
+			if e := st.sc.lookup(ro.Name); e != nil && e.kind == entReg && st.vregs[e.v].class == classPred {
+				st.a.errorf(ro.Pos, "unsupported: cp.async with an ignore-src predicate")
+				return
+			}
+		}
+		mi.in.Mods |= ModCpAsyncSrcSize
+		if !st.src(&mi, 2, in.Operands[3], U32) {
+			return
+		}
+	} else {
+		mi.in.C = ZeroOp()
+	}
+	st.emit(addr)
+	st.emit(mi)
+}
+
+// lowerCpAsyncArrive lowers cp.async.mbarrier.arrive{.noinc}{.shared}.b64
+// [mbar]: an arrive-on operation once the thread's earlier cp.async
+// copies complete. The model's copies are done at issue, so the arrive is
+// made at once: with .noinc it counts as one arrival (an mbarrier arrive
+// of count 1); without, the pending count is incremented first, so the
+// pair leaves the barrier as it is and nothing is emitted.
+func (st *fnState) lowerCpAsyncArrive(in *Instr, ms modSet, mi minst) {
+	noinc := false
+	space := SpaceGeneric
+	for _, m := range ms.rest[2:] {
+		switch {
+		case m == "arrive":
+		case m == "noinc":
+			noinc = true
+		case m == "shared" || m == "shared::cta":
+			space = SpaceShared
+		default:
+			st.a.errorf(in.Pos, "unsupported: cp.async.mbarrier.%s", m)
+			return
+		}
+	}
+	if !ms.has("arrive") || len(ms.types) != 1 || ms.types[0] != B64 || !st.wantOperands(in, 1, 1) {
+		st.a.errorf(in.Pos, "cp.async.mbarrier needs .arrive, .b64 and the barrier's address")
+		return
+	}
+	if !noinc {
+		probe := minst{pos: in.Pos}
+		st.memAddr(&probe, in.Operands[0], space) // reports a bad address
+		return
+	}
+	mi.in.Op, mi.in.Type = OpATOM, B64
+	v := st.newVreg("_", B64, in.Pos)
+	mi.defs = append(mi.defs, rref{v, fDst})
+	eff, ok := st.memAddr(&mi, in.Operands[0], space)
+	if !ok {
+		return
+	}
+	mi.in.Mods |= uint16(eff) | AtomMbarArrive<<ModAtomShift
+	st.setImm(&mi, 1, 1)
+	mi.in.C = ZeroOp()
+	st.emit(mi)
+}

@@ -1,0 +1,142 @@
+// Lowering mbarrier: init, inval, arrive (.noComplete), arrive_drop,
+// test_wait/try_wait (.parity) as ATOM operations on the barrier object,
+// and pending_count.
+
+package isa
+
+// lowerMbarrier lowers the mbarrier instructions (PTX ISA 9.7.13.15).
+// try_wait is test_wait: the thread may be suspended until the phase
+// completes or a time limit passes, and the model's limit is zero (the
+// caller's loop retries). .release/.acquire/.relaxed with .cta scope are
+// accepted (one SM: memory is coherent), .cluster and the tx-count forms
+// are refused.
+func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
+	if len(ms.rest) == 0 {
+		st.a.errorf(in.Pos, "mbarrier needs an operation")
+		return
+	}
+	op, rest := ms.rest[0], ms.rest[1:]
+	space := SpaceGeneric
+	parity, noComplete := false, false
+	for _, m := range rest {
+		if s, ok := spaceOf(m); ok && s == SpaceShared {
+			space = s
+			continue
+		}
+		switch m {
+		case "release", "acquire", "relaxed", "cta":
+		case "parity":
+			parity = true
+		case "noComplete":
+			noComplete = true
+		default:
+			st.a.errorf(in.Pos, "unsupported: mbarrier.%s.%s", op, m)
+			return
+		}
+	}
+	if op == "pending_count" {
+		st.lowerMbarPending(in, ms, mi)
+		return
+	}
+	if len(ms.types) != 1 || ms.types[0] != B64 {
+		st.a.errorf(in.Pos, "mbarrier.%s needs .b64", op)
+		return
+	}
+	aop, nmin, nmax := -1, 0, 0
+	switch {
+	case op == "init" && !parity && !noComplete:
+		aop, nmin, nmax = AtomMbarInit, 2, 2
+	case op == "inval" && !parity && !noComplete:
+		aop, nmin, nmax = AtomMbarInit, 1, 1
+	case op == "arrive" && !parity:
+		aop, nmin, nmax = AtomMbarArrive, 2, 3
+		if noComplete {
+			aop, nmin = AtomMbarArriveNC, 3
+		}
+	case op == "arrive_drop" && !parity && !noComplete:
+		aop, nmin, nmax = AtomMbarDrop, 2, 3
+	case (op == "test_wait" || op == "try_wait") && !noComplete:
+		aop, nmin, nmax = AtomMbarTest, 3, 3
+		if op == "try_wait" {
+			nmax = 4 // suspendTimeHint
+		}
+		if parity {
+			aop = AtomMbarTestParity
+		}
+	default:
+		st.a.errorf(in.Pos, "unsupported: %s", joinMods(in))
+		return
+	}
+	if !st.wantOperands(in, nmin, nmax) {
+		return
+	}
+	ops := in.Operands
+	mi.in.Op, mi.in.Type = OpATOM, B64
+	switch aop {
+	case AtomMbarInit:
+		v := st.newVreg("_", B64, in.Pos)
+		mi.defs = append(mi.defs, rref{v, fDst})
+	case AtomMbarTest, AtomMbarTestParity:
+		if !st.dst(&mi, fDst, ops[0], Pred, false) {
+			return
+		}
+		ops = ops[1:]
+	default:
+		if !st.dst(&mi, fDst, ops[0], B64, false) {
+			return
+		}
+		ops = ops[1:]
+	}
+	eff, ok := st.memAddr(&mi, ops[0], space)
+	if !ok {
+		return
+	}
+	mi.in.Mods |= uint16(eff) | uint16(aop)<<ModAtomShift
+	switch {
+	case op == "inval":
+		st.setImm(&mi, 1, 0)
+	case aop == AtomMbarTest:
+		if !st.src(&mi, 1, ops[1], B64) {
+			return
+		}
+	case len(ops) > 1:
+		if !st.src(&mi, 1, ops[1], U32) {
+			return
+		}
+	default: // arrive without a count: 1
+		st.setImm(&mi, 1, 1)
+	}
+	if len(ops) > 2 { // try_wait's suspendTimeHint: read, not used
+		if !st.src(&mi, 2, ops[2], U32) {
+			return
+		}
+	} else {
+		mi.in.C = ZeroOp()
+	}
+	st.emit(mi)
+}
+
+// lowerMbarPending lowers mbarrier.pending_count.b64 count, state: the
+// pending-arrival field of the state (a CVT of its low word, then an AND).
+func (st *fnState) lowerMbarPending(in *Instr, ms modSet, mi minst) {
+	if len(ms.types) != 1 || ms.types[0] != B64 || !st.wantOperands(in, 2, 2) {
+		st.a.errorf(in.Pos, "mbarrier.pending_count needs .b64 and two operands")
+		return
+	}
+	cvt := mi
+	cvt.uses = append([]rref(nil), mi.uses...)
+	cvt.in.Op, cvt.in.Type, cvt.in.Type2 = OpCVT, U32, U64
+	if !st.dst(&cvt, fDst, in.Operands[0], U32, false) || !st.srcWide(&cvt, 0, in.Operands[1], U64) {
+		return
+	}
+	cvt.in.B, cvt.in.C = ZeroOp(), ZeroOp()
+	v := cvt.defs[len(cvt.defs)-1].v
+	st.emit(cvt)
+	mi.in.Op, mi.in.Type = OpAND, B32
+	mi.defs = append(mi.defs, rref{v, fDst})
+	mi.in.A = RegOp(0)
+	mi.uses = append(mi.uses, rref{v, fA})
+	st.setImm(&mi, 1, MbarCountMask)
+	mi.in.C = ZeroOp()
+	st.emit(mi)
+}

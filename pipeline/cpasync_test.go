@@ -1,0 +1,111 @@
+package pipeline
+
+import (
+	"encoding/binary"
+	"testing"
+)
+
+// cp.async (PTX ISA 9.7.9.25): each of 32 threads copies 16 bytes
+// (.cg) and 8 bytes (.ca, src-size = tid % 9: the rest zero-filled) from
+// global memory into shared memory in two groups; after wait_group 1 the
+// first group has completed, after wait_all both have; bar.sync, then
+// each thread reads its neighbour's copies back. The instruction after
+// each wait issues no earlier than the global latency after the copies
+// of the groups it waits for.
+func TestCpAsync(t *testing.T) {
+	src := kernelWith(".shared .align 16 .b8 sm[768];", `
+	mul.lo.u32 %r3, %r1, 16;
+	mul.lo.u32 %r4, %r1, 8;
+	mov.u32 %r5, sm;
+	add.u32 %r6, %r5, %r3;
+	add.u32 %r7, %r5, %r4;
+	add.u32 %r7, %r7, 512;
+	cvt.u64.u32 %rd4, %r3;
+	add.s64 %rd5, %rd1, %rd4;
+	cvt.u64.u32 %rd6, %r4;
+	add.s64 %rd7, %rd1, %rd6;
+	rem.u32 %r8, %r1, 9;
+	cp.async.cg.shared.global [%r6], [%rd5], 16;
+	cp.async.commit_group;
+	cp.async.ca.shared::cta.global.L2::128B [%r7], [%rd7+512], 8, %r8;
+	cp.async.commit_group;
+	cp.async.wait_group 1;
+	add.u32 %r20, %r1, 0;
+	cp.async.wait_all;
+	bar.sync 0;
+	add.u32 %r9, %r1, 1;
+	and.b32 %r9, %r9, 31;
+	mul.lo.u32 %r10, %r9, 16;
+	add.u32 %r10, %r5, %r10;
+	ld.shared.v4.u32 {%r11, %r12, %r13, %r14}, [%r10];
+	mul.lo.u32 %r15, %r9, 8;
+	add.u32 %r15, %r5, %r15;
+	ld.shared.v2.u32 {%r16, %r17}, [%r15+512];
+	mul.lo.u32 %r18, %r1, 24;
+	cvt.u64.u32 %rd8, %r18;
+	add.s64 %rd9, %rd1, %rd8;
+	st.global.v2.u32 [%rd9+1024], {%r11, %r12};
+	st.global.v2.u32 [%rd9+1032], {%r13, %r14};
+	st.global.v2.u32 [%rd9+1040], {%r16, %r17};
+	ret;`)
+	const words = 1024/4 + 32*6
+	init := make([]byte, 4*words)
+	for i := 0; i < 1024; i++ {
+		init[i] = byte(i*7 + 3)
+	}
+	cfg := smallConfig()
+	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: []Buffer{{Param: "out", Size: 4 * words, Init: init}}})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	word := func(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }
+	for tid := 0; tid < 32; tid++ {
+		nb := (tid + 1) % 32
+		var want [6]uint32
+		for k := 0; k < 4; k++ {
+			want[k] = word(init[16*nb+4*k:])
+		}
+		var b [8]byte
+		copy(b[:nb%9], init[512+8*nb:])
+		want[4], want[5] = word(b[:]), word(b[4:])
+		for k, w := range want {
+			if got := out[256+6*tid+k]; got != w {
+				t.Errorf("thread %d word %d: %#x, want %#x", tid, k, got, w)
+			}
+		}
+	}
+	lat := uint64(cfg.Lat.Global)
+	first := log.at(pcOfText(t, sm, "cp.async.cg"))[0].Cycle
+	second := log.at(pcOfText(t, sm, "cp.async.ca"))[0].Cycle
+	afterGroup := log.at(pcOfText(t, sm, "add.u32 %r20"))[0].Cycle
+	afterAll := log.at(pcOfText(t, sm, "bar.sync"))[0].Cycle
+	if afterGroup < first+lat || afterAll < second+lat {
+		t.Errorf("copies at %d and %d (latency %d); after wait_group 1 at %d, after wait_all at %d", first, second, lat, afterGroup, afterAll)
+	}
+	if rep.Stalls["membar"] == 0 {
+		t.Errorf("no membar stall while waiting: %v", rep.Stalls)
+	}
+}
+
+// cp.async.mbarrier.arrive.noinc counts as one arrival on the barrier
+// (the model's copies are complete at issue); without .noinc the
+// pending count is raised first, so the pair changes nothing.
+func TestCpAsyncMbarrierArrive(t *testing.T) {
+	src := kernelWith(".shared .align 8 .b64 bar;\n\t.shared .align 16 .b8 sm[16];", `
+	mbarrier.init.shared.b64 [bar], 2;
+	cp.async.ca.shared.global [sm], [%rd1], 16;
+	cp.async.mbarrier.arrive.noinc.shared.b64 [bar];
+	cp.async.mbarrier.arrive.shared.b64 [bar];
+	mbarrier.test_wait.parity.shared.b64 %p1, [bar], 0;
+	mbarrier.arrive.shared.b64 %rd4, [bar];
+	mbarrier.test_wait.parity.shared.b64 %p2, [bar], 0;
+	selp.u32 %r3, 1, 0, %p1;
+	selp.u32 %r4, 2, 0, %p2;
+	or.b32 %r3, %r3, %r4;
+	st.global.u32 [%rd3], %r3;
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{1, 1, 1}, Buffers: outBuf(4)})
+	wantCompleted(t, rep)
+	if got := rep.Buffers["out"][0]; got != 2 {
+		t.Errorf("phase complete before/after the second arrival: %#b, want 0b10", got)
+	}
+}
