@@ -199,10 +199,11 @@ func (sm *SM) fillInfo() {
 	if sm.unitInOK {
 		in.Units = &sm.unitIn
 	}
-	for s, w := range sm.chosen {
+	for s, slot := range sm.chosen {
 		in.Issued[s] = -1
 		in.SchedOut[s] = warpsched.Outputs{}
-		if w != nil {
+		if slot >= 0 {
+			w := sm.slots[slot]
 			in.Issued[s] = w.slot
 			in.SchedOut[s] = warpsched.Outputs{IssueValid: true, IssueWarp: uint16(w.local)}
 		}

@@ -101,7 +101,7 @@ func (sm *SM) idleSchedInputs() {
 	for s := range sm.schedIn {
 		in := &sm.schedIn[s]
 		in.WarpReady, in.WarpLongWait, in.WarpLaunch = rtl.Bits{}, rtl.Bits{}, rtl.Bits{}
-		sm.chosen[s] = nil
+		sm.chosen[s] = -1
 	}
 	if sm.cfg.Sched.Policy == config.PolicyTwoLevel {
 		for _, w := range sm.resident {

@@ -80,7 +80,7 @@ type SM struct {
 	scheds    []*warpsched.Sched
 	schedIn   []warpsched.Inputs
 	readyPort []rtl.Bits
-	chosen    []*warp
+	chosen    []int32 // per scheduler: the slot it issues this cycle, -1: none
 	elig      []uint16 // scratch: the slots of the cycle's eligible warps
 	// schedWords is the number of rtl.Bits words a scheduler's warps
 	// occupy (the SM clears and merges only those).
@@ -277,7 +277,10 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	sm.schedIn = make([]warpsched.Inputs, nsched)
 	sm.schedWords = rtl.Words(wp.NumWarps)
 	sm.readyPort = make([]rtl.Bits, nsched)
-	sm.chosen = make([]*warp, nsched)
+	sm.chosen = make([]int32, nsched)
+	for s := range sm.chosen {
+		sm.chosen[s] = -1
+	}
 	if sm.numCTAs <= maxSlotLog/uint64(sm.warpsPerCTA) {
 		sm.slotLog = make([]uint16, sm.numCTAs*uint64(sm.warpsPerCTA))
 	}
@@ -399,7 +402,7 @@ func (sm *SM) Step() bool {
 		in.WarpReady.ClearWords(nw)
 		in.WarpLongWait.ClearWords(nw)
 		sm.readyPort[s].ClearWords(nw)
-		sm.chosen[s] = nil
+		sm.chosen[s] = -1
 	}
 	twoLevel := sm.cfg.Sched.Policy == config.PolicyTwoLevel
 	asleep := sm.u.asleep
@@ -447,7 +450,7 @@ func (sm *SM) Step() bool {
 		if w == nil {
 			continue
 		}
-		sm.chosen[s] = w
+		sm.chosen[s] = int32(w.slot)
 		if w.port {
 			ports--
 		}
@@ -457,7 +460,7 @@ func (sm *SM) Step() bool {
 		w := sm.slots[slot]
 		var st WarpState
 		switch {
-		case sm.chosen[w.sched] == w:
+		case sm.chosen[w.sched] == int32(slot):
 			st = StateSelected
 		case w.port && !sm.schedIn[w.sched].WarpReady.Has(int(w.local)):
 			st = StateLGThrottle
@@ -479,10 +482,11 @@ func (sm *SM) Step() bool {
 	insts := sm.warpInsts
 	for k := 0; k < ns; k++ {
 		s := (first + k) % ns
-		w := sm.chosen[s]
-		if w == nil {
+		slot := sm.chosen[s]
+		if slot < 0 {
 			continue
 		}
+		w := sm.slots[slot]
 		if sm.stopped {
 			// The run stopped at an earlier instruction of this cycle:
 			// this warp's selection is withdrawn.
@@ -501,7 +505,7 @@ func (sm *SM) Step() bool {
 	}
 	for s, u := range sm.scheds {
 		u.Tick()
-		sm.schedIn[s].WarpLaunch = rtl.Bits{}
+		sm.schedIn[s].WarpLaunch.ClearWords(nw)
 	}
 	var rec *UnitInputs
 	if len(sm.hooks) > 0 {
