@@ -92,15 +92,18 @@ type mshr struct {
 // Fill during a cycle, Step at its end; the tag stage handles one request
 // per cycle.
 type L1 struct {
-	p     L1Params
-	nsets int
-	ways  []way // nsets*Assoc
-	mshr  []mshr
-	in    fifo[Req]
-	toL2  fifo[Req]
-	out   respQueue
-	now   uint64
-	stats L1Stats
+	p      L1Params
+	nsets  int
+	ways   []way            // nsets*Assoc
+	where  map[uint64]int32 // line -> index in ways, for the lines present
+	mshr   []mshr
+	mshrOf map[uint64]int32 // line -> index in mshr, for the valid ones
+	free   []int32          // free MSHR indices, lowest on top
+	in     fifo[Req]
+	toL2   fifo[Req]
+	out    respQueue
+	now    uint64
+	stats  L1Stats
 }
 
 // NewL1 checks p and returns an empty cache at cycle 0.
@@ -109,9 +112,15 @@ func NewL1(p L1Params) (*L1, error) {
 		return nil, err
 	}
 	n := p.SizeBytes / (LineBytes * p.Assoc)
-	c := &L1{p: p, nsets: n, ways: make([]way, n*p.Assoc), mshr: make([]mshr, p.MSHRs)}
+	c := &L1{
+		p: p, nsets: n, ways: make([]way, n*p.Assoc), where: map[uint64]int32{},
+		mshr: make([]mshr, p.MSHRs), mshrOf: map[uint64]int32{},
+	}
 	for i := range c.mshr {
 		c.mshr[i].targets = make([]target, 0, p.MSHRTargets)
+	}
+	for i := p.MSHRs - 1; i >= 0; i-- {
+		c.free = append(c.free, int32(i))
 	}
 	return c, nil
 }
@@ -153,11 +162,8 @@ func (c *L1) Fill(r Resp) {
 	if w := c.lookup(r.Addr); w != nil {
 		w.valid |= r.Sectors
 	}
-	for i := range c.mshr {
+	if i, ok := c.mshrOf[r.Addr]; ok {
 		m := &c.mshr[i]
-		if !m.valid || m.addr != r.Addr {
-			continue
-		}
 		m.pending &^= r.Sectors
 		keep := m.targets[:0]
 		for _, t := range m.targets {
@@ -170,8 +176,9 @@ func (c *L1) Fill(r Resp) {
 		m.targets = keep
 		if m.pending == 0 {
 			m.valid = false
+			delete(c.mshrOf, r.Addr)
+			c.free = append(c.free, i)
 		}
-		break
 	}
 }
 
@@ -181,43 +188,45 @@ func (c *L1) set(line uint64) []way {
 }
 
 func (c *L1) lookup(line uint64) *way {
-	s := c.set(line)
-	for i := range s {
-		if s[i].used && s[i].tag == line {
-			return &s[i]
-		}
+	if i, ok := c.where[line]; ok {
+		return &c.ways[i]
 	}
 	return nil
 }
 
+// allocate puts line in the first free way of its set, or in place of the
+// least recently used one (the lowest way on a tie).
 func (c *L1) allocate(line uint64) *way {
 	s := c.set(line)
-	v := &s[0]
+	v := 0
 	for i := range s {
 		if !s[i].used {
-			v = &s[i]
+			v = i
 			break
 		}
-		if s[i].lru < v.lru {
-			v = &s[i]
+		if s[i].lru < s[v].lru {
+			v = i
 		}
 	}
-	*v = way{tag: line, used: true, lru: c.now}
-	return v
+	w := &s[v]
+	if w.used {
+		delete(c.where, w.tag)
+	}
+	*w = way{tag: line, used: true, lru: c.now}
+	set := int((line / LineBytes) % uint64(c.nsets))
+	c.where[line] = int32(set*c.p.Assoc + v)
+	return w
 }
 
-func (c *L1) findMSHR(line uint64) (*mshr, *mshr) {
-	var free *mshr
-	for i := range c.mshr {
-		m := &c.mshr[i]
-		if m.valid && m.addr == line {
-			return m, nil
-		}
-		if !m.valid && free == nil {
-			free = m
-		}
+// findMSHR returns the MSHR of line, or else a free one (nil if none).
+func (c *L1) findMSHR(line uint64) (m, free *mshr) {
+	if i, ok := c.mshrOf[line]; ok {
+		return &c.mshr[i], nil
 	}
-	return nil, free
+	if n := len(c.free); n > 0 {
+		return nil, &c.mshr[c.free[n-1]]
+	}
+	return nil, nil
 }
 
 // Step ends the cycle: the tag stage handles the request at the head of
@@ -305,6 +314,8 @@ func (c *L1) access(r Req) bool {
 	}
 	w.lru = c.now
 	*free = mshr{valid: true, addr: r.Addr, pending: need, targets: append(free.targets[:0], target{id: r.ID, sectors: r.Sectors})}
+	c.mshrOf[r.Addr] = c.free[len(c.free)-1]
+	c.free = c.free[:len(c.free)-1]
 	c.sendLoad(r.Addr, need)
 	return true
 }
@@ -332,15 +343,7 @@ func (c *L1) Present(line uint64) uint8 {
 }
 
 // OutstandingMSHRs is the number of MSHRs in use.
-func (c *L1) OutstandingMSHRs() int {
-	n := 0
-	for i := range c.mshr {
-		if c.mshr[i].valid {
-			n++
-		}
-	}
-	return n
-}
+func (c *L1) OutstandingMSHRs() int { return len(c.mshrOf) }
 
 // Idle reports whether nothing is queued or outstanding.
 func (c *L1) Idle() bool {
