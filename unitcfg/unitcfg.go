@@ -202,8 +202,14 @@ func MemSys(cfg config.Config) (memsys.HierParams, error) {
 		AtomicLatency: l2.AtomicLatency,
 		DRAM:          memsys.DRAMParams{Latency: dram, BW: dbw, Queue: cfg.DRAM.Queue},
 	}
-	if err := p.Check(); err != nil {
-		return p, fmt.Errorf("memory-system keys (l1, l2, dram, const_cache): %v", err)
+	if err := p.L1.Check(); err != nil {
+		return p, fmt.Errorf("l1: %v", err)
+	}
+	if err := p.Const.Check(); err != nil {
+		return p, fmt.Errorf("const_cache: %v", err)
+	}
+	if err := p.L2.Check(); err != nil {
+		return p, fmt.Errorf("l2, dram: %v", err)
 	}
 	return p, nil
 }
