@@ -32,7 +32,7 @@ type Config struct {
 	Smem    Smem    `yaml:"smem" doc:"shared-memory banks (package memsys; the pipeline does not use them yet)"`
 	L2      L2      `yaml:"l2" doc:"this SM's view of the L2 cache (package memsys; the pipeline does not use it yet)"`
 	DRAM    DRAM    `yaml:"dram" doc:"device memory behind the L2 (package memsys; the pipeline does not use it yet)"`
-	Const   Const   `yaml:"const_cache" doc:"constant cache of constant-bank and kernel-parameter loads (package memsys; the pipeline does not use it yet)"`
+	Const   Const   `yaml:"const_cache" doc:"constant cache of constant-bank and kernel-parameter loads, hit latency lat.param (package memsys; the pipeline does not use it yet)"`
 	Grid    Grid    `yaml:"grid" doc:"the launched grid"`
 	Env     Env     `yaml:"env" doc:"driver-defined environment registers"`
 	Graph   Graph   `yaml:"graph" doc:"CUDA device graph"`
