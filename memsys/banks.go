@@ -74,13 +74,14 @@ func (p BankParams) phaseLanes(size int) int {
 // size/BankBytes consecutive banks per lane. Such a request is processed in
 // phases of Banks*BankBytes/size lanes (a half-warp for 8 bytes, a
 // quarter-warp for 16 bytes), each phase at least one wavefront, and bank
-// conflicts count only between lanes of the same phase. That is the rule
-// NVIDIA's documentation gives for 64-bit accesses on devices with 32-bit
-// banks and that Nsight Compute's wavefront counts show for 64- and 128-bit
-// shared loads; it follows from the bandwidth: the banks deliver
-// Banks*BankBytes = 128 bytes per cycle, and a warp's 256 or 512 bytes
-// cannot take fewer than 2 or 4 cycles. A phase with no active lane costs
-// nothing.
+// conflicts count only between lanes of the same phase. The programming
+// guide does not state it for compute capability 5.0 and later; it follows
+// from the 128 bytes per cycle the banks deliver (a warp's 256 or 512 bytes
+// cannot take fewer than 2 or 4 cycles) and matches what NVIDIA's answers
+// and Nsight Compute report (4 wavefronts, 0 conflicts for a conflict-free
+// LDS.128; docs/memory.md has the references). A phase with no active lane
+// costs nothing. The packing of uniform-address wide loads some GPUs do is
+// not modelled.
 //
 // Within a phase, lanes are assigned greedily in lane order to the first
 // wavefront whose banks are free or hold the same word; since lanes of a
