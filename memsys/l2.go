@@ -85,7 +85,8 @@ type L2Stats struct {
 	SectorHits, SectorMisses uint64
 	// Requests by kind; WriteBacks of dirty lines to DRAM.
 	Reads, Writes, Atomics, WriteBacks uint64
-	// StallCycles counts cycles the queue head waited for a DRAM slot.
+	// StallCycles counts cycles the queue head (a miss or an allocation)
+	// waited for a DRAM slot.
 	StallCycles uint64
 }
 
@@ -268,7 +269,10 @@ func (c *L2) Step() {
 			inflight = m.pending
 		}
 		need := r.Sectors &^ have &^ inflight
-		if r.Op != OpStore && need != 0 && !c.dram.Ready() {
+		// A miss needs a DRAM slot, and so does an allocation (its victim
+		// may be dirty): while the DRAM queue is full they wait, which
+		// bounds the write-backs a store stream can queue.
+		if (r.Op != OpStore && need != 0 || w == nil) && !c.dram.Ready() {
 			c.stats.StallCycles++
 			break
 		}

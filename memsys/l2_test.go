@@ -172,3 +172,38 @@ func TestL2WriteBack(t *testing.T) {
 		t.Fatalf("read after write took %d", got)
 	}
 }
+
+// A store stream larger than the slice: every store allocates, every
+// allocation evicts a dirty line, and the write-backs move the DRAM share;
+// the DRAM queue stays bounded (allocations wait for a slot).
+func TestL2StoreStreamWriteBandwidth(t *testing.T) {
+	p := testL2Params() // 64 lines; L2 64 B/clk, DRAM 32 B/clk
+	c, err := NewL2(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cycles = 20000
+	maxQ, line := 0, 0
+	for i := 0; i < cycles; i++ {
+		if c.Ready() {
+			c.Push(Req{ID: uint32(line), Op: OpStore, Addr: uint64(line) * LineBytes, Sectors: FullLine})
+			line++
+		}
+		for {
+			if _, ok := c.Pop(); !ok {
+				break
+			}
+		}
+		c.Step()
+		maxQ = max(maxQ, c.DRAM().Queued())
+	}
+	ds := c.DRAM().Stats()
+	rate := float64(ds.BytesWritten) / cycles
+	t.Logf("store stream: %.2f B/clk written to DRAM (share 32), DRAM queue at most %d", rate, maxQ)
+	if math.Abs(rate-32) > 0.25*32 {
+		t.Fatalf("write-back rate %.2f B/clk, want 32 ±25%%", rate)
+	}
+	if maxQ > p.DRAM.Queue+1 {
+		t.Fatalf("DRAM queue grew to %d (limit %d)", maxQ, p.DRAM.Queue)
+	}
+}
