@@ -210,3 +210,65 @@ func (h *Hier) Const() *ConstCache { return h.cc }
 
 // L2 returns the L2 slice (and, through it, the DRAM).
 func (h *Hier) L2() *L2 { return h.l2 }
+
+// NextEvent returns the number of cycles, from now, until something can
+// happen in the memory system with no new input: 0 when a component has
+// work every cycle (a queue is not empty) or a response is due now, the
+// distance to the earliest due response otherwise; ok is false when the
+// system is idle (nothing will ever happen without input). The SM may skip
+// NextEvent() cycles with Advance.
+func (h *Hier) NextEvent() (n uint64, ok bool) {
+	if h.l1.in.len() > 0 || h.l1.toL2.len() > 0 || h.cc.q.len() > 0 || h.cc.toL2.len() > 0 ||
+		h.l2.q.len() > 0 || h.l2.dram.q.len() > 0 {
+		return 0, true
+	}
+	at, any := uint64(0), false
+	consider := func(t uint64) {
+		if !any || t < at {
+			at, any = t, true
+		}
+	}
+	if len(h.l1.out.h) > 0 {
+		consider(h.l1.out.h[0].at)
+	}
+	if len(h.cc.out.h) > 0 {
+		consider(h.cc.out.h[0].at)
+	}
+	if len(h.l2.out.h) > 0 {
+		consider(h.l2.out.h[0].at)
+	}
+	if h.l2.dram.fly.len() > 0 {
+		consider(h.l2.dram.fly.peek().at)
+	}
+	if !any {
+		return 0, false
+	}
+	if at <= h.now {
+		return 0, true
+	}
+	return at - h.now, true
+}
+
+// Advance moves the memory system n cycles forward as n Ticks without input
+// would, in one step; n must not exceed NextEvent() (it panics otherwise:
+// that is a bug of the caller, not of the simulated program).
+func (h *Hier) Advance(n uint64) {
+	if n == 0 {
+		return
+	}
+	if next, ok := h.NextEvent(); ok && n > next {
+		panic(fmt.Sprintf("memsys: Advance(%d) past the next event in %d cycles", n, next))
+	}
+	h.in = PortIn{}
+	h.l1.now += n
+	h.cc.now += n
+	h.l2.now += n
+	h.l2.bw.refillN(n)
+	d := h.l2.dram
+	if d.fly.len() > 0 {
+		d.stats.BusyCycles += n
+	}
+	d.bw.refillN(n)
+	d.now += n
+	h.now += n
+}

@@ -128,3 +128,52 @@ func TestHierEvalPure(t *testing.T) {
 		t.Fatalf("%d responses for one request", hits)
 	}
 }
+
+// Skipping the cycles NextEvent allows gives the same responses at the same
+// cycles, and the same counters, as stepping every cycle.
+func TestHierAdvance(t *testing.T) {
+	cfg := config.Default()
+	skipped := uint64(0)
+	run := func(skip bool) ([]uint64, memsys.L1Stats, memsys.L2Stats, memsys.DRAMStats) {
+		r := newRig(t, cfg)
+		var at []uint64
+		addrs := []uint64{0x1000, 0x1000, 0x20000, 0x1000, 0x7f000, 0x20000}
+		for _, a := range addrs {
+			req := oneLane(a)
+			for {
+				taken, _, ok := r.cycle(&req, 1)
+				if ok {
+					at = append(at, r.h.Now())
+				}
+				if taken {
+					break
+				}
+			}
+			for i := 0; i < 1000; i++ {
+				if skip && !r.co.Q().Busy {
+					if n, ok := r.h.NextEvent(); ok && n > 1 {
+						r.h.Advance(n - 1)
+						skipped += n - 1
+						r.cyc += n - 1
+						i += int(n - 1)
+					}
+				}
+				if _, _, ok := r.cycle(nil, 0); ok {
+					at = append(at, r.h.Now())
+				}
+			}
+		}
+		return at, r.h.L1().Stats(), r.h.L2().Stats(), r.h.L2().DRAM().Stats()
+	}
+	a1, l1a, l2a, da := run(false)
+	a2, l1b, l2b, db := run(true)
+	if !reflect.DeepEqual(a1, a2) || l1a != l1b || l2a != l2b || da != db {
+		t.Fatalf("stepped %v\nskipped %v\n%+v\n%+v\n%+v\n%+v", a1, a2, l2a, l2b, da, db)
+	}
+	if len(a1) != 6 || skipped < 1000 {
+		t.Fatalf("%d responses, %d cycles skipped", len(a1), skipped)
+	}
+	if _, ok := newRig(t, cfg).h.NextEvent(); ok {
+		t.Fatal("an empty hierarchy has an event")
+	}
+}

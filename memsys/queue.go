@@ -43,6 +43,18 @@ func newServer(r Rate) server {
 // refill adds one cycle's credit.
 func (s *server) refill() { s.credit = min(s.credit+s.r.Num, s.cap+s.r.Num) }
 
+// refillN adds n cycles' credit, as n calls of refill would.
+func (s *server) refillN(n uint64) {
+	if n == 0 {
+		return
+	}
+	if add := n * s.r.Num; n != 0 && add/n == s.r.Num && s.credit+add >= s.credit {
+		s.credit = min(s.credit+add, s.cap+s.r.Num)
+	} else {
+		s.credit = s.cap + s.r.Num
+	}
+}
+
 // take spends the credit for b bytes if there is enough.
 func (s *server) take(b int) bool {
 	c := uint64(b) * s.r.Den
