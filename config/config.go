@@ -28,6 +28,11 @@ type Config struct {
 	SM      SM      `yaml:"sm" doc:"SM identity, resident limits and storage sizes"`
 	Lat     Lat     `yaml:"lat" doc:"execution latencies, issue to result available"`
 	Mem     Mem     `yaml:"mem" doc:"memory pipeline widths"`
+	L1      L1      `yaml:"l1" doc:"L1 data cache, unified with shared memory (package memsys; the pipeline does not use it yet)"`
+	Smem    Smem    `yaml:"smem" doc:"shared-memory banks (package memsys; the pipeline does not use them yet)"`
+	L2      L2      `yaml:"l2" doc:"this SM's view of the L2 cache (package memsys; the pipeline does not use it yet)"`
+	DRAM    DRAM    `yaml:"dram" doc:"device memory behind the L2 (package memsys; the pipeline does not use it yet)"`
+	Const   Const   `yaml:"const_cache" doc:"constant cache of constant-bank and kernel-parameter loads, hit latency lat.param (package memsys; the pipeline does not use it yet)"`
 	Grid    Grid    `yaml:"grid" doc:"the launched grid"`
 	Env     Env     `yaml:"env" doc:"driver-defined environment registers"`
 	Graph   Graph   `yaml:"graph" doc:"CUDA device graph"`
@@ -120,6 +125,57 @@ type Lat struct {
 // Mem holds memory-pipeline widths.
 type Mem struct {
 	GlobalPorts int `yaml:"global_ports" unit:"requests/cycle" min:"1" max:"32" doc:"warp-wide global/local memory requests the SM accepts per cycle"`
+}
+
+// L1 is the L1 data cache, which shares its storage with shared memory.
+// Latencies here and in L2 and DRAM are load-to-use figures as a pointer
+// chase measures them (docs/memory.md); sources in h100().
+type L1 struct {
+	UnifiedBytes      int `yaml:"unified_bytes" unit:"bytes" min:"512" max:"16777216" doc:"L1 data cache and shared memory together, per SM (256 KiB on compute capability 9.0)"`
+	SmemCarveoutBytes int `yaml:"smem_carveout_bytes" unit:"bytes" min:"0" max:"16777216" doc:"part of l1.unified_bytes set aside as shared memory; the L1 data cache gets the rest (0: a kernel without shared memory, for which the driver gives all of it to L1)"`
+	LineBytes         int `yaml:"line_bytes" unit:"bytes" fixed:"128" doc:"cache line of the L1 and the L2; fixed at 128"`
+	SectorBytes       int `yaml:"sector_bytes" unit:"bytes" fixed:"32" doc:"sector, the unit of coalescing, transfer and validity; fixed at 32"`
+	Sets              int `yaml:"sets" unit:"sets" min:"1" max:"65536" doc:"sets of the L1 data cache; its ways are its lines / l1.sets"`
+	HitLatency        int `yaml:"hit_latency" unit:"cycles" min:"2" max:"100000" doc:"load-to-use latency of an L1 hit (coalescer to data)"`
+	MSHRs             int `yaml:"mshrs" unit:"entries" min:"1" max:"4096" doc:"miss-status holding registers: lines with sectors outstanding at the L2"`
+	MSHRTargets       int `yaml:"mshr_targets" unit:"requests" min:"1" max:"1024" doc:"requests one MSHR holds: the first miss and the misses merged into it"`
+	InQueue           int `yaml:"in_queue" unit:"requests" min:"1" max:"1024" doc:"line requests waiting for the L1 tag stage (one lookup per cycle)"`
+	MissQueue         int `yaml:"miss_queue" unit:"requests" min:"1" max:"1024" doc:"requests waiting for the port to the L2 (misses, stores, atomics)"`
+}
+
+// Smem is the shared-memory bank geometry.
+type Smem struct {
+	Banks     int `yaml:"banks" unit:"banks" min:"1" max:"64" doc:"shared-memory banks, a power of two (32 since compute capability 2.0)"`
+	BankBytes int `yaml:"bank_bytes" unit:"bytes" min:"4" max:"8" doc:"width of a bank: 4 or 8 (successive words go to successive banks; 4 since compute capability 5.0)"`
+}
+
+// L2 is this SM's view of the L2 cache.
+type L2 struct {
+	Bytes         uint64 `yaml:"bytes" unit:"bytes" min:"1024" max:"17179869184" doc:"L2 capacity of the whole GPU"`
+	CapacitySMs   int    `yaml:"capacity_sms" unit:"SMs" min:"1" max:"65536" doc:"SMs whose private working sets split l2.bytes: this SM's slice holds l2.bytes / l2.capacity_sms (1: the whole L2, as a single-SM microbenchmark sees it; at most sm.count)"`
+	Assoc         int    `yaml:"assoc" unit:"ways" min:"1" max:"1024" doc:"associativity of the L2"`
+	Partitions    int    `yaml:"partitions" unit:"partitions" min:"1" max:"16" doc:"L2 partitions; lines are hashed over them, and those in a partition other than this SM's are far"`
+	LatencyNear   int    `yaml:"latency_near" unit:"cycles" min:"4" max:"100000" doc:"load-to-use latency of an L1 miss that hits in the L2 partition of this SM"`
+	LatencyFar    int    `yaml:"latency_far" unit:"cycles" min:"4" max:"100000" doc:"load-to-use latency of an L1 miss that hits in another L2 partition"`
+	BandwidthGBs  int    `yaml:"bandwidth_gbs" unit:"GB/s" min:"1" max:"1000000" doc:"L2 bandwidth of the whole GPU; this SM's share is l2.bandwidth_gbs / sm.count at clock.mhz"`
+	Queue         int    `yaml:"queue" unit:"requests" min:"1" max:"65536" doc:"requests waiting for this SM's L2 bandwidth"`
+	AtomicLatency int    `yaml:"atomic_latency" unit:"cycles" min:"0" max:"100000" doc:"extra cycles of an atomic's read-modify-write at the L2 (each further lane operation in the same line adds one)"`
+}
+
+// DRAM is the device memory behind the L2.
+type DRAM struct {
+	Latency      int `yaml:"latency" unit:"cycles" min:"5" max:"1000000" doc:"load-to-use latency of a cold access (L1 and L2 miss)"`
+	BandwidthGBs int `yaml:"bandwidth_gbs" unit:"GB/s" min:"1" max:"1000000" doc:"DRAM bandwidth of the whole GPU; this SM's share is dram.bandwidth_gbs / sm.count at clock.mhz"`
+	Queue        int `yaml:"queue" unit:"requests" min:"1" max:"65536" doc:"requests waiting for this SM's DRAM bandwidth"`
+}
+
+// Const is the constant cache; its hit latency is lat.param.
+type Const struct {
+	Bytes     int `yaml:"bytes" unit:"bytes" min:"32" max:"1048576" doc:"constant cache capacity per SM"`
+	LineBytes int `yaml:"line_bytes" unit:"bytes" min:"32" max:"128" doc:"constant cache line: a power of two, 32..128"`
+	Assoc     int `yaml:"assoc" unit:"ways" min:"1" max:"1024" doc:"associativity of the constant cache"`
+	MSHRs     int `yaml:"mshrs" unit:"entries" min:"1" max:"1024" doc:"constant cache lines outstanding at the L2"`
+	Queue     int `yaml:"queue" unit:"requests" min:"1" max:"1024" doc:"warp requests waiting for the constant cache (one distinct address looked up per cycle)"`
 }
 
 // Grid describes the launched grid.
@@ -224,6 +280,11 @@ func PresetYAML(name string) ([]byte, error) {
 //     Architecture through Microbenchmarking and Multiple Level Analysis"
 //     (arXiv:2501.12084) measure the same hierarchy on H800/H100 with numbers
 //     of the same order (shared about 30, L2 a few hundred cycles).
+//   - [2501.12084] Luo et al., "Dissecting the NVIDIA Hopper Architecture
+//     through Microbenchmarking and Multiple Level Analysis": the memory-
+//     system latencies the l1, l2 and dram sections are calibrated to (the
+//     figures of issue 19); [2402.13499] Luo et al., "Benchmarking and
+//     Dissecting the Nvidia Hopper GPU Architecture", measured differently.
 //
 // Values marked "assumed" have no published Hopper measurement we could
 // find; they are round numbers of the right order.
@@ -267,7 +328,32 @@ func h100() Config {
 			Barrier: 8,   // assumed
 			Fetch:   2,   // assumed
 		},
-		Mem:     Mem{GlobalPorts: 1},
+		Mem: Mem{GlobalPorts: 1},
+		// Memory system (package memsys). Latencies at 1755 MHz from
+		// [2501.12084] (L1 32.1, L2 near 264 / far 502, cold DRAM 655;
+		// [2402.13499] has 40.7 for L1 and 478.8 for DRAM with a warm
+		// TLB, by another method); bandwidths from NVIDIA's H100 SXM5
+		// figures (HBM3 3.35 TB/s, 50 MB L2) and 27.5 B/clk/SM of L2
+		// bandwidth (6.37 TB/s over 132 SMs at 1755 MHz). docs/memory.md
+		// has the sources and the choices.
+		L1: L1{
+			UnifiedBytes: 262144, SmemCarveoutBytes: 0, LineBytes: 128, SectorBytes: 32,
+			Sets:        4,                 // Accel-Sim's microbenchmarks: 4 sets since Kepler
+			HitLatency:  32,                // [2501.12084] 32.1
+			MSHRs:       256,               // assumed: enough for this SM's DRAM share (14.5 B/clk x 655 clk = 74 lines in flight)
+			MSHRTargets: 8,                 // assumed
+			InQueue:     16, MissQueue: 16, // assumed
+		},
+		Smem: Smem{Banks: 32, BankBytes: 4}, // CUDA C++ Programming Guide, compute capability 9.0
+		L2: L2{
+			Bytes: 50 << 20, CapacitySMs: 1, Assoc: 16, Partitions: 2,
+			LatencyNear: 264, LatencyFar: 502, // [2501.12084]
+			BandwidthGBs:  6371, // 27.5 B/clk x 132 SMs x 1755 MHz
+			Queue:         64,   // assumed
+			AtomicLatency: 36,   // assumed: a near atomic costs 300, lat.atomic
+		},
+		DRAM:    DRAM{Latency: 655, BandwidthGBs: 3350, Queue: 64}, // [2501.12084] cold 655; H100 SXM5 3.35 TB/s
+		Const:   Const{Bytes: 2048, LineBytes: 64, Assoc: 4, MSHRs: 4, Queue: 4},
 		Grid:    Grid{ID: 1},
 		Trap:    Trap{Handler: ""},
 		RegPool: RegPool{Strict: true, AllocGranularity: 8},
@@ -282,7 +368,9 @@ func h100() Config {
 
 // small is a reduced SM for RTL builds (Verilator, FPGA) and fast tests:
 // 2 schedulers, 8 warps, 4 CTAs, 8192 registers, 16 KiB of shared memory,
-// 1 MiB of global memory and short latencies. At 1000 MHz one cycle is one
+// 1 MiB of global memory and short latencies; a 16 KiB L1 beside the
+// 16 KiB of shared memory, a 256 KiB L2 of one partition, 64 and 16 bytes
+// per cycle of L2 and DRAM bandwidth. At 1000 MHz one cycle is one
 // nanosecond, which keeps %globaltimer easy to read in waveforms.
 func small() Config {
 	c := h100()
@@ -301,6 +389,16 @@ func small() Config {
 		ALU: 2, Mul: 2, Div: 4, FP: 2, FP64: 2, SFU: 4, Branch: 1, SReg: 1,
 		Shared: 4, Global: 8, Local: 8, Param: 1, Atomic: 8, Barrier: 1, Fetch: 1,
 	}
+	c.L1 = L1{
+		UnifiedBytes: 32768, SmemCarveoutBytes: 16384, LineBytes: 128, SectorBytes: 32,
+		Sets: 4, HitLatency: 4, MSHRs: 8, MSHRTargets: 4, InQueue: 4, MissQueue: 4,
+	}
+	c.L2 = L2{
+		Bytes: 256 << 10, CapacitySMs: 1, Assoc: 8, Partitions: 1,
+		LatencyNear: 12, LatencyFar: 12, BandwidthGBs: 64, Queue: 8, AtomicLatency: 4,
+	}
+	c.DRAM = DRAM{Latency: 24, BandwidthGBs: 16, Queue: 8}
+	c.Const = Const{Bytes: 512, LineBytes: 64, Assoc: 2, MSHRs: 2, Queue: 2}
 	c.Run = Run{MaxCycles: 10_000_000, WatchdogCycles: 2_000_000, Seed: 1}
 	return c
 }

@@ -53,6 +53,19 @@ func TestPresetsValid(t *testing.T) {
 	assert.Equal(t, 64, h.SM.MaxWarps)
 	assert.Equal(t, 233472, h.SM.SmemBytes)
 	assert.Equal(t, uint64(1), h.Grid.ID)
+
+	// The memory-system figures of issue 19.
+	assert.Equal(t, 262144, h.L1.UnifiedBytes)
+	assert.Equal(t, 32, h.L1.HitLatency)
+	assert.Equal(t, 264, h.L2.LatencyNear)
+	assert.Equal(t, 502, h.L2.LatencyFar)
+	assert.Equal(t, uint64(50<<20), h.L2.Bytes)
+	assert.Equal(t, 655, h.DRAM.Latency)
+	assert.Equal(t, 3350, h.DRAM.BandwidthGBs)
+	assert.Equal(t, 32, h.Smem.Banks)
+	assert.Equal(t, 4, h.Smem.BankBytes)
+	// The small preset's L1 and shared memory fit its unified storage.
+	assert.Equal(t, s.SM.SmemBytes, s.L1.SmemCarveoutBytes)
 }
 
 // The shipped presets/*.yaml are Dump's output for the Go presets, and load
@@ -262,6 +275,25 @@ func TestValidate(t *testing.T) {
 		{"latency", func(c *config.Config) { c.Lat.Global = 0 }, "lat.global"},
 		{"watchdog", func(c *config.Config) { c.Run.WatchdogCycles = 1000 }, "run.watchdog_cycles"},
 		{"resolution", func(c *config.Config) { c.Timer.ResolutionNs = 0 }, "timer.resolution_ns"},
+		{"carveout above the L1", func(c *config.Config) { c.L1.SmemCarveoutBytes = 300 << 10 }, "l1.smem_carveout_bytes"},
+		{"carveout leaves no set", func(c *config.Config) { c.L1.SmemCarveoutBytes = 262144 - 256 }, "l1.smem_carveout_bytes"},
+		{"L1 sets", func(c *config.Config) { c.L1.Sets = 3 }, "l1.smem_carveout_bytes"},
+		{"L1 line fixed", func(c *config.Config) { c.L1.LineBytes = 64 }, "l1.line_bytes"},
+		{"L1 hit latency", func(c *config.Config) { c.L1.HitLatency = 1 }, "l1.hit_latency"},
+		{"MSHRs", func(c *config.Config) { c.L1.MSHRs = 0 }, "l1.mshrs"},
+		{"banks", func(c *config.Config) { c.Smem.Banks = 24 }, "smem.banks"},
+		{"bank width", func(c *config.Config) { c.Smem.BankBytes = 6 }, "smem.bank_bytes"},
+		{"L2 capacity share", func(c *config.Config) { c.L2.CapacitySMs = 133 }, "l2.capacity_sms"},
+		{"L2 slice below a set", func(c *config.Config) { c.L2.Bytes = 2048; c.L2.CapacitySMs = 2 }, "l2.capacity_sms"},
+		{"L2 near below L1", func(c *config.Config) { c.L2.LatencyNear = 30 }, "l2.latency_near"},
+		{"L2 far below near", func(c *config.Config) { c.L2.LatencyFar = 200 }, "l2.latency_far"},
+		{"L2 partitions", func(c *config.Config) { c.L2.Partitions = 0 }, "l2.partitions"},
+		{"L2 bandwidth", func(c *config.Config) { c.L2.BandwidthGBs = 0 }, "l2.bandwidth_gbs"},
+		{"DRAM below L2", func(c *config.Config) { c.DRAM.Latency = 264 }, "dram.latency"},
+		{"DRAM bandwidth", func(c *config.Config) { c.DRAM.BandwidthGBs = 0 }, "dram.bandwidth_gbs"},
+		{"DRAM queue", func(c *config.Config) { c.DRAM.Queue = 0 }, "dram.queue"},
+		{"constant line", func(c *config.Config) { c.Const.LineBytes = 48 }, "const_cache.line_bytes"},
+		{"constant size", func(c *config.Config) { c.Const.Bytes = 1000 }, "const_cache.bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := config.Default()

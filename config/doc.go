@@ -1,6 +1,7 @@
 // Package config holds everything a run of the SM model is parameterised
 // by: clock and timer, warp schedulers, the SM's resident limits and storage
-// sizes, execution latencies, the values of launch-time special registers
+// sizes, execution latencies, the memory system (l1, smem, l2, dram,
+// const_cache: package memsys), the values of launch-time special registers
 // (%gridid, %envreg0..31, %current_graph_exec, %smid, %nsmid), the trap
 // handler, setmaxnreg's register pool, nanosleep, what %pm0..%pm7 count, and
 // run control.

@@ -78,6 +78,8 @@ func (c Config) Validate() error {
 		bad("sm.max_smem_per_cta", "%d plus sm.reserved_smem_bytes=%d exceeds sm.smem_bytes=%d", sm.MaxSmemPerCTA, sm.ReservedSmemBytes, sm.SmemBytes)
 	}
 
+	c.validateMem(bad)
+
 	// Run control.
 	if w, ms := c.Run.WatchdogCycles, uint64(c.Clock.MHz)*1000; w != 0 && w <= ms {
 		bad("run.watchdog_cycles", "%d cycles is not longer than the longest nanosleep (1 ms = %d cycles at clock.mhz=%d); raise it or set 0", w, ms, c.Clock.MHz)
@@ -86,3 +88,41 @@ func (c Config) Validate() error {
 }
 
 func roundUp(n, m int) int { return (n + m - 1) / m * m }
+
+// validateMem checks the rules between the memory-system keys (l1, smem,
+// l2, dram, const).
+func (c Config) validateMem(bad func(key, format string, args ...any)) {
+	l1 := c.L1
+	if l1.SmemCarveoutBytes > l1.UnifiedBytes {
+		bad("l1.smem_carveout_bytes", "%d exceeds l1.unified_bytes=%d", l1.SmemCarveoutBytes, l1.UnifiedBytes)
+	} else if data, set := l1.UnifiedBytes-l1.SmemCarveoutBytes, l1.LineBytes*l1.Sets; data < set || data%set != 0 {
+		bad("l1.smem_carveout_bytes", "leaves %d bytes of L1 data cache, not a positive multiple of l1.sets=%d lines of %d bytes (%d)", data, l1.Sets, l1.LineBytes, set)
+	}
+	if b := c.Smem.Banks; b&(b-1) != 0 {
+		bad("smem.banks", "%d is not a power of two", b)
+	}
+	if b := c.Smem.BankBytes; b != 4 && b != 8 {
+		bad("smem.bank_bytes", "%d is not 4 or 8", b)
+	}
+	l2 := c.L2
+	if l2.CapacitySMs > c.SM.Count {
+		bad("l2.capacity_sms", "%d exceeds sm.count=%d", l2.CapacitySMs, c.SM.Count)
+	} else if slice := l2.Bytes / uint64(l2.CapacitySMs); slice < uint64(l1.LineBytes*l2.Assoc) {
+		bad("l2.capacity_sms", "leaves a slice of %d bytes, less than one set of l2.assoc=%d lines", slice, l2.Assoc)
+	}
+	if l2.LatencyNear <= l1.HitLatency {
+		bad("l2.latency_near", "%d is not above l1.hit_latency=%d", l2.LatencyNear, l1.HitLatency)
+	}
+	if l2.LatencyFar < l2.LatencyNear {
+		bad("l2.latency_far", "%d is below l2.latency_near=%d", l2.LatencyFar, l2.LatencyNear)
+	}
+	if c.DRAM.Latency <= l2.LatencyNear {
+		bad("dram.latency", "%d is not above l2.latency_near=%d", c.DRAM.Latency, l2.LatencyNear)
+	}
+	k := c.Const
+	if k.LineBytes&(k.LineBytes-1) != 0 {
+		bad("const_cache.line_bytes", "%d is not a power of two", k.LineBytes)
+	} else if set := k.LineBytes * k.Assoc; k.Bytes < set || k.Bytes%set != 0 {
+		bad("const_cache.bytes", "%d is not a positive multiple of const_cache.assoc=%d lines of const_cache.line_bytes=%d (%d)", k.Bytes, k.Assoc, k.LineBytes, set)
+	}
+}

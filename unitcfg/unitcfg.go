@@ -10,6 +10,7 @@ import (
 
 	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/memsys"
 	"github.com/smsim/smsim/perfmon"
 	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/trapunit"
@@ -124,6 +125,91 @@ func PerfMon(cfg config.Config) (perfmon.Params, error) {
 		if p.Counters[i], err = Counter(c); err != nil {
 			return perfmon.Params{}, fmt.Errorf("pm.counter.%d: %v", i, err)
 		}
+	}
+	return p, nil
+}
+
+// Banks is the parameters of the shared-memory bank model.
+func Banks(cfg config.Config) memsys.BankParams {
+	return memsys.BankParams{Banks: cfg.Smem.Banks, BankBytes: cfg.Smem.BankBytes}
+}
+
+// MemSys is the parameters of the memory system behind the SM's port
+// (package memsys): the L1 (its data part: l1.unified_bytes less the
+// carveout), the constant cache, the L2 slice and the DRAM. The configured
+// latencies are load-to-use figures; memsys.Figures.Derive turns them into
+// the components' own. Bandwidths are this SM's share: the GPU's figure
+// over sm.count at clock.mhz. Errors name the key to change.
+func MemSys(cfg config.Config) (memsys.HierParams, error) {
+	var p memsys.HierParams
+	l1, l2 := cfg.L1, cfg.L2
+	hit, near, far, dram, err := memsys.Figures{
+		L1Hit: l1.HitLatency, L2Near: l2.LatencyNear, L2Far: l2.LatencyFar, DRAM: cfg.DRAM.Latency,
+	}.Derive()
+	if err != nil {
+		return p, fmt.Errorf("l1.hit_latency, l2.latency_near, l2.latency_far, dram.latency: %v", err)
+	}
+	data := l1.UnifiedBytes - l1.SmemCarveoutBytes
+	if l1.Sets < 1 || data < memsys.LineBytes*l1.Sets || data%(memsys.LineBytes*l1.Sets) != 0 {
+		return p, fmt.Errorf("l1.smem_carveout_bytes: leaves %d bytes of L1, not a positive multiple of l1.sets=%d lines", data, l1.Sets)
+	}
+	p.L1 = memsys.L1Params{
+		SizeBytes:   data,
+		Assoc:       data / (memsys.LineBytes * l1.Sets),
+		MSHRs:       l1.MSHRs,
+		MSHRTargets: l1.MSHRTargets,
+		HitLatency:  hit,
+		InQueue:     l1.InQueue,
+		MissQueue:   l1.MissQueue,
+	}
+	p.Const = memsys.ConstParams{
+		SizeBytes:  cfg.Const.Bytes,
+		LineBytes:  cfg.Const.LineBytes,
+		Assoc:      cfg.Const.Assoc,
+		HitLatency: cfg.Lat.Param,
+		MSHRs:      cfg.Const.MSHRs,
+		Queue:      cfg.Const.Queue,
+	}
+	l2bw, err := memsys.RateShare(l2.BandwidthGBs, cfg.SM.Count, cfg.Clock.MHz)
+	if err != nil {
+		return p, fmt.Errorf("l2.bandwidth_gbs: %v", err)
+	}
+	dbw, err := memsys.RateShare(cfg.DRAM.BandwidthGBs, cfg.SM.Count, cfg.Clock.MHz)
+	if err != nil {
+		return p, fmt.Errorf("dram.bandwidth_gbs: %v", err)
+	}
+	if l2.CapacitySMs < 1 || l2.Assoc < 1 {
+		return p, fmt.Errorf("l2.capacity_sms, l2.assoc: %d, %d: want at least 1", l2.CapacitySMs, l2.Assoc)
+	}
+	set := uint64(memsys.LineBytes * l2.Assoc)
+	slice := l2.Bytes / uint64(l2.CapacitySMs) / set * set
+	if slice == 0 {
+		return p, fmt.Errorf("l2.capacity_sms: the slice of l2.bytes=%d is less than one set of l2.assoc=%d lines", l2.Bytes, l2.Assoc)
+	}
+	home := 0
+	if l2.Partitions > 0 {
+		home = cfg.SM.ID % l2.Partitions
+	}
+	p.L2 = memsys.L2Params{
+		SliceBytes:    slice,
+		Assoc:         l2.Assoc,
+		Partitions:    l2.Partitions,
+		Home:          home,
+		LatNear:       near,
+		LatFar:        far,
+		BW:            l2bw,
+		Queue:         l2.Queue,
+		AtomicLatency: l2.AtomicLatency,
+		DRAM:          memsys.DRAMParams{Latency: dram, BW: dbw, Queue: cfg.DRAM.Queue},
+	}
+	if err := p.L1.Check(); err != nil {
+		return p, fmt.Errorf("l1: %v", err)
+	}
+	if err := p.Const.Check(); err != nil {
+		return p, fmt.Errorf("const_cache: %v", err)
+	}
+	if err := p.L2.Check(); err != nil {
+		return p, fmt.Errorf("l2, dram: %v", err)
 	}
 	return p, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/memsys"
 	"github.com/smsim/smsim/perfmon"
 	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/trapunit"
@@ -45,6 +46,52 @@ func TestPresets(t *testing.T) {
 		require.NoError(t, err, name)
 		_, err = perfmon.New(pp)
 		assert.NoError(t, err, name)
+		_, err = memsys.NewBanks(unitcfg.Banks(cfg))
+		assert.NoError(t, err, name)
+		mp, err := unitcfg.MemSys(cfg)
+		require.NoError(t, err, name)
+		assert.Equal(t, cfg.L1.UnifiedBytes-cfg.L1.SmemCarveoutBytes, mp.L1.SizeBytes, name)
+		assert.Equal(t, cfg.L1.HitLatency-memsys.CoalescerCycles, mp.L1.HitLatency, name)
+		assert.Equal(t, cfg.Lat.Param, mp.Const.HitLatency, name)
+		_, err = memsys.NewHier(mp)
+		assert.NoError(t, err, name)
+	}
+}
+
+// The h100 memory system: a 256 KiB L1 of 4 sets (512 ways), the whole
+// 50 MiB L2 for this SM, and bandwidth shares of 3.35 TB/s and 6.37 TB/s
+// over 132 SMs at 1755 MHz.
+func TestMemSysH100(t *testing.T) {
+	mp, err := unitcfg.MemSys(config.Default())
+	require.NoError(t, err)
+	assert.Equal(t, 512, mp.L1.Assoc)
+	assert.Equal(t, uint64(50<<20), mp.L2.SliceBytes)
+	assert.InDelta(t, 14.46, mp.L2.DRAM.BW.BytesPerCycle(), 0.01)
+	assert.InDelta(t, 27.50, mp.L2.BW.BytesPerCycle(), 0.01)
+	assert.Equal(t, 264-memsys.CoalescerCycles-memsys.L2PathCycles, mp.L2.LatNear)
+	assert.Equal(t, 655-memsys.CoalescerCycles-memsys.DRAMPathCycles, mp.L2.DRAM.Latency)
+
+	// The slice shrinks with l2.capacity_sms (rounded down to whole sets).
+	cfg := config.Default()
+	cfg.L2.CapacitySMs = 132
+	mp, err = unitcfg.MemSys(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(50<<20)/132/2048*2048, mp.L2.SliceBytes)
+
+	// A configuration that skipped Validate gives an error naming keys,
+	// not a panic.
+	for _, edit := range []func(*config.Config){
+		func(c *config.Config) { c.L1.HitLatency = 1 },
+		func(c *config.Config) { c.L1.SmemCarveoutBytes = c.L1.UnifiedBytes },
+		func(c *config.Config) { c.DRAM.BandwidthGBs = 0 },
+		func(c *config.Config) { c.L2.CapacitySMs = 0 },
+		func(c *config.Config) { c.Const.LineBytes = 3 },
+	} {
+		c := config.Default()
+		edit(&c)
+		_, err := unitcfg.MemSys(c)
+		require.Error(t, err)
+		assert.Regexp(t, `^(l1|l2|dram|const_cache)[.:, ]`, err.Error())
 	}
 }
 
@@ -99,7 +146,7 @@ func TestCounters(t *testing.T) {
 // The units take Params and never import config: this package is the
 // boundary.
 func TestUnitsDoNotImportConfig(t *testing.T) {
-	for _, pkg := range []string{"warpsched", "trapunit", "regpool", "clocktimer", "perfmon", "rtl"} {
+	for _, pkg := range []string{"warpsched", "trapunit", "regpool", "clocktimer", "perfmon", "rtl", "memsys"} {
 		p, err := build.Import("github.com/smsim/smsim/"+pkg, ".", 0)
 		require.NoError(t, err, pkg)
 		assert.False(t, slices.Contains(p.Imports, "github.com/smsim/smsim/config"), "%s imports config", pkg)

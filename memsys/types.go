@@ -1,0 +1,102 @@
+package memsys
+
+import "math/bits"
+
+// Fixed geometry of the memory system (CUDA C++ Best Practices Guide,
+// "Coalesced Access to Global Memory": accesses are serviced in 32-byte
+// sectors of 128-byte cache lines; compute capability 9.0 L1 and L2 both
+// use that geometry).
+const (
+	// WarpSize is the number of lanes of a warp request.
+	WarpSize = 32
+	// LineBytes is a cache line (L1 and L2).
+	LineBytes = 128
+	// SectorBytes is the unit of transfer and of validity.
+	SectorBytes = 32
+	// SectorsPerLine is LineBytes / SectorBytes.
+	SectorsPerLine = LineBytes / SectorBytes
+	// FullLine is the sector mask of a whole line.
+	FullLine = 1<<SectorsPerLine - 1
+)
+
+// Op is the kind of a memory access (req_op_i encoding).
+type Op uint8
+
+// The memory operations.
+const (
+	OpLoad   Op = iota // a load (ld, ldu, ld.const, ld.param)
+	OpStore            // a store (st)
+	OpAtomic           // an atomic or reduction (atom, red): resolved at the L2
+)
+
+func (o Op) String() string {
+	switch o {
+	case OpLoad:
+		return "load"
+	case OpStore:
+		return "store"
+	case OpAtomic:
+		return "atomic"
+	}
+	return "op?"
+}
+
+// Space is the state space of a warp request (req_space_i encoding).
+type Space uint8
+
+// The state spaces the memory system distinguishes.
+const (
+	SpaceGlobal Space = iota // global (and generic resolving to global)
+	SpaceLocal               // local: per-thread stack, cached in L1 like global
+	SpaceShared              // shared: the bank model, not the L1 tags
+	SpaceConst               // constant banks and kernel parameters: the constant cache
+)
+
+func (s Space) String() string {
+	switch s {
+	case SpaceGlobal:
+		return "global"
+	case SpaceLocal:
+		return "local"
+	case SpaceShared:
+		return "shared"
+	case SpaceConst:
+		return "const"
+	}
+	return "space?"
+}
+
+// LineAddr is the 128-byte line holding byte address a.
+func LineAddr(a uint64) uint64 { return a &^ (LineBytes - 1) }
+
+// SectorOf is the sector index (0..3) of byte address a within its line.
+func SectorOf(a uint64) uint { return uint(a%LineBytes) / SectorBytes }
+
+// Sectors is the number of sectors in mask m.
+func Sectors(m uint8) int { return bits.OnesCount8(m & FullLine) }
+
+// Req is one line request on a port between the memory-system components
+// (coalescer to L1, L1 and constant cache to L2, L2 to DRAM): the sectors
+// of one 128-byte line.
+type Req struct {
+	// ID is the requester's tag, returned unchanged in the response.
+	ID uint32
+	// Op is the access kind.
+	Op Op
+	// Addr is the line address (a multiple of LineBytes).
+	Addr uint64
+	// Sectors is the mask of the line's sectors accessed (bit i: sector i).
+	Sectors uint8
+	// Lanes is the number of lane operations the request carries (atomics
+	// serialise them at the L2); 0 counts as 1.
+	Lanes uint8
+}
+
+// Resp is the response to a Req: a load's data is available, a store or
+// an atomic has been performed.
+type Resp struct {
+	ID      uint32
+	Op      Op
+	Addr    uint64
+	Sectors uint8
+}
