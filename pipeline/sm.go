@@ -80,7 +80,7 @@ type SM struct {
 	scheds    []*warpsched.Sched
 	schedIn   []warpsched.Inputs
 	readyPort []rtl.Bits
-	chosen    []int32 // per scheduler: the slot it issues this cycle, -1: none
+	chosen    []int32  // per scheduler: the slot it issues this cycle, -1: none
 	elig      []uint16 // scratch: the slots of the cycle's eligible warps
 	// schedWords is the number of rtl.Bits words a scheduler's warps
 	// occupy (the SM clears and merges only those).
