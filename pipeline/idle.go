@@ -13,6 +13,11 @@ import (
 // (which Step then simulates), but not beyond cycle limit.
 func (sm *SM) skipIdle(limit uint64) {
 	c := sm.cycle
+	// Right after a cycle that issued, a stretch rarely starts: stepping
+	// this one cycle (always correct) is cheaper than looking.
+	if c > 0 && sm.lastIssue == c-1 {
+		return
+	}
 	if len(sm.resident) == 0 || sm.nextCTA < sm.numCTAs && len(sm.ctas) < sm.maxResident || sm.trap.busy() || sm.rp.busy() {
 		return
 	}
