@@ -34,6 +34,7 @@ func (sm *SM) execBar(w *warp, d *dinst, emask uint32) *fault {
 		pred = w.predMask(&d.c)
 	}
 	next := w.gpc + 1
+	w.syncPC()
 	for m := w.gmask; m != 0; m &= m - 1 {
 		w.pc[bits.TrailingZeros32(m)] = next
 	}

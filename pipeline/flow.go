@@ -76,6 +76,7 @@ func (sm *SM) execFlow(w *warp, d *dinst, mask, emask uint32) (uint32, *fault) {
 		}
 	}
 	// Commit.
+	w.syncPC()
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		if emask&(1<<uint(l)) == 0 {

@@ -427,6 +427,7 @@ func (sm *SM) trapGroup(w *warp) uint32 {
 // context aside; a re-entry (a pending trap taken as the warp leaves)
 // starts the handler afresh.
 func (sm *SM) enterHandler(w *warp, before *trapunit.State) {
+	w.syncPC()
 	t := &sm.trap
 	c := sm.cycle
 	if !w.tr.handler {
@@ -512,6 +513,7 @@ func (sm *SM) frameTop(pc, fp uint32) uint32 {
 // leaveHandler sends w back to resume pc (the resume_o pulse): the user
 // context comes back and the trap's active group continues at pc.
 func (sm *SM) leaveHandler(w *warp, pc uint32) {
+	w.syncPC()
 	c := sm.cycle
 	if w.tr.handler {
 		x := w.tr.ctx

@@ -40,7 +40,11 @@ type warp struct {
 	exited  uint32 // lanes whose thread exited
 	blocked uint32 // lanes waiting at a barrier
 	gdepth  uint16 // the active group's call depth (gpc, gmask: above)
-	pc      [32]uint32
+	pc      [32]uint32 // per lane; see stalePC
+	// stalePC: the active group's lanes are at gpc, which pc does not
+	// show yet (a converged warp advances one PC, not 32); syncPC writes
+	// it before anything reads or changes pc or the group.
+	stalePC bool
 	depth   [32]uint16
 	fp      [32]uint32
 	stack   [32][]retEntry
@@ -93,7 +97,7 @@ func (w *warp) reset(nregs, npreds int) {
 	w.barArr = [numBarriers]uint32{}
 	w.redOn = 0
 	w.rpHeld, w.undefAny, w.undef = false, false, [4]uint64{}
-	w.pc = [32]uint32{}
+	w.pc, w.stalePC = [32]uint32{}, false
 	w.depth = [32]uint16{}
 	w.fp = [32]uint32{}
 	for i := range w.stack {
@@ -157,6 +161,7 @@ func (w *warp) runnable() uint32 { return w.valid &^ w.exited &^ w.blocked }
 // regroup recomputes the active group: the runnable lanes of the maximum
 // call depth at the minimum PC among them.
 func (w *warp) regroup() {
+	w.syncPC()
 	live := w.runnable()
 	if live == 0 {
 		w.gmask = 0
@@ -177,18 +182,28 @@ func (w *warp) regroup() {
 	w.gpc, w.gmask, w.gdepth = p, m, d
 }
 
+// syncPC writes gpc into the pc of the active group's lanes when they
+// are behind it (stalePC).
+func (w *warp) syncPC() {
+	if w.stalePC {
+		for m := w.gmask; m != 0; m &= m - 1 {
+			w.pc[bits.TrailingZeros32(m)] = w.gpc
+		}
+		w.stalePC = false
+	}
+}
+
 // advance moves the group's lanes to the next instruction (non-control
 // instructions).
 func (w *warp) advance() {
 	next := w.gpc + 1
 	if w.gmask == w.runnable() {
-		// Converged: the group stays the same, one instruction on.
-		for m := w.gmask; m != 0; m &= m - 1 {
-			w.pc[bits.TrailingZeros32(m)] = next
-		}
-		w.gpc = next
+		// Converged: the group stays the same, one instruction on (its
+		// lanes' PCs follow when needed: syncPC).
+		w.gpc, w.stalePC = next, true
 		return
 	}
+	w.syncPC()
 	for m := w.gmask; m != 0; m &= m - 1 {
 		w.pc[bits.TrailingZeros32(m)] = next
 	}
