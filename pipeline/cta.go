@@ -232,8 +232,6 @@ func (sm *SM) launchCTA(linear uint64) {
 		}
 		w.reset(max(int(sm.kern.Regs), sm.trap.hregs), max(int(sm.kern.Preds), sm.trap.hpreds))
 		w.cta, w.inCTA = c, wi
-		w.since = sm.cycle
-		sm.hist[w.state]++
 		w.nreg = sm.regsPerThread
 		nth := min(32, sm.threadsPerCTA-32*wi)
 		w.valid = uint32(uint64(1)<<uint(nth) - 1)
@@ -271,7 +269,6 @@ func (sm *SM) warpDone(w *warp) {
 	w.done = true
 	w.blockUntil, w.blockState = w.memBusy, StateDrain
 	w.readyAt = never
-	w.invalidate()
 	sm.nLive--
 	sm.trapExit(w)
 	sm.schedIn[w.sched].WarpValid.Clear(int(w.local))
@@ -294,9 +291,6 @@ func (sm *SM) retire() {
 			continue
 		}
 		sm.recordWarp(w, StateExited)
-		sm.hist[w.state]--
-		sm.until[w.slot] = never
-		sm.schedIn[w.sched].WarpLongWait.Clear(int(w.local))
 		sm.slots[w.slot] = nil
 		changed = true
 		t := w.cta

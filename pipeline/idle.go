@@ -69,16 +69,9 @@ func (sm *SM) skipIdle(limit uint64) {
 		if w.done {
 			st = StateDrain
 		}
-		// The warp holds st for the stretch (its stall cycles follow
-		// lazily); Step classifies it again after.
-		w.flushStalls(c)
-		sm.hist[w.state]--
 		w.state = st
-		sm.hist[st]++
-		sm.until[w.slot] = 0
-	}
-	for s, k := range sm.hist {
-		sm.stalls[s] += n * k
+		w.stalls[st] += n
+		sm.stalls[st] += n
 	}
 	sm.stalls[StateIdle] += n * uint64(len(sm.slots)-len(sm.resident))
 	sm.u.idle(n, &sm.stalls)

@@ -258,7 +258,6 @@ func (sm *SM) rpStep() {
 			for _, x := range w.cta.warps[g:min(g+regpool.WarpsPerGroup, len(w.cta.warps))] {
 				if x.rpHeld && !x.tr.handler {
 					x.blockState = StateRegpool
-					x.invalidate()
 				}
 			}
 		}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"sort"
 	"strings"
 
@@ -83,14 +82,6 @@ type SM struct {
 	readyPort []rtl.Bits
 	chosen    []int32  // per scheduler: the slot it issues this cycle, -1: none
 	elig      []uint16 // scratch: the slots of the cycle's eligible warps
-	// until[slot] is the first cycle at which the warp in slot must be
-	// classified again (0: its registers changed; never: a free slot, or
-	// a sleeping warp until sleeping_o changes); hist counts the warps
-	// in each state (their stall cycles are added per warp lazily:
-	// warp.since).
-	until      []uint64
-	hist       [numStates]uint64
-	prevAsleep uint64 // sleeping_o at the last classification
 	// schedWords is the number of rtl.Bits words a scheduler's warps
 	// occupy (the SM clears and merges only those).
 	schedWords int
@@ -270,10 +261,6 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 
 	// Warp slots and schedulers.
 	sm.slots = make([]*warp, c.MaxWarps)
-	sm.until = make([]uint64, c.MaxWarps)
-	for i := range sm.until {
-		sm.until[i] = never
-	}
 	sm.pool = make([]*warp, c.MaxWarps)
 	nsched := cfg.Sched.Count
 	wp, err := unitcfg.WarpSched(cfg)
@@ -406,63 +393,41 @@ func (sm *SM) Step() bool {
 		return false
 	}
 
-	// always_comb: classify the warps from the registers (Q). A warp
-	// that cannot issue keeps its class until its registers change
-	// (invalidate) or time reaches the next threshold of its timers
-	// (until); only the others are looked at. The eligible ones are
-	// classified again every cycle, once the schedulers chose.
+	// always_comb: classify every resident warp from the registers (Q),
+	// accounting the states of those that cannot issue; the eligible
+	// ones are accounted once the schedulers chose.
 	nw := sm.schedWords
 	for s := range sm.schedIn {
 		in := &sm.schedIn[s]
 		in.WarpReady.ClearWords(nw)
+		in.WarpLongWait.ClearWords(nw)
 		sm.readyPort[s].ClearWords(nw)
 		sm.chosen[s] = -1
 	}
 	twoLevel := sm.cfg.Sched.Policy == config.PolicyTwoLevel
 	asleep := sm.u.asleep
-	if ch := asleep ^ sm.prevAsleep; ch != 0 {
-		// sleeping_o changed: those warps' classes are stale.
-		for m := ch; m != 0; m &= m - 1 {
-			if s := bits.TrailingZeros64(m); s < len(sm.until) {
-				sm.until[s] = 0
-			}
-		}
-		sm.prevAsleep = asleep
-	}
 	elig := sm.elig[:0]
-	until := sm.until
-	for slot, u := range until {
-		if u > c {
-			continue
-		}
-		w := sm.slots[slot]
-		w.flushStalls(c)
-		sm.hist[w.state]--
-		sleeping := asleep != 0 && asleep>>uint(slot)&1 != 0
+	for _, w := range sm.resident {
+		sleeping := asleep != 0 && asleep>>uint(w.slot)&1 != 0
 		if c >= w.readyAt && !sleeping {
 			w.state = StateEligible
-			until[slot] = c + 1
-			elig = append(elig, uint16(slot)) // no pointer: no write barrier
+			elig = append(elig, uint16(w.slot)) // no pointer: no write barrier
 			if w.port {
 				sm.readyPort[w.sched].Set(int(w.local))
 			} else {
 				sm.schedIn[w.sched].WarpReady.Set(int(w.local))
 			}
-			if twoLevel {
-				sm.schedIn[w.sched].WarpLongWait.Clear(int(w.local))
-			}
 			continue
 		}
 		st := StateSleeping
-		until[slot] = never // until sleeping_o changes
 		if !sleeping {
 			st = w.stateAt(c)
-			until[slot] = w.nextChange(c)
 		}
 		w.state = st
-		sm.hist[st]++
-		if twoLevel {
-			sm.schedIn[w.sched].WarpLongWait.Put(int(w.local), longWait(st))
+		w.stalls[st]++
+		sm.stalls[st]++
+		if twoLevel && longWait(st) {
+			sm.schedIn[w.sched].WarpLongWait.Set(int(w.local))
 		}
 	}
 	sm.elig = elig
@@ -490,7 +455,7 @@ func (sm *SM) Step() bool {
 			ports--
 		}
 	}
-	// The eligible warps' classes.
+	// Stall accounting of the eligible warps.
 	for _, slot := range elig {
 		w := sm.slots[slot]
 		var st WarpState
@@ -503,11 +468,8 @@ func (sm *SM) Step() bool {
 			st = StateNotSelected
 		}
 		w.state = st
-		sm.hist[st]++
-	}
-	// Stall accounting: the warps in each state this cycle.
-	for s, n := range sm.hist {
-		sm.stalls[s] += n
+		w.stalls[st]++
+		sm.stalls[st]++
 	}
 	sm.stalls[StateIdle] += uint64(len(sm.slots) - len(sm.resident))
 	if len(sm.hooks) > 0 {
@@ -528,10 +490,10 @@ func (sm *SM) Step() bool {
 		if sm.stopped {
 			// The run stopped at an earlier instruction of this cycle:
 			// this warp's selection is withdrawn.
+			w.stalls[StateSelected]--
+			w.stalls[StateNotSelected]++
 			sm.stalls[StateSelected]--
 			sm.stalls[StateNotSelected]++
-			sm.hist[StateSelected]--
-			sm.hist[StateNotSelected]++
 			w.state = StateNotSelected
 			continue
 		}

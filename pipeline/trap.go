@@ -621,7 +621,6 @@ func (sm *SM) execTrapUnit(w *warp, d *dinst, pc uint32, mask, emask uint32) *fa
 	case trapunit.EvBPTDrain:
 		if t := w.drainUntil(); t > sm.cycle+1 {
 			w.blockUntil, w.blockState = max(w.blockUntil, t), StateDrain
-			w.invalidate()
 		}
 		return nil
 	}

@@ -36,10 +36,10 @@ type warp struct {
 	inCTA int
 	done  bool // every thread exited (draining, then freed)
 
-	valid   uint32     // lanes holding a thread
-	exited  uint32     // lanes whose thread exited
-	blocked uint32     // lanes waiting at a barrier
-	gdepth  uint16     // the active group's call depth (gpc, gmask: above)
+	valid   uint32 // lanes holding a thread
+	exited  uint32 // lanes whose thread exited
+	blocked uint32 // lanes waiting at a barrier
+	gdepth  uint16 // the active group's call depth (gpc, gmask: above)
 	pc      [32]uint32 // per lane; see stalePC
 	// stalePC: the active group's lanes are at gpc, which pc does not
 	// show yet (a converged warp advances one PC, not 32); syncPC writes
@@ -81,8 +81,7 @@ type warp struct {
 	undefAny bool
 	undef    [4]uint64
 	insts    uint64
-	stalls   [numStates]uint64 // stall cycles by state, but those since: flushStalls
-	since    uint64            // the cycle from which the warp has been in state, not yet in stalls
+	stalls   [numStates]uint64
 	lastPC   uint32
 
 	lmem [32][]byte
@@ -117,7 +116,7 @@ func (w *warp) reset(nregs, npreds int) {
 	w.asyncOpen, w.asyncGroups = 0, w.asyncGroups[:0]
 	w.insts = 0
 	w.stalls = [numStates]uint64{}
-	w.state, w.since = StateNoInstruction, 0
+	w.state = StateNoInstruction
 	w.tr = warpTrap{ctx: w.tr.ctx}
 	for i := range w.lmem {
 		if b := w.lmem[i]; cap(b) > 0 {
@@ -183,19 +182,6 @@ func (w *warp) regroup() {
 	w.gpc, w.gmask, w.gdepth = p, m, d
 }
 
-// flushStalls adds the cycles the warp has spent in its state since it
-// entered it, up to cycle c (not included), to its stall counts.
-func (w *warp) flushStalls(c uint64) {
-	if w.state < numStates {
-		w.stalls[w.state] += c - w.since
-	}
-	w.since = c
-}
-
-// invalidate makes the SM classify w again at the next classification
-// (its registers changed).
-func (w *warp) invalidate() { w.sm.until[w.slot] = 0 }
-
 // syncPC writes gpc into the pc of the active group's lanes when they
 // are behind it (stalePC).
 func (w *warp) syncPC() {
@@ -257,7 +243,6 @@ func (w *warp) nextChange(c uint64) uint64 {
 // refresh recomputes the scoreboard wait of the group's instruction and
 // readyAt.
 func (w *warp) refresh() {
-	w.invalidate()
 	sm := w.sm
 	w.sbUntil, w.sbCls, w.port = 0, sbFixed, false
 	if int(w.gpc) < len(sm.code) && w.gmask != 0 {
