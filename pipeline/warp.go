@@ -36,10 +36,10 @@ type warp struct {
 	inCTA int
 	done  bool // every thread exited (draining, then freed)
 
-	valid   uint32 // lanes holding a thread
-	exited  uint32 // lanes whose thread exited
-	blocked uint32 // lanes waiting at a barrier
-	gdepth  uint16 // the active group's call depth (gpc, gmask: above)
+	valid   uint32     // lanes holding a thread
+	exited  uint32     // lanes whose thread exited
+	blocked uint32     // lanes waiting at a barrier
+	gdepth  uint16     // the active group's call depth (gpc, gmask: above)
 	pc      [32]uint32 // per lane; see stalePC
 	// stalePC: the active group's lanes are at gpc, which pc does not
 	// show yet (a converged warp advances one PC, not 32); syncPC writes
