@@ -89,7 +89,7 @@ func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	if op == OpSHL || op == OpSHR {
 		bt = U32
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], dt, false) || !st.src(&mi, 0, in.Operands[1], at) || !st.src(&mi, 1, in.Operands[2], bt) {
+	if !st.dstSrcs(&mi, in, dt, at, bt) {
 		return
 	}
 	if three && !st.src(&mi, 2, in.Operands[3], ct) {
@@ -135,7 +135,7 @@ func (st *fnState) lowerUnary(in *Instr, ms modSet, mi minst) {
 	if op == OpPOPC || op == OpCLZ {
 		dt = U32
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], dt, false) || !st.src(&mi, 0, in.Operands[1], t) {
+	if !st.dstSrcs(&mi, in, dt, t) {
 		return
 	}
 	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
@@ -233,7 +233,7 @@ func (st *fnState) lowerSelp(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type = OpSELP, t
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], Pred) {
+	if !st.dstSrcs(&mi, in, t, t, t, Pred) {
 		return
 	}
 	st.emit(mi)
@@ -327,7 +327,7 @@ func (st *fnState) lowerBits(in *Instr, ms modSet, mi minst) {
 			return
 		}
 		mi.in.Op, mi.in.Type = OpBFE, t
-		if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], U32) || !st.src(&mi, 2, in.Operands[3], U32) {
+		if !st.dstSrcs(&mi, in, t, t, U32, U32) {
 			return
 		}
 	case "bfi":
@@ -372,7 +372,7 @@ func (st *fnState) lowerBits(in *Instr, ms modSet, mi minst) {
 			return
 		}
 		mi.in.Op, mi.in.Type, mi.in.Mods = OpPRMT, t, uint16(mode)
-		if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], t) {
+		if !st.dstSrcs(&mi, in, t, t, t, t) {
 			return
 		}
 	}
@@ -415,7 +415,7 @@ func (st *fnState) lowerShf(in *Instr, ms modSet, mi minst) {
 	if mode == 1 {
 		mi.in.Mods |= ModShfWrap
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], U32) {
+	if !st.dstSrcs(&mi, in, t, t, t, U32) {
 		return
 	}
 	st.emit(mi)
@@ -427,7 +427,7 @@ func (st *fnState) lowerSad(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type = OpSAD, t
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], t) {
+	if !st.dstSrcs(&mi, in, t, t, t, t) {
 		return
 	}
 	st.emit(mi)
@@ -446,7 +446,7 @@ func (st *fnState) lowerBfind(in *Instr, ms modSet, mi minst) {
 		mi.in.Mods |= ModBfindShiftAmt
 	}
 	mi.in.Op, mi.in.Type = OpBFIND, t
-	if !st.dst(&mi, fDst, in.Operands[0], U32, false) || !st.src(&mi, 0, in.Operands[1], t) {
+	if !st.dstSrcs(&mi, in, U32, t) {
 		return
 	}
 	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()

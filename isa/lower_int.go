@@ -48,7 +48,7 @@ func (st *fnState) lowerMul24(in *Instr, ms modSet, mi minst) {
 		mi.in.Op = OpMAD24
 	}
 	mi.in.Mods |= uint16(mode)
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) {
+	if !st.dstSrcs(&mi, in, t, t, t) {
 		return
 	}
 	if mad && !st.src(&mi, 2, in.Operands[3], t) {
@@ -98,7 +98,7 @@ func (st *fnState) lowerDp(in *Instr, ms modSet, mi minst) {
 	if at == U32 && bt == U32 {
 		ct = U32
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], ct, false) || !st.src(&mi, 0, in.Operands[1], at) || !st.src(&mi, 1, in.Operands[2], bt) || !st.src(&mi, 2, in.Operands[3], ct) {
+	if !st.dstSrcs(&mi, in, ct, at, bt, ct) {
 		return
 	}
 	st.emit(mi)
@@ -139,7 +139,7 @@ func (st *fnState) lowerMaskExt(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type, mi.in.Mods = op, t, uint16(mode)
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], U32) {
+	if !st.dstSrcs(&mi, in, t, t, U32) {
 		return
 	}
 	mi.in.C = ZeroOp()
@@ -157,7 +157,7 @@ func (st *fnState) lowerFns(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type = OpFNS, B32
-	if !st.dst(&mi, fDst, in.Operands[0], B32, false) || !st.src(&mi, 0, in.Operands[1], B32) || !st.src(&mi, 1, in.Operands[2], U32) || !st.src(&mi, 2, in.Operands[3], S32) {
+	if !st.dstSrcs(&mi, in, B32, B32, U32, S32) {
 		return
 	}
 	st.emit(mi)

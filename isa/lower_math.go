@@ -47,7 +47,7 @@ func (st *fnState) lowerMufu(in *Instr, ms modSet, mi minst) {
 	}
 	mi.in.Op, mi.in.Type = op, t
 	mi.in.Mods |= RndApprox << ModRndShift
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) {
+	if !st.dstSrcs(&mi, in, t, t) {
 		return
 	}
 	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
@@ -87,7 +87,7 @@ func (st *fnState) lowerMufuHalf(in *Instr, ms modSet, mi minst, op Opcode, t Ty
 	if ftz {
 		mi.in.Mods |= ModFtz
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) {
+	if !st.dstSrcs(&mi, in, t, t) {
 		return
 	}
 	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
@@ -105,7 +105,7 @@ func (st *fnState) lowerCopysign(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type = OpCOPYSIGN, t
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) {
+	if !st.dstSrcs(&mi, in, t, t, t) {
 		return
 	}
 	mi.in.C = ZeroOp()
@@ -136,7 +136,7 @@ func (st *fnState) lowerTestp(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type, mi.in.Mods = OpTESTP, t, uint16(prop)
-	if !st.dst(&mi, fDst, in.Operands[0], Pred, false) || !st.src(&mi, 0, in.Operands[1], t) {
+	if !st.dstSrcs(&mi, in, Pred, t) {
 		return
 	}
 	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()

@@ -316,6 +316,21 @@ func isSRegName(n string) bool {
 	return ok
 }
 
+// dstSrcs lowers operand 0 of in as the destination, of type d, and
+// operands 1, 2, ... as sources A, B, ... of the types srcs; false after the
+// first error.
+func (st *fnState) dstSrcs(mi *minst, in *Instr, d Type, srcs ...Type) bool {
+	if !st.dst(mi, fDst, in.Operands[0], d, false) {
+		return false
+	}
+	for i, t := range srcs {
+		if !st.src(mi, i, in.Operands[i+1], t) {
+			return false
+		}
+	}
+	return true
+}
+
 // dst resolves a destination register into field.
 func (st *fnState) dst(mi *minst, field uint8, o Operand, t Type, wide bool) bool {
 	if s, ok := o.(*SymOperand); ok && s.Name == "_" {

@@ -38,7 +38,7 @@ func (st *fnState) lowerVote(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type, mi.in.Mods = OpVOTE, t, uint16(mode)
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], Pred) {
+	if !st.dstSrcs(&mi, in, t, Pred) {
 		return
 	}
 	if sync {
@@ -146,7 +146,7 @@ func (st *fnState) lowerRedux(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type, mi.in.Mods = OpREDUX, t, uint16(op)
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], B32) {
+	if !st.dstSrcs(&mi, in, t, t, B32) {
 		return
 	}
 	mi.in.C = ZeroOp()

@@ -229,6 +229,27 @@ func (u *Pool) Eval(in Inputs) Outputs {
 
 func (u *Pool) validCTA(c int) bool { return c >= 0 && c < u.p.NumCTAs && u.d.Valid.Has(c) }
 
+// liveWarp checks that warp w of CTA c exists and has not exited, reporting
+// NO_CTA, BAD_WARP or EXITED otherwise; it returns the CTA's warp count and
+// the warp's bit.
+func (u *Pool) liveWarp(c, w int) (nw int, bit uint32, ok bool) {
+	if !u.validCTA(c) {
+		u.fail(ErrNoCTA, c, w)
+		return 0, 0, false
+	}
+	nw = int(u.d.NWarps[c])
+	if w >= nw {
+		u.fail(ErrBadWarp, c, w)
+		return 0, 0, false
+	}
+	bit = uint32(1) << uint(w)
+	if u.d.Exited[c]&bit != 0 {
+		u.fail(ErrExited, c, w)
+		return 0, 0, false
+	}
+	return nw, bit, true
+}
+
 // ctaExit releases everything the CTA holds.
 func (u *Pool) ctaExit(c int) {
 	d := &u.d
@@ -285,18 +306,8 @@ func (u *Pool) ctaLaunch(c int, in *Inputs) {
 // without effect and the exit is reported as NOT_ALL_WARPS.
 func (u *Pool) warpExit(i, c, w int) {
 	d := &u.d
-	if !u.validCTA(c) {
-		u.fail(ErrNoCTA, c, w)
-		return
-	}
-	nw := int(d.NWarps[c])
-	if w >= nw {
-		u.fail(ErrBadWarp, c, w)
-		return
-	}
-	bit := uint32(1) << uint(w)
-	if d.Exited[c]&bit != 0 {
-		u.fail(ErrExited, c, w)
+	nw, bit, ok := u.liveWarp(c, w)
+	if !ok {
 		return
 	}
 	u.touch(c)
@@ -361,23 +372,13 @@ func (u *Pool) sync(c int, warps uint32) {
 func (u *Pool) arrive(i int, in *Inputs) {
 	d := &u.d
 	c, w := int(in.ArriveCTA[i]), int(in.ArriveWarp[i])
-	if !u.validCTA(c) {
-		u.fail(ErrNoCTA, c, w)
+	nw, bit, ok := u.liveWarp(c, w)
+	if !ok {
 		return
 	}
-	nw := int(d.NWarps[c])
-	if w >= nw {
-		u.fail(ErrBadWarp, c, w)
-		return
-	}
-	bit := uint32(1) << uint(w)
 	g := w / WarpsPerGroup
 	gb := uint8(1) << uint(g)
-	switch {
-	case d.Exited[c]&bit != 0:
-		u.fail(ErrExited, c, w)
-		return
-	case d.Wait[c]&bit != 0 || d.Blk[c]&gb != 0:
+	if d.Wait[c]&bit != 0 || d.Blk[c]&gb != 0 {
 		u.fail(ErrBusy, c, w)
 		return
 	}

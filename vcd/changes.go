@@ -299,20 +299,8 @@ func unescape(v []byte) string {
 		}
 		i++
 		switch e := v[i]; e {
-		case 'a':
-			out = append(out, '\a')
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'v':
-			out = append(out, '\v')
+		case 'a', 'b', 'f', 'n', 'r', 't', 'v':
+			out = append(out, "\a\b\f\n\r\t\v"[strings.IndexByte("abfnrtv", e)])
 		case '\\', '\'', '"', '?':
 			out = append(out, e)
 		case 'x', 'X':

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -549,26 +551,7 @@ func writeSummary(w io.Writer, rep *pipeline.Report) {
 		}
 		tw.Flush()
 	}
-	if len(rep.Buffers) > 0 {
-		fmt.Fprintln(w, "\nbuffers:")
-		var names []string
-		for n := range rep.Buffers {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			words := rep.Buffers[n]
-			fmt.Fprintf(w, "  %s (%d words):", n, len(words))
-			for i, v := range words {
-				if i == 16 {
-					fmt.Fprintf(w, " ...")
-					break
-				}
-				fmt.Fprintf(w, " %d", v)
-			}
-			fmt.Fprintln(w)
-		}
-	}
+	writeBuffers(w, rep.Buffers)
 	for _, e := range rep.Errors {
 		fmt.Fprintf(w, "\n%s: warp %d pc %d %s: %s\n    %s\n", e.Kind, e.Warp, e.PC, e.Line, e.Message, e.Source)
 	}
@@ -595,4 +578,25 @@ func jsonOut(c *cli.Context, rep *pipeline.Report) error {
 		return abnormal(err)
 	}
 	return nil
+}
+
+// writeBuffers lists each buffer's first 16 words, in name order (the run
+// and the plan summaries end the same way).
+func writeBuffers(w io.Writer, bufs map[string][]uint32) {
+	if len(bufs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nbuffers:")
+	for _, n := range slices.Sorted(maps.Keys(bufs)) {
+		words := bufs[n]
+		fmt.Fprintf(w, "  %s (%d words):", n, len(words))
+		for i, v := range words {
+			if i == 16 {
+				fmt.Fprintf(w, " ...")
+				break
+			}
+			fmt.Fprintf(w, " %d", v)
+		}
+		fmt.Fprintln(w)
+	}
 }
