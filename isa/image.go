@@ -412,53 +412,25 @@ type binCodec struct {
 	r *binReader
 }
 
-func (c *binCodec) u32(v *uint32) {
+// binField writes *v with put or reads it with get.
+func binField[T any](c *binCodec, v *T, put func(*binWriter, T), get func(*binReader) T) {
 	if c.w != nil {
-		c.w.u32(*v)
+		put(c.w, *v)
 	} else {
-		*v = c.r.u32()
+		*v = get(c.r)
 	}
 }
+
+func (c *binCodec) u32(v *uint32) { binField(c, v, (*binWriter).u32, (*binReader).u32) }
+func (c *binCodec) u64(v *uint64) { binField(c, v, (*binWriter).u64, (*binReader).u64) }
+func (c *binCodec) bool(v *bool)  { binField(c, v, (*binWriter).bool, (*binReader).bool) }
+func (c *binCodec) str(v *string) { binField(c, v, (*binWriter).str, (*binReader).str) }
+
+func (c *binCodec) bytes(v *[]byte) { binField(c, v, (*binWriter).bytes, (*binReader).bytes) }
 
 // u16 is a 16-bit field stored in 32 bits (checked on reading).
 func (c *binCodec) u16(v *uint16) {
-	if c.w != nil {
-		c.w.u32(uint32(*v))
-	} else {
-		*v = c.r.u16()
-	}
-}
-
-func (c *binCodec) u64(v *uint64) {
-	if c.w != nil {
-		c.w.u64(*v)
-	} else {
-		*v = c.r.u64()
-	}
-}
-
-func (c *binCodec) bool(v *bool) {
-	if c.w != nil {
-		c.w.bool(*v)
-	} else {
-		*v = c.r.bool()
-	}
-}
-
-func (c *binCodec) bytes(v *[]byte) {
-	if c.w != nil {
-		c.w.bytes(*v)
-	} else {
-		*v = c.r.bytes()
-	}
-}
-
-func (c *binCodec) str(v *string) {
-	if c.w != nil {
-		c.w.str(*v)
-	} else {
-		*v = c.r.str()
-	}
+	binField(c, v, func(w *binWriter, x uint16) { w.u32(uint32(x)) }, (*binReader).u16)
 }
 
 // binU32 is a small integer field stored in 32 bits (the reader converts,

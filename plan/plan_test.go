@@ -13,8 +13,8 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/device"
-	"github.com/smsim/smsim/pipeline"
 	"github.com/smsim/smsim/diag"
+	"github.com/smsim/smsim/pipeline"
 )
 
 // hostPTX is testdata/host.ptx's absolute path.
