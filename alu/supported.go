@@ -50,6 +50,15 @@ func (c checker) extra(allowed uint16) error {
 	return nil
 }
 
+// intOp accepts integer types of at least minBits bits (the types are
+// named in want) with the modifier bits allowed.
+func (c checker) intOp(minBits int, want string, allowed uint16) error {
+	if t := c.in.Type; !isInt(t) || t.Bits() < minBits {
+		return c.bad("type not supported (%s)", want)
+	}
+	return c.extra(allowed)
+}
+
 // check is Supported; without detail it returns errUnsupported rather than
 // a formatted error (Eval's fast check).
 func check(in *isa.Inst, detail bool) error {
@@ -242,23 +251,11 @@ func check(in *isa.Inst, detail bool) error {
 	case isa.OpCVT:
 		return supportedCvt(c)
 
-	case isa.OpPOPC, isa.OpCLZ, isa.OpBREV:
-		if !isInt(t) || t.Bits() < 32 {
-			return c.bad("type not supported (32- or 64-bit)")
-		}
-		return c.extra(0)
-
-	case isa.OpBFE:
-		if !isInt(t) || t.Bits() < 32 {
-			return c.bad("type not supported (32- or 64-bit)")
-		}
-		return c.extra(0)
+	case isa.OpPOPC, isa.OpCLZ, isa.OpBREV, isa.OpBFE:
+		return c.intOp(32, "32- or 64-bit", 0)
 
 	case isa.OpBFI:
-		if !isInt(t) || t.Bits() < 32 {
-			return c.bad("type not supported (32- or 64-bit)")
-		}
-		return c.extra(isa.ModBfiLenReg)
+		return c.intOp(32, "32- or 64-bit", isa.ModBfiLenReg)
 
 	case isa.OpSHF:
 		if t != isa.B32 {
@@ -267,16 +264,10 @@ func check(in *isa.Inst, detail bool) error {
 		return c.extra(isa.ModShfLeft | isa.ModShfWrap)
 
 	case isa.OpSAD:
-		if !isInt(t) || t.Bits() < 16 {
-			return c.bad("type not supported (16-, 32- or 64-bit integer)")
-		}
-		return c.extra(0)
+		return c.intOp(16, "16-, 32- or 64-bit integer", 0)
 
 	case isa.OpBFIND:
-		if !isInt(t) || t.Bits() < 32 {
-			return c.bad("type not supported (u32, s32, u64, s64)")
-		}
-		return c.extra(isa.ModBfindShiftAmt)
+		return c.intOp(32, "u32, s32, u64, s64", isa.ModBfindShiftAmt)
 
 	case isa.OpEX2, isa.OpLG2, isa.OpSIN, isa.OpCOS, isa.OpRSQRT, isa.OpTANH:
 		if isHalf(t) {

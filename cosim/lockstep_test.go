@@ -33,29 +33,7 @@ func random(u Unit, seed uint64) func() Stimulus {
 
 // TestWarpSchedMillion: one million random cycles per policy, at the
 // standard parameter sets, with zero mismatches.
-func TestWarpSchedMillion(t *testing.T) {
-	cycles := uint64(1_000_000)
-	if testing.Short() {
-		cycles = 100_000
-	}
-	info, _ := LookupUnit("warp_sched")
-	sets, err := info.Sets()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, u := range sets {
-		t.Run(ParamString(u.Params()), func(t *testing.T) {
-			res, err := Run(context.Background(), u, random(u, uint64(100+i)), Options{Cycles: cycles})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Cycles != cycles {
-				t.Fatalf("compared %d cycles, want %d", res.Cycles, cycles)
-			}
-			t.Logf("%d cycles in %v: %.0f cycles/s", res.Cycles, res.Elapsed.Round(time.Millisecond), res.Rate())
-		})
-	}
-}
+func TestWarpSchedMillion(t *testing.T) { unitMillion(t, "warp_sched", 100) }
 
 // TestWarpSchedOddSizes: scheduler sizes off the beaten path: a
 // non-power-of-two with a small active set, and more warps than a 64-bit
@@ -147,21 +125,6 @@ func checkVCD(t *testing.T, path string, cycles uint64) *vcd.Dump {
 		t.Errorf("%s ends at %d, want %d", path, d.EndTime, cyclePeriod*(cycles-1)+cyclePeriod/2)
 	}
 	return d
-}
-
-// directed builds a recorded stimulus from inputs, cycle by cycle.
-func directed(t *testing.T, u Unit, ins []warpsched.Inputs) func() Stimulus {
-	l := u.Layout()
-	data := make([]byte, len(ins)*l.InBytes)
-	for i := range ins {
-		if err := u.EncodeInput(&ins[i], data[i*l.InBytes:]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return func() Stimulus {
-		r, _ := NewRecords(data, l.InBytes)
-		return r
-	}
 }
 
 // mutantRTL writes a copy of verilog/rtl with one replacement in file
@@ -259,7 +222,7 @@ func TestMutationsAreCaught(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			u := warpSched(t, c.pol, 16, 8)
 			ho := mutantRTL(t, c.name, "warp_sched.sv", c.old, c.new)
-			_, err := Run(context.Background(), u, directed(t, u, c.inputs()), Options{Harness: ho, Window: 8})
+			_, err := Run(context.Background(), u, records(t, u, c.inputs()), Options{Harness: ho, Window: 8})
 			var m *Mismatch
 			if !errors.As(err, &m) {
 				t.Fatalf("mutant not caught: %v", err)
@@ -352,7 +315,7 @@ func TestGTKWaveLoadsSaveFile(t *testing.T) {
 	ins := make([]warpsched.Inputs, 20)
 	ins[5] = warpsched.Inputs{WarpValid: rtl.BitsOf(0), WarpLaunch: rtl.BitsOf(0)}
 	dir := t.TempDir()
-	_, err := Run(context.Background(), u, directed(t, u, ins), Options{Harness: ho, VCDDir: dir})
+	_, err := Run(context.Background(), u, records(t, u, ins), Options{Harness: ho, VCDDir: dir})
 	var m *Mismatch
 	if !errors.As(err, &m) || m.Cycle != 6 {
 		t.Fatalf("want a mismatch at cycle 6: %v", err)

@@ -23,32 +23,7 @@ func regPool(t testing.TB) Unit {
 
 // TestRegPoolMillion: one million random cycles at the standard parameter
 // set, with zero mismatches.
-func TestRegPoolMillion(t *testing.T) {
-	cycles := uint64(1_000_000)
-	if testing.Short() {
-		cycles = 100_000
-	}
-	info, ok := LookupUnit("reg_pool")
-	if !ok {
-		t.Fatal("reg_pool is not registered")
-	}
-	sets, err := info.Sets()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, u := range sets {
-		t.Run(ParamString(u.Params()), func(t *testing.T) {
-			res, err := Run(context.Background(), u, random(u, uint64(300+i)), Options{Cycles: cycles})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Cycles != cycles {
-				t.Fatalf("compared %d cycles, want %d", res.Cycles, cycles)
-			}
-			t.Logf("%d cycles in %v: %.0f cycles/s", res.Cycles, res.Elapsed.Round(time.Millisecond), res.Rate())
-		})
-	}
-}
+func TestRegPoolMillion(t *testing.T) { unitMillion(t, "reg_pool", 300) }
 
 // TestRegPoolStimulusCoverage: at each standard parameter set, the random
 // stimulus reaches grants, blocking, unsatisfiable requests, every UB

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/trapunit"
@@ -21,32 +20,7 @@ func trapUnit(t testing.TB, p trapunit.Params) Unit {
 
 // TestTrapUnitMillion: one million random cycles per standard parameter
 // set (with and without a trap handler) with zero mismatches.
-func TestTrapUnitMillion(t *testing.T) {
-	cycles := uint64(1_000_000)
-	if testing.Short() {
-		cycles = 100_000
-	}
-	info, ok := LookupUnit("trap_unit")
-	if !ok {
-		t.Fatal("trap_unit is not in Units")
-	}
-	sets, err := info.Sets()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, u := range sets {
-		t.Run(ParamString(u.Params()), func(t *testing.T) {
-			res, err := Run(context.Background(), u, random(u, uint64(200+i)), Options{Cycles: cycles})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Cycles != cycles {
-				t.Fatalf("compared %d cycles, want %d", res.Cycles, cycles)
-			}
-			t.Logf("%d cycles in %v: %.0f cycles/s", res.Cycles, res.Elapsed.Round(time.Millisecond), res.Rate())
-		})
-	}
-}
+func TestTrapUnitMillion(t *testing.T) { unitMillion(t, "trap_unit", 200) }
 
 // TestTrapUnitOddSizes: one warp and one port; a non-power-of-two warp
 // count (event warp indices beyond NumWarps); 64 warps and 8 ports.

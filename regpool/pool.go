@@ -67,28 +67,24 @@ func (u *Pool) D() State { return u.d }
 
 // Tick is always_ff: Q = D.
 func (u *Pool) Tick() {
-	if len(u.dirty) > 0 {
-		for _, c := range u.dirty {
-			copyCTA(&u.q, &u.d, int(c))
-		}
-		u.dirty, u.dirtySet = u.dirty[:0], rtl.Bits{}
-	}
-	if u.dirtyG {
-		copyGlobal(&u.q, &u.d)
-		u.dirtyG = false
-	}
+	u.copyDirty(&u.q, &u.d)
+	u.dirtyG = false
 }
 
 // restore sets D = Q.
-func (u *Pool) restore() {
+func (u *Pool) restore() { u.copyDirty(&u.d, &u.q) }
+
+// copyDirty copies the CTAs touched since the last copy, and the global
+// state if it was touched, from src to dst.
+func (u *Pool) copyDirty(dst, src *State) {
 	if len(u.dirty) > 0 {
 		for _, c := range u.dirty {
-			copyCTA(&u.d, &u.q, int(c))
+			copyCTA(dst, src, int(c))
 		}
 		u.dirty, u.dirtySet = u.dirty[:0], rtl.Bits{}
 	}
 	if u.dirtyG {
-		copyGlobal(&u.d, &u.q)
+		copyGlobal(dst, src)
 	}
 }
 
