@@ -59,6 +59,21 @@ func (c checker) intOp(minBits int, want string, allowed uint16) error {
 	return c.extra(allowed)
 }
 
+// floatArith accepts a floating-point add, multiply or fused multiply-add
+// with the modifier bits allowed: rounding up to .rp, no .ftz on f64.
+func (c checker) floatArith(allowed uint16) error {
+	if err := c.extra(allowed); err != nil {
+		return err
+	}
+	if rnd := rndOf(c.in); rnd > isa.RndRP {
+		return c.bad("rounding .%s not supported", isa.RoundingName(rnd))
+	}
+	if c.in.Mods&isa.ModFtz != 0 && c.in.Type == isa.F64 {
+		return c.bad(".ftz on f64")
+	}
+	return nil
+}
+
 // check is Supported; without detail it returns errUnsupported rather than
 // a formatted error (Eval's fast check).
 func check(in *isa.Inst, detail bool) error {
@@ -89,16 +104,7 @@ func check(in *isa.Inst, detail bool) error {
 			if mods&isa.ModMulMask != 0 {
 				return c.bad(".hi/.wide on a floating-point type")
 			}
-			if err := c.extra(isa.ModSat | isa.ModRndMask | isa.ModFtz); err != nil {
-				return err
-			}
-			if rnd > isa.RndRP {
-				return c.bad("rounding .%s not supported", isa.RoundingName(rnd))
-			}
-			if mods&isa.ModFtz != 0 && t == isa.F64 {
-				return c.bad(".ftz on f64")
-			}
-			return nil
+			return c.floatArith(isa.ModSat | isa.ModRndMask | isa.ModFtz)
 		}
 		if !isInt(t) {
 			return c.bad("type not supported")
@@ -148,16 +154,7 @@ func check(in *isa.Inst, detail bool) error {
 		if isHalf(t) {
 			allowed |= isa.ModRelu
 		}
-		if err := c.extra(allowed); err != nil {
-			return err
-		}
-		if rnd > isa.RndRP {
-			return c.bad("rounding .%s not supported", isa.RoundingName(rnd))
-		}
-		if mods&isa.ModFtz != 0 && t == isa.F64 {
-			return c.bad(".ftz on f64")
-		}
-		return nil
+		return c.floatArith(allowed)
 
 	case isa.OpDIV, isa.OpSQRT, isa.OpRCP:
 		if isInt(t) && in.Op == isa.OpDIV {

@@ -141,16 +141,21 @@ func (st *fnState) regOf(o Operand, t Type, wide bool) (int, bool) {
 	return v, true
 }
 
+// slotOp is the operand field of source slot (0=A, 1=B, 2=C).
+func (mi *minst) slotOp(slot int) *Operand12 {
+	switch slot {
+	case 1:
+		return &mi.in.B
+	case 2:
+		return &mi.in.C
+	}
+	return &mi.in.A
+}
+
 // setImm stores an immediate for slot (0=A,1=B,2=C): the Imm field when free
 // and representable, else the constant table.
 func (st *fnState) setImm(mi *minst, slot int, v uint64) {
-	op := &mi.in.A
-	switch slot {
-	case 1:
-		op = &mi.in.B
-	case 2:
-		op = &mi.in.C
-	}
+	op := mi.slotOp(slot)
 	if !mi.immUsed && uint64(int64(int32(uint32(v)))) == v {
 		*op = ImmOp()
 		mi.in.Imm = uint32(v)
@@ -164,13 +169,7 @@ func (st *fnState) setImm(mi *minst, slot int, v uint64) {
 // src resolves a source operand of type t into slot (0..2).
 func (st *fnState) src(mi *minst, slot int, o Operand, t Type) bool {
 	field := uint8(fA + slot)
-	op := &mi.in.A
-	switch slot {
-	case 1:
-		op = &mi.in.B
-	case 2:
-		op = &mi.in.C
-	}
+	op := mi.slotOp(slot)
 	switch o := o.(type) {
 	case *ImmOperand:
 		if t == Pred {
@@ -365,16 +364,10 @@ func (st *fnState) srcWide(mi *minst, slot int, o Operand, t Type) bool {
 			if !ok {
 				return false
 			}
-			op := &mi.in.A
-			switch slot {
-			case 1:
-				op = &mi.in.B
-			case 2:
-				// The second element of a vector store: in C, so that A
-				// keeps the address's base (FP or RZ for a named address).
-				op = &mi.in.C
-			}
-			*op = RegOp(0)
+			// Slot 2 is the second element of a vector store: in C, so
+			// that A keeps the address's base (FP or RZ for a named
+			// address).
+			*mi.slotOp(slot) = RegOp(0)
 			mi.uses = append(mi.uses, rref{v, uint8(fA + slot)})
 			return true
 		}

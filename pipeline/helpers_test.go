@@ -120,6 +120,16 @@ func wantCompleted(t testing.TB, rep *Report) {
 	}
 }
 
+// runOut runs src in one CTA of threads threads under smallConfig with an
+// out buffer of words words, requires it to complete and returns the out
+// buffer.
+func runOut(t testing.TB, src string, threads, words int) []uint32 {
+	t.Helper()
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{uint32(threads), 1, 1}, Buffers: outBuf(words)})
+	wantCompleted(t, rep)
+	return rep.Buffers["out"]
+}
+
 func wantNoErrors(t testing.TB, rep *Report) {
 	t.Helper()
 	wantCompleted(t, rep)
