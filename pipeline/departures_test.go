@@ -45,7 +45,7 @@ func TestLegalPTXOnceRefused(t *testing.T) {
 	st.global.u32 [%rd3+768], %r7;
 	st.global.u32 [%rd3+1024], %r11;
 	ret;`)
-	out := runOut(t, src, 64, 5 * 64)
+	out := runOut(t, src, 64, 5*64)
 	for tid := 0; tid < 64; tid++ {
 		want := []uint32{uint32(tid)<<24 | uint32(tid%32)<<16 | 64, 1, 32, uint32(tid + 1000), 1}
 		for k, w := range want {
@@ -133,7 +133,7 @@ func TestVectorStoreToNamedAddress(t *testing.T) {
 	st.global.u32 [%rd3+256], %r11;
 	st.global.u32 [%rd3+384], %r12;
 	ret;`)
-	out := runOut(t, src, 32, 4 * 32)
+	out := runOut(t, src, 32, 4*32)
 	f := func(v float32) uint32 { return math.Float32bits(v) }
 	for tid := 0; tid < 32; tid++ {
 		x := float32(tid)
