@@ -141,21 +141,36 @@ func (st *fnState) regOf(o Operand, t Type, wide bool) (int, bool) {
 	return v, true
 }
 
-// slotOp is the operand field of source slot (0=A, 1=B, 2=C).
-func (mi *minst) slotOp(slot int) *Operand12 {
+// soleIntImm checks that in has one operand, an integer immediate, and
+// returns it; otherwise it reports (msg for a wrong kind of operand) and
+// gives false.
+func (st *fnState) soleIntImm(in *Instr, msg string) (*ImmOperand, bool) {
+	if !st.wantOperands(in, 1, 1) {
+		return nil, false
+	}
+	im, ok := in.Operands[0].(*ImmOperand)
+	if !ok || im.Float {
+		st.a.errorf(OperandPos(in.Operands[0]), "%s", msg)
+		return nil, false
+	}
+	return im, true
+}
+
+// srcSlot is the operand field of source slot (0=A, 1=B, 2=C).
+func (in *Inst) srcSlot(slot int) *Operand12 {
 	switch slot {
 	case 1:
-		return &mi.in.B
+		return &in.B
 	case 2:
-		return &mi.in.C
+		return &in.C
 	}
-	return &mi.in.A
+	return &in.A
 }
 
 // setImm stores an immediate for slot (0=A,1=B,2=C): the Imm field when free
 // and representable, else the constant table.
 func (st *fnState) setImm(mi *minst, slot int, v uint64) {
-	op := mi.slotOp(slot)
+	op := mi.in.srcSlot(slot)
 	if !mi.immUsed && uint64(int64(int32(uint32(v)))) == v {
 		*op = ImmOp()
 		mi.in.Imm = uint32(v)
@@ -169,7 +184,7 @@ func (st *fnState) setImm(mi *minst, slot int, v uint64) {
 // src resolves a source operand of type t into slot (0..2).
 func (st *fnState) src(mi *minst, slot int, o Operand, t Type) bool {
 	field := uint8(fA + slot)
-	op := mi.slotOp(slot)
+	op := mi.in.srcSlot(slot)
 	switch o := o.(type) {
 	case *ImmOperand:
 		if t == Pred {
@@ -367,7 +382,7 @@ func (st *fnState) srcWide(mi *minst, slot int, o Operand, t Type) bool {
 			// Slot 2 is the second element of a vector store: in C, so
 			// that A keeps the address's base (FP or RZ for a named
 			// address).
-			*mi.slotOp(slot) = RegOp(0)
+			*mi.in.srcSlot(slot) = RegOp(0)
 			mi.uses = append(mi.uses, rref{v, uint8(fA + slot)})
 			return true
 		}

@@ -73,20 +73,29 @@ func (w *Writer) SetUint(id ID, v uint64) error {
 	return w.setCur(x, s)
 }
 
+// timed reports whether a value change is written now (the header is
+// done), writing the pending timestamp first.
+func (w *Writer) timed() bool {
+	if w.state != stTimed {
+		return false
+	}
+	if w.pending {
+		w.writeTime()
+	}
+	return true
+}
+
 func (w *Writer) setU(x *wvar, v uint64) error {
 	if x.mode == modeU && x.u == v {
 		return nil
 	}
 	x.mode = modeU
 	x.u = v
-	if w.state == stTimed {
-		if w.pending {
-			w.writeTime()
-		}
-		w.appendU(x, v)
-		return w.maybeFlush()
+	if !w.timed() {
+		return nil
 	}
-	return nil
+	w.appendU(x, v)
+	return w.maybeFlush()
 }
 
 // setCur sets a bit variable to the full-width canonical value s (which
@@ -111,14 +120,11 @@ func (w *Writer) setCur(x *wvar, s []byte) error {
 	}
 	x.mode = modeBits
 	copy(x.cur, s)
-	if w.state == stTimed {
-		if w.pending {
-			w.writeTime()
-		}
-		w.appendCur(x, x.cur)
-		return w.maybeFlush()
+	if !w.timed() {
+		return nil
 	}
-	return nil
+	w.appendCur(x, x.cur)
+	return w.maybeFlush()
 }
 
 // SetBits sets a bit variable from a string of 0, 1, x and z (upper case
@@ -166,14 +172,11 @@ func (w *Writer) SetWords(id ID, v []uint64) error {
 	copy(x.words, v)
 	clear(x.words[len(v):])
 	x.mode = modeW
-	if w.state == stTimed {
-		if w.pending {
-			w.writeTime()
-		}
-		w.appendW(x)
-		return w.maybeFlush()
+	if !w.timed() {
+		return nil
 	}
-	return nil
+	w.appendW(x)
+	return w.maybeFlush()
 }
 
 func allZero(v []uint64) bool {
@@ -315,14 +318,11 @@ func (w *Writer) SetReal(id ID, f float64) error {
 		return nil
 	}
 	x.r, x.unknown = f, false
-	if w.state == stTimed {
-		if w.pending {
-			w.writeTime()
-		}
-		w.appendReal(x)
-		return w.maybeFlush()
+	if !w.timed() {
+		return nil
 	}
-	return nil
+	w.appendReal(x)
+	return w.maybeFlush()
 }
 
 // SetString sets a String variable (GTKWave extension, written as
@@ -343,14 +343,11 @@ func (w *Writer) SetString(id ID, s string) error {
 		return nil
 	}
 	x.s, x.unknown = s, false
-	if w.state == stTimed {
-		if w.pending {
-			w.writeTime()
-		}
-		w.appendString(x)
-		return w.maybeFlush()
+	if !w.timed() {
+		return nil
 	}
-	return nil
+	w.appendString(x)
+	return w.maybeFlush()
 }
 
 // appendU appends the change line of a two-state value.
