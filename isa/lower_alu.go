@@ -135,11 +135,7 @@ func (st *fnState) lowerUnary(in *Instr, ms modSet, mi minst) {
 	if op == OpPOPC || op == OpCLZ {
 		dt = U32
 	}
-	if !st.dstSrcs(&mi, in, dt, t) {
-		return
-	}
-	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, dt, t)
 }
 
 func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
@@ -233,10 +229,7 @@ func (st *fnState) lowerSelp(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type = OpSELP, t
-	if !st.dstSrcs(&mi, in, t, t, t, Pred) {
-		return
-	}
-	st.emit(mi)
+	st.emitOps(mi, in, t, t, t, Pred)
 }
 
 func (st *fnState) lowerCvt(in *Instr, ms modSet, mi minst) {
@@ -415,10 +408,7 @@ func (st *fnState) lowerShf(in *Instr, ms modSet, mi minst) {
 	if mode == 1 {
 		mi.in.Mods |= ModShfWrap
 	}
-	if !st.dstSrcs(&mi, in, t, t, t, U32) {
-		return
-	}
-	st.emit(mi)
+	st.emitOps(mi, in, t, t, t, U32)
 }
 
 func (st *fnState) lowerSad(in *Instr, ms modSet, mi minst) {
@@ -427,10 +417,7 @@ func (st *fnState) lowerSad(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type = OpSAD, t
-	if !st.dstSrcs(&mi, in, t, t, t, t) {
-		return
-	}
-	st.emit(mi)
+	st.emitOps(mi, in, t, t, t, t)
 }
 
 func (st *fnState) lowerBfind(in *Instr, ms modSet, mi minst) {
@@ -446,9 +433,5 @@ func (st *fnState) lowerBfind(in *Instr, ms modSet, mi minst) {
 		mi.in.Mods |= ModBfindShiftAmt
 	}
 	mi.in.Op, mi.in.Type = OpBFIND, t
-	if !st.dstSrcs(&mi, in, U32, t) {
-		return
-	}
-	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, U32, t)
 }

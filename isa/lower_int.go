@@ -98,10 +98,7 @@ func (st *fnState) lowerDp(in *Instr, ms modSet, mi minst) {
 	if at == U32 && bt == U32 {
 		ct = U32
 	}
-	if !st.dstSrcs(&mi, in, ct, at, bt, ct) {
-		return
-	}
-	st.emit(mi)
+	st.emitOps(mi, in, ct, at, bt, ct)
 }
 
 // lowerMaskExt lowers bmsk.{clamp,wrap}.b32 d, a, b and
@@ -139,11 +136,7 @@ func (st *fnState) lowerMaskExt(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type, mi.in.Mods = op, t, uint16(mode)
-	if !st.dstSrcs(&mi, in, t, t, U32) {
-		return
-	}
-	mi.in.C = ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, t, t, U32)
 }
 
 // lowerFns lowers fns.b32 d, mask, base, offset.
@@ -157,10 +150,7 @@ func (st *fnState) lowerFns(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type = OpFNS, B32
-	if !st.dstSrcs(&mi, in, B32, B32, U32, S32) {
-		return
-	}
-	st.emit(mi)
+	st.emitOps(mi, in, B32, B32, U32, S32)
 }
 
 // lowerLop3 lowers lop3.b32 d, a, b, c, immLut and the .BoolOp form

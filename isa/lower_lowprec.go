@@ -163,8 +163,5 @@ func (st *fnState) lowerCvtPackSat(in *Instr, ms modSet, mi minst) {
 	}
 	mi.in.Op, mi.in.Type, mi.in.Type2 = OpCVT, dt, S32
 	mi.in.Mods = ModCvtPackSat | ModSat
-	if !st.dstSrcs(&mi, in, B32, S32, S32, B32) {
-		return
-	}
-	st.emit(mi)
+	st.emitOps(mi, in, B32, S32, S32, B32)
 }

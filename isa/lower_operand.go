@@ -141,6 +141,18 @@ func (st *fnState) regOf(o Operand, t Type, wide bool) (int, bool) {
 	return v, true
 }
 
+// emitOps lowers in's operands as dstSrcs does, sets the source slots
+// beyond srcs to zero and emits mi; nothing is emitted after an error.
+func (st *fnState) emitOps(mi minst, in *Instr, d Type, srcs ...Type) {
+	if !st.dstSrcs(&mi, in, d, srcs...) {
+		return
+	}
+	for slot := len(srcs); slot < 3; slot++ {
+		*mi.in.srcSlot(slot) = ZeroOp()
+	}
+	st.emit(mi)
+}
+
 // soleIntImm checks that in has one operand, an integer immediate, and
 // returns it; otherwise it reports (msg for a wrong kind of operand) and
 // gives false.

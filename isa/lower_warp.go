@@ -146,11 +146,7 @@ func (st *fnState) lowerRedux(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type, mi.in.Mods = OpREDUX, t, uint16(op)
-	if !st.dstSrcs(&mi, in, t, t, B32) {
-		return
-	}
-	mi.in.C = ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, t, t, B32)
 }
 
 // lowerMatch lowers match.any.sync.{b32,b64} d, a, membermask and
