@@ -171,6 +171,17 @@ func parseUintFlag(flag, s string, bits int) (uint64, error) {
 	return v, nil
 }
 
+// paramSetting splits --flag's PARAM=VALUE setting kv (want describes
+// the forms) and resolves PARAM to a parameter name of k.
+func paramSetting(k *isa.Kernel, flag, kv, want string) (name, v string, err error) {
+	p, v, ok := strings.Cut(kv, "=")
+	if !ok {
+		return "", "", badInput(fmt.Errorf("--%s %q: want %s", flag, kv, want))
+	}
+	name, err = paramName(k, flag, p)
+	return name, v, err
+}
+
 // paramName resolves a PTX parameter name or position.
 func paramName(k *isa.Kernel, flag, p string) (string, error) {
 	for _, kp := range k.Params {
@@ -298,11 +309,7 @@ func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
 		l.MaxNReg = uint32(v)
 	}
 	for _, kv := range c.StringSlice("buf") {
-		p, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, badInput(fmt.Errorf("--buf %q: want PARAM=BYTES, PARAM=@file or PARAM=@OTHER[+OFFSET]", kv))
-		}
-		name, err := paramName(k, "buf", p)
+		name, v, err := paramSetting(k, "buf", kv, "PARAM=BYTES, PARAM=@file or PARAM=@OTHER[+OFFSET]")
 		if err != nil {
 			return nil, err
 		}
@@ -327,11 +334,7 @@ func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
 		l.Buffers = append(l.Buffers, b)
 	}
 	for _, kv := range c.StringSlice("arg") {
-		p, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, badInput(fmt.Errorf("--arg %q: want PARAM=VALUE", kv))
-		}
-		name, err := paramName(k, "arg", p)
+		name, v, err := paramSetting(k, "arg", kv, "PARAM=VALUE")
 		if err != nil {
 			return nil, err
 		}
