@@ -1,15 +1,12 @@
 package device
 
 import (
-	"bytes"
 	_ "embed"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/internal/clangtest"
 	"github.com/smsim/smsim/pipeline"
 )
 
@@ -262,24 +259,5 @@ func TestRaceCheckGlobal(t *testing.T) {
 
 // testdata/memcheck.ptx is exactly clang-16's output for memcheck.cu.
 func TestMemcheckPTXIsClangOutput(t *testing.T) {
-	clangCheck(t, "testdata/memcheck.cu", memcheckPTX)
-}
-
-func clangCheck(t *testing.T, cu string, ptx []byte) {
-	clang, err := exec.LookPath("clang-16")
-	if err != nil {
-		t.Fatalf("clang-16 is required to check %s's PTX: %v", cu, err)
-	}
-	out := filepath.Join(t.TempDir(), "k.ptx")
-	cmd := exec.Command(clang, "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib", "-S", "-O2", "-x", "cuda", cu, "-o", out)
-	if msg, err := cmd.CombinedOutput(); err != nil || len(msg) > 0 {
-		t.Fatalf("clang-16: %v\n%s", err, msg)
-	}
-	got, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, ptx) {
-		t.Fatalf("the .ptx beside %s is not what clang-16 makes of it now; regenerate it (the .cu has the command)", cu)
-	}
+	clangtest.CheckPTX(t, "testdata/memcheck.cu", memcheckPTX)
 }
