@@ -398,6 +398,16 @@ func TestSchedRecording(t *testing.T) {
 	}
 }
 
+// verilogDir is FindVerilogDir for tests.
+func verilogDir(t testing.TB) string {
+	t.Helper()
+	vdir, err := FindVerilogDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vdir
+}
+
 // TestGeneratedUpToDate: verilog/dv/gen holds what the Go tables generate
 // (run `go generate ./cosim` after changing a unit's signals).
 func TestGeneratedUpToDate(t *testing.T) {
@@ -405,10 +415,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vdir, err := FindVerilogDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	vdir := verilogDir(t)
 	gen := filepath.Join(vdir, "dv", "gen")
 	for name, want := range files {
 		got, err := os.ReadFile(filepath.Join(gen, name))
@@ -432,10 +439,7 @@ func TestSVPackageUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vdir, err := FindVerilogDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	vdir := verilogDir(t)
 	got, err := os.ReadFile(filepath.Join(vdir, SVPackagePath))
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("%s is stale (run go generate ./cosim): %v", SVPackagePath, err)

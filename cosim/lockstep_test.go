@@ -135,10 +135,7 @@ func checkVCD(t *testing.T, path string, cycles uint64) *vcd.Dump {
 // The replacement must apply exactly once.
 func mutantRTL(t *testing.T, name, file, old, new string) HarnessOptions {
 	t.Helper()
-	vdir, err := FindVerilogDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	vdir := verilogDir(t)
 	base := filepath.Join(vdir, "build", "mutants", name)
 	rtlDir := filepath.Join(base, "rtl")
 	if err := os.MkdirAll(rtlDir, 0o755); err != nil {
