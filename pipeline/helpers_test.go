@@ -115,7 +115,13 @@ func runLogged(t testing.TB, cfg config.Config, src string, l Launch) (*SM, *Rep
 
 func wantCompleted(t testing.TB, rep *Report) {
 	t.Helper()
-	if rep.Status != StatusCompleted {
+	wantStatus(t, rep, StatusCompleted)
+}
+
+// wantStatus fails t unless the run ended with status want.
+func wantStatus(t testing.TB, rep *Report, want string) {
+	t.Helper()
+	if rep.Status != want {
 		t.Fatalf("status %s, errors %+v", rep.Status, rep.Errors)
 	}
 }
