@@ -89,14 +89,11 @@ func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	if op == OpSHL || op == OpSHR {
 		bt = U32
 	}
-	if !st.dstSrcs(&mi, in, dt, at, bt) {
-		return
+	srcs := []Type{at, bt}
+	if three {
+		srcs = append(srcs, ct)
 	}
-	if three && !st.src(&mi, 2, in.Operands[3], ct) {
-		return
-	}
-	mi.in.C = st.unusedSlot(mi.in.C, three)
-	st.emit(mi)
+	st.emitOps(mi, in, dt, srcs...)
 }
 
 // carryOK checks the carry-chain forms (.cc, addc, subc, madc): .u32

@@ -48,14 +48,11 @@ func (st *fnState) lowerMul24(in *Instr, ms modSet, mi minst) {
 		mi.in.Op = OpMAD24
 	}
 	mi.in.Mods |= uint16(mode)
-	if !st.dstSrcs(&mi, in, t, t, t) {
-		return
+	srcs := []Type{t, t}
+	if mad {
+		srcs = append(srcs, t)
 	}
-	if mad && !st.src(&mi, 2, in.Operands[3], t) {
-		return
-	}
-	mi.in.C = st.unusedSlot(mi.in.C, mad)
-	st.emit(mi)
+	st.emitOps(mi, in, t, srcs...)
 }
 
 // lowerDp lowers dp4a.atype.btype and dp2a.{lo,hi}.atype.btype (types

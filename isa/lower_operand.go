@@ -376,13 +376,6 @@ func (st *fnState) dst(mi *minst, field uint8, o Operand, t Type, wide bool) boo
 	return true
 }
 
-func (st *fnState) unusedSlot(o Operand12, used bool) Operand12 {
-	if used {
-		return o
-	}
-	return ZeroOp()
-}
-
 // srcWide is src, but allows a register wider than t.
 func (st *fnState) srcWide(mi *minst, slot int, o Operand, t Type) bool {
 	if ro, ok := o.(*RegOperand); ok && !ro.Neg {
