@@ -220,13 +220,18 @@ func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
 	st.emit(mi)
 }
 
-func (st *fnState) lowerSelp(in *Instr, ms modSet, mi minst) {
+// lowerThree lowers the three-source forms without modifiers, selp.t d, a,
+// b, p (c a predicate) and sad.t d, a, b, c (c of type t: ct NoType).
+func (st *fnState) lowerThree(in *Instr, ms modSet, mi minst, op Opcode, ct Type) {
 	t, ok := st.oneType(in, ms)
 	if !ok || !st.wantOperands(in, 4, 4) || !st.checkNoMods(in, ms) {
 		return
 	}
-	mi.in.Op, mi.in.Type = OpSELP, t
-	st.emitOps(mi, in, t, t, t, Pred)
+	if ct == NoType {
+		ct = t
+	}
+	mi.in.Op, mi.in.Type = op, t
+	st.emitOps(mi, in, t, t, t, ct)
 }
 
 func (st *fnState) lowerCvt(in *Instr, ms modSet, mi minst) {
@@ -406,15 +411,6 @@ func (st *fnState) lowerShf(in *Instr, ms modSet, mi minst) {
 		mi.in.Mods |= ModShfWrap
 	}
 	st.emitOps(mi, in, t, t, t, U32)
-}
-
-func (st *fnState) lowerSad(in *Instr, ms modSet, mi minst) {
-	t, ok := st.oneType(in, ms)
-	if !ok || !st.wantOperands(in, 4, 4) || !st.checkNoMods(in, ms) {
-		return
-	}
-	mi.in.Op, mi.in.Type = OpSAD, t
-	st.emitOps(mi, in, t, t, t, t)
 }
 
 func (st *fnState) lowerBfind(in *Instr, ms modSet, mi minst) {
