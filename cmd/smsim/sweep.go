@@ -84,7 +84,7 @@ func sweepCommand() *cli.Command {
 				Name:      "collect",
 				Usage:     "merge a Slurm sweep's shards into the database and write the outputs",
 				ArgsUsage: "DIR",
-				Action: dirAction(collect),
+				Action:    dirAction(collect),
 			},
 			{
 				Name:      "run-shard",
