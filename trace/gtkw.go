@@ -124,14 +124,7 @@ func scanDump(r io.Reader) (*dumpInfo, error) {
 		}
 	}
 	seenTime := false
-	for {
-		c, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err = rd.Each(func(c vcd.Change) error {
 		if !seenTime {
 			d.first, seenTime = c.Time, true
 		}
@@ -141,6 +134,10 @@ func scanDump(r io.Reader) (*dumpInfo, error) {
 				d.used[s] = true
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return d, nil
 }
