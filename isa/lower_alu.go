@@ -210,14 +210,11 @@ func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
 	if !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) {
 		return
 	}
+	var c Operand
 	if boolop != BoolNone {
-		if !st.src(&mi, 2, in.Operands[3], Pred) {
-			return
-		}
-	} else {
-		mi.in.C = ZeroOp()
+		c = in.Operands[3]
 	}
-	st.emit(mi)
+	st.emitOptC(mi, c, Pred)
 }
 
 // lowerThree lowers the three-source forms without modifiers, selp.t d, a,

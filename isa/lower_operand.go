@@ -153,6 +153,17 @@ func (st *fnState) emitOps(mi minst, in *Instr, d Type, srcs ...Type) {
 	st.emit(mi)
 }
 
+// emitOptC emits mi with source C, of type t, read from c, or zero when the
+// optional operand c is absent (nil).
+func (st *fnState) emitOptC(mi minst, c Operand, t Type) {
+	if c == nil {
+		mi.in.C = ZeroOp()
+	} else if !st.src(&mi, 2, c, t) {
+		return
+	}
+	st.emit(mi)
+}
+
 // soleIntImm checks that in has one operand, an integer immediate, and
 // returns it; otherwise it reports (msg for a wrong kind of operand) and
 // gives false.
