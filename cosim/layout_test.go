@@ -71,11 +71,7 @@ type oneOut struct {
 }
 
 func TestCodecRoundTrip(t *testing.T) {
-	l := inputLayout(t, allKinds{})
-	c, err := newStructCodec(reflect.TypeFor[allKinds](), l.In)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, c := inputCodec[allKinds](t)
 	r := rand.New(rand.NewPCG(1, 2))
 	rec := make([]byte, l.InBytes)
 	for i := 0; i < 1000; i++ {
