@@ -1,6 +1,7 @@
 package alu
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -262,43 +263,35 @@ func combine(op int, t, c bool) bool {
 func intCmp(cmp int, t isa.Type, a, b uint64) bool {
 	w := t.Bits()
 	ua, ub := a&mask(w), b&mask(w)
-	sa, sb := sext(a, w), sext(b, w)
-	signed := t.Signed()
 	switch cmp {
 	case isa.CmpEQ:
 		return ua == ub
 	case isa.CmpNE:
 		return ua != ub
-	case isa.CmpLT:
-		if signed {
-			return sa < sb
+	case isa.CmpLT, isa.CmpLE, isa.CmpGT, isa.CmpGE:
+		if t.Signed() {
+			return ordered(cmp-isa.CmpLT, sext(a, w), sext(b, w))
 		}
-		return ua < ub
-	case isa.CmpLE:
-		if signed {
-			return sa <= sb
-		}
-		return ua <= ub
-	case isa.CmpGT:
-		if signed {
-			return sa > sb
-		}
-		return ua > ub
-	case isa.CmpGE:
-		if signed {
-			return sa >= sb
-		}
-		return ua >= ub
-	case isa.CmpLO:
-		return ua < ub
-	case isa.CmpLS:
-		return ua <= ub
-	case isa.CmpHI:
-		return ua > ub
-	case isa.CmpHS:
-		return ua >= ub
+		return ordered(cmp-isa.CmpLT, ua, ub)
+	case isa.CmpLO, isa.CmpLS, isa.CmpHI, isa.CmpHS:
+		return ordered(cmp-isa.CmpLO, ua, ub)
 	}
 	return false
+}
+
+// ordered is x < y, x <= y, x > y or x >= y for rel 0 to 3 (the order of
+// lt/le/gt/ge, lo/ls/hi/hs and ltu/leu/gtu/geu among the comparisons).
+func ordered[T cmp.Ordered](rel int, x, y T) bool {
+	switch rel {
+	case 0:
+		return x < y
+	case 1:
+		return x <= y
+	case 2:
+		return x > y
+	default:
+		return x >= y
+	}
 }
 
 func floatCmp(cmp int, x, y float64) bool {
@@ -308,26 +301,14 @@ func floatCmp(cmp int, x, y float64) bool {
 		return x == y
 	case isa.CmpNE:
 		return !un && x != y
-	case isa.CmpLT:
-		return x < y
-	case isa.CmpLE:
-		return x <= y
-	case isa.CmpGT:
-		return x > y
-	case isa.CmpGE:
-		return x >= y
+	case isa.CmpLT, isa.CmpLE, isa.CmpGT, isa.CmpGE:
+		return ordered(cmp-isa.CmpLT, x, y)
 	case isa.CmpEQU:
 		return un || x == y
 	case isa.CmpNEU:
 		return un || x != y
-	case isa.CmpLTU:
-		return un || x < y
-	case isa.CmpLEU:
-		return un || x <= y
-	case isa.CmpGTU:
-		return un || x > y
-	case isa.CmpGEU:
-		return un || x >= y
+	case isa.CmpLTU, isa.CmpLEU, isa.CmpGTU, isa.CmpGEU:
+		return un || ordered(cmp-isa.CmpLTU, x, y)
 	case isa.CmpNUM:
 		return !un
 	case isa.CmpNAN:

@@ -50,6 +50,30 @@ func (c checker) extra(allowed uint16) error {
 	return nil
 }
 
+// intOp accepts integer types of at least minBits bits (the types are
+// named in want) with the modifier bits allowed.
+func (c checker) intOp(minBits int, want string, allowed uint16) error {
+	if t := c.in.Type; !isInt(t) || t.Bits() < minBits {
+		return c.bad("type not supported (%s)", want)
+	}
+	return c.extra(allowed)
+}
+
+// floatArith accepts a floating-point add, multiply or fused multiply-add
+// with the modifier bits allowed: rounding up to .rp, no .ftz on f64.
+func (c checker) floatArith(allowed uint16) error {
+	if err := c.extra(allowed); err != nil {
+		return err
+	}
+	if rnd := rndOf(c.in); rnd > isa.RndRP {
+		return c.bad("rounding .%s not supported", isa.RoundingName(rnd))
+	}
+	if c.in.Mods&isa.ModFtz != 0 && c.in.Type == isa.F64 {
+		return c.bad(".ftz on f64")
+	}
+	return nil
+}
+
 // check is Supported; without detail it returns errUnsupported rather than
 // a formatted error (Eval's fast check).
 func check(in *isa.Inst, detail bool) error {
@@ -80,16 +104,7 @@ func check(in *isa.Inst, detail bool) error {
 			if mods&isa.ModMulMask != 0 {
 				return c.bad(".hi/.wide on a floating-point type")
 			}
-			if err := c.extra(isa.ModSat | isa.ModRndMask | isa.ModFtz); err != nil {
-				return err
-			}
-			if rnd > isa.RndRP {
-				return c.bad("rounding .%s not supported", isa.RoundingName(rnd))
-			}
-			if mods&isa.ModFtz != 0 && t == isa.F64 {
-				return c.bad(".ftz on f64")
-			}
-			return nil
+			return c.floatArith(isa.ModSat | isa.ModRndMask | isa.ModFtz)
 		}
 		if !isInt(t) {
 			return c.bad("type not supported")
@@ -139,16 +154,7 @@ func check(in *isa.Inst, detail bool) error {
 		if isHalf(t) {
 			allowed |= isa.ModRelu
 		}
-		if err := c.extra(allowed); err != nil {
-			return err
-		}
-		if rnd > isa.RndRP {
-			return c.bad("rounding .%s not supported", isa.RoundingName(rnd))
-		}
-		if mods&isa.ModFtz != 0 && t == isa.F64 {
-			return c.bad(".ftz on f64")
-		}
-		return nil
+		return c.floatArith(allowed)
 
 	case isa.OpDIV, isa.OpSQRT, isa.OpRCP:
 		if isInt(t) && in.Op == isa.OpDIV {
@@ -242,23 +248,11 @@ func check(in *isa.Inst, detail bool) error {
 	case isa.OpCVT:
 		return supportedCvt(c)
 
-	case isa.OpPOPC, isa.OpCLZ, isa.OpBREV:
-		if !isInt(t) || t.Bits() < 32 {
-			return c.bad("type not supported (32- or 64-bit)")
-		}
-		return c.extra(0)
-
-	case isa.OpBFE:
-		if !isInt(t) || t.Bits() < 32 {
-			return c.bad("type not supported (32- or 64-bit)")
-		}
-		return c.extra(0)
+	case isa.OpPOPC, isa.OpCLZ, isa.OpBREV, isa.OpBFE:
+		return c.intOp(32, "32- or 64-bit", 0)
 
 	case isa.OpBFI:
-		if !isInt(t) || t.Bits() < 32 {
-			return c.bad("type not supported (32- or 64-bit)")
-		}
-		return c.extra(isa.ModBfiLenReg)
+		return c.intOp(32, "32- or 64-bit", isa.ModBfiLenReg)
 
 	case isa.OpSHF:
 		if t != isa.B32 {
@@ -267,16 +261,10 @@ func check(in *isa.Inst, detail bool) error {
 		return c.extra(isa.ModShfLeft | isa.ModShfWrap)
 
 	case isa.OpSAD:
-		if !isInt(t) || t.Bits() < 16 {
-			return c.bad("type not supported (16-, 32- or 64-bit integer)")
-		}
-		return c.extra(0)
+		return c.intOp(16, "16-, 32- or 64-bit integer", 0)
 
 	case isa.OpBFIND:
-		if !isInt(t) || t.Bits() < 32 {
-			return c.bad("type not supported (u32, s32, u64, s64)")
-		}
-		return c.extra(isa.ModBfindShiftAmt)
+		return c.intOp(32, "u32, s32, u64, s64", isa.ModBfindShiftAmt)
 
 	case isa.OpEX2, isa.OpLG2, isa.OpSIN, isa.OpCOS, isa.OpRSQRT, isa.OpTANH:
 		if isHalf(t) {

@@ -369,19 +369,11 @@ func TestNewErrors(t *testing.T) {
 		{NumWarps: 1, NumPorts: 1, MHz: MaxMHz + 1, ResolutionNs: 1},
 		{NumWarps: 1, NumPorts: 1, MHz: 1, ResolutionNs: 0},
 	}
-	for _, p := range bad {
-		if _, err := New(p); err == nil {
-			t.Errorf("%+v accepted", p)
-		}
-	}
-
+	rtltest.RejectsAll(t, New, bad)
 }
 
 func TestSignalTable(t *testing.T) {
-	rtltest.CheckTags(t, Inputs{}, Outputs{}, State{})
-	if err := rtl.CheckState(State{}); err != nil {
-		t.Fatal(err)
-	}
+	rtltest.CheckTypes(t, Inputs{}, Outputs{}, State{})
 	// The h100 preset's clock_timer (unitcfg.ClockTimer of config.Default).
 	u := mustNew(t, Params{NumWarps: 64, NumPorts: 4, MHz: 1755, ResolutionNs: 32})
 	tab := u.Signals()
@@ -412,15 +404,5 @@ func TestOutNoCombPath(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	p := randParams(r)
 	u := mustNew(t, p)
-	for c := 0; c < 300; c++ {
-		q, d := u.Q(), u.D()
-		o := u.Out()
-		if u.Q() != q || u.D() != d {
-			t.Fatal("Out changed the registers")
-		}
-		if e := u.Eval(randInputs(r, p)); e != o {
-			t.Fatalf("cycle %d: Out %+v, Eval %+v", c, o, e)
-		}
-		u.Tick()
-	}
+	rtltest.CheckOut[Inputs, Outputs, State](t, u, 300, func() Inputs { return randInputs(r, p) })
 }

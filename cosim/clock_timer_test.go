@@ -41,6 +41,18 @@ func unitMillion(t *testing.T, module string, seed uint64) {
 	}
 }
 
+// caught runs u on the stimulus against a mutant harness (opt.Harness) and
+// returns the first mismatch; it fails the test when there is none.
+func caught(t *testing.T, u Unit, stim func() Stimulus, opt Options) *Mismatch {
+	t.Helper()
+	_, err := Run(context.Background(), u, stim, opt)
+	var m *Mismatch
+	if !errors.As(err, &m) {
+		t.Fatalf("mutant not caught: %v", err)
+	}
+	return m
+}
+
 // records returns a Stimulus factory replaying the input values ins
 // (each as EncodeInput takes it).
 func records[I any](t *testing.T, u Unit, ins []I) func() Stimulus {
@@ -85,11 +97,7 @@ func TestClockTimerMutations(t *testing.T) {
 		ins[5].SleepWarp[0] = 2
 		ins[5].SleepNs[0] = 2_000_000
 		ho := mutantRTL(t, "ct-sleep-clamp", "smsim_pkg.sv", "MaxSleepNs = 32'd1000000;", "MaxSleepNs = 32'd999999;")
-		_, err := Run(context.Background(), u, records(t, u, ins), Options{Harness: ho, Window: 8})
-		var m *Mismatch
-		if !errors.As(err, &m) {
-			t.Fatalf("mutant not caught: %v", err)
-		}
+		m := caught(t, u, records(t, u, ins), Options{Harness: ho, Window: 8})
 		if m.Cycle != 6 || m.Signal != "sleep_cnt_q" {
 			t.Fatalf("got cycle %d %s (go %s rtl %s), want cycle 6 sleep_cnt_q\n%v", m.Cycle, m.Signal, m.Go, m.RTL, m)
 		}
@@ -116,11 +124,7 @@ func TestClockTimerMutations(t *testing.T) {
 		want++
 		ins := make([]clocktimer.Inputs, want+10)
 		ho := mutantRTL(t, "ct-carry-compare", "clock_timer.sv", "if (acc >= MHzW) begin", "if (acc > MHzW) begin")
-		_, err = Run(context.Background(), u, records(t, u, ins), Options{Harness: ho, Window: 8})
-		var m *Mismatch
-		if !errors.As(err, &m) {
-			t.Fatalf("mutant not caught: %v", err)
-		}
+		m := caught(t, u, records(t, u, ins), Options{Harness: ho, Window: 8})
 		if m.Cycle != want || (m.Signal != "gtimer_q" && m.Signal != "globaltimer_o" && m.Signal != "globaltimer_lo_o") {
 			t.Fatalf("got cycle %d %s (go %s rtl %s), want cycle %d gtimer_q or globaltimer_o\n%v", m.Cycle, m.Signal, m.Go, m.RTL, want, m)
 		}

@@ -61,6 +61,19 @@ func inputLayout(t *testing.T, in any) *Layout {
 	return l
 }
 
+// inputCodec is the layout of T as a unit's inputs (inputLayout) and T's
+// codec for it.
+func inputCodec[T any](t *testing.T) (*Layout, *structCodec) {
+	t.Helper()
+	var in T
+	l := inputLayout(t, in)
+	c, err := newStructCodec(reflect.TypeFor[T](), l.In)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, c
+}
+
 // leafBits is a bool or integer leaf's value as bits (two's complement).
 func leafBits(e reflect.Value) uint64 {
 	switch {
@@ -84,11 +97,7 @@ func bitAt(b []byte, i int) uint64 { return uint64(b[i/8]>>(i%8)) & 1 }
 // of the record zero", and the round trip (elements masked to ew bits,
 // signed ones sign-extended, the ones beyond the vector left zero).
 func TestCodecPackedArrays(t *testing.T) {
-	l := inputLayout(t, packedArrays{})
-	c, err := newStructCodec(reflect.TypeFor[packedArrays](), l.In)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, c := inputCodec[packedArrays](t)
 	r := rand.New(rand.NewPCG(3, 4))
 	rec := make([]byte, l.InBytes)
 	for iter := 0; iter < 200; iter++ {

@@ -71,11 +71,7 @@ type oneOut struct {
 }
 
 func TestCodecRoundTrip(t *testing.T) {
-	l := inputLayout(t, allKinds{})
-	c, err := newStructCodec(reflect.TypeFor[allKinds](), l.In)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, c := inputCodec[allKinds](t)
 	r := rand.New(rand.NewPCG(1, 2))
 	rec := make([]byte, l.InBytes)
 	for i := 0; i < 1000; i++ {
@@ -398,6 +394,16 @@ func TestSchedRecording(t *testing.T) {
 	}
 }
 
+// verilogDir is FindVerilogDir for tests.
+func verilogDir(t testing.TB) string {
+	t.Helper()
+	vdir, err := FindVerilogDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vdir
+}
+
 // TestGeneratedUpToDate: verilog/dv/gen holds what the Go tables generate
 // (run `go generate ./cosim` after changing a unit's signals).
 func TestGeneratedUpToDate(t *testing.T) {
@@ -405,10 +411,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vdir, err := FindVerilogDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	vdir := verilogDir(t)
 	gen := filepath.Join(vdir, "dv", "gen")
 	for name, want := range files {
 		got, err := os.ReadFile(filepath.Join(gen, name))
@@ -432,10 +435,7 @@ func TestSVPackageUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vdir, err := FindVerilogDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	vdir := verilogDir(t)
 	got, err := os.ReadFile(filepath.Join(vdir, SVPackagePath))
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("%s is stale (run go generate ./cosim): %v", SVPackagePath, err)
@@ -470,19 +470,25 @@ func TestSVPackageUpToDate(t *testing.T) {
 	}
 }
 
-func FuzzParseHello(f *testing.F) {
+// helloMsg is a version-1 hello: unit, layout hash and parameters, the
+// three numbers that follow them, and one 1-bit input signal.
+func helloMsg(unit, hash, params string, n64 uint64, a, b uint32, signal string) []byte {
 	var p []byte
 	p = binary.LittleEndian.AppendUint32(p, 1)
-	p = appendStr(p, "warp_sched")
-	p = appendStr(p, "0123456789ab")
-	p = appendStr(p, "NumWarps=16")
-	p = binary.LittleEndian.AppendUint64(p, 7)
-	p = binary.LittleEndian.AppendUint32(p, 9)
-	p = binary.LittleEndian.AppendUint32(p, 75)
+	p = appendStr(p, unit)
+	p = appendStr(p, hash)
+	p = appendStr(p, params)
+	p = binary.LittleEndian.AppendUint64(p, n64)
+	p = binary.LittleEndian.AppendUint32(p, a)
+	p = binary.LittleEndian.AppendUint32(p, b)
 	p = binary.LittleEndian.AppendUint16(p, 1)
-	p = appendStr(p, "stall_i")
+	p = appendStr(p, signal)
 	p = append(p, 0)
-	p = binary.LittleEndian.AppendUint32(p, 1)
+	return binary.LittleEndian.AppendUint32(p, 1)
+}
+
+func FuzzParseHello(f *testing.F) {
+	p := helloMsg("warp_sched", "0123456789ab", "NumWarps=16", 7, 9, 75, "stall_i")
 	f.Add(p)
 	f.Add([]byte{})
 	f.Add([]byte{1, 0, 0, 0, 0xff, 0xff})
@@ -495,18 +501,7 @@ func FuzzParseHello(f *testing.F) {
 }
 
 func TestParseHello(t *testing.T) {
-	var p []byte
-	p = binary.LittleEndian.AppendUint32(p, 1)
-	p = appendStr(p, "u")
-	p = appendStr(p, "h")
-	p = appendStr(p, "P=1")
-	p = binary.LittleEndian.AppendUint64(p, 42)
-	p = binary.LittleEndian.AppendUint32(p, 3)
-	p = binary.LittleEndian.AppendUint32(p, 4)
-	p = binary.LittleEndian.AppendUint16(p, 1)
-	p = appendStr(p, "x_i")
-	p = append(p, 0)
-	p = binary.LittleEndian.AppendUint32(p, 1)
+	p := helloMsg("u", "h", "P=1", 42, 3, 4, "x_i")
 	h, ok := parseHello(p)
 	want := Hello{Version: 1, Unit: "u", ParamHash: "h", Params: "P=1", LayoutHash: 42, InBytes: 3, OutBytes: 4, Signals: []HelloSignal{{"x_i", 0, 1}}}
 	if !ok || !reflect.DeepEqual(h, want) {

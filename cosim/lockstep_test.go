@@ -33,29 +33,7 @@ func random(u Unit, seed uint64) func() Stimulus {
 
 // TestWarpSchedMillion: one million random cycles per policy, at the
 // standard parameter sets, with zero mismatches.
-func TestWarpSchedMillion(t *testing.T) {
-	cycles := uint64(1_000_000)
-	if testing.Short() {
-		cycles = 100_000
-	}
-	info, _ := LookupUnit("warp_sched")
-	sets, err := info.Sets()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, u := range sets {
-		t.Run(ParamString(u.Params()), func(t *testing.T) {
-			res, err := Run(context.Background(), u, random(u, uint64(100+i)), Options{Cycles: cycles})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Cycles != cycles {
-				t.Fatalf("compared %d cycles, want %d", res.Cycles, cycles)
-			}
-			t.Logf("%d cycles in %v: %.0f cycles/s", res.Cycles, res.Elapsed.Round(time.Millisecond), res.Rate())
-		})
-	}
-}
+func TestWarpSchedMillion(t *testing.T) { unitMillion(t, "warp_sched", 100) }
 
 // TestWarpSchedOddSizes: scheduler sizes off the beaten path: a
 // non-power-of-two with a small active set, and more warps than a 64-bit
@@ -149,21 +127,6 @@ func checkVCD(t *testing.T, path string, cycles uint64) *vcd.Dump {
 	return d
 }
 
-// directed builds a recorded stimulus from inputs, cycle by cycle.
-func directed(t *testing.T, u Unit, ins []warpsched.Inputs) func() Stimulus {
-	l := u.Layout()
-	data := make([]byte, len(ins)*l.InBytes)
-	for i := range ins {
-		if err := u.EncodeInput(&ins[i], data[i*l.InBytes:]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return func() Stimulus {
-		r, _ := NewRecords(data, l.InBytes)
-		return r
-	}
-}
-
 // mutantRTL writes a copy of verilog/rtl with one replacement in file
 // under verilog/build/mutants/<name>/rtl (rewriting a file only when its
 // contents change, so make's cache holds across runs) and returns the
@@ -172,10 +135,7 @@ func directed(t *testing.T, u Unit, ins []warpsched.Inputs) func() Stimulus {
 // The replacement must apply exactly once.
 func mutantRTL(t *testing.T, name, file, old, new string) HarnessOptions {
 	t.Helper()
-	vdir, err := FindVerilogDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	vdir := verilogDir(t)
 	base := filepath.Join(vdir, "build", "mutants", name)
 	rtlDir := filepath.Join(base, "rtl")
 	if err := os.MkdirAll(rtlDir, 0o755); err != nil {
@@ -259,11 +219,7 @@ func TestMutationsAreCaught(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			u := warpSched(t, c.pol, 16, 8)
 			ho := mutantRTL(t, c.name, "warp_sched.sv", c.old, c.new)
-			_, err := Run(context.Background(), u, directed(t, u, c.inputs()), Options{Harness: ho, Window: 8})
-			var m *Mismatch
-			if !errors.As(err, &m) {
-				t.Fatalf("mutant not caught: %v", err)
-			}
+			m := caught(t, u, records(t, u, c.inputs()), Options{Harness: ho, Window: 8})
 			if m.Cycle != c.cycle || m.Signal != c.signal || m.Go != c.goVal || m.RTL != c.rtlVal {
 				t.Fatalf("got cycle %d %s go %s rtl %s, want cycle %d %s go %s rtl %s\n%v",
 					m.Cycle, m.Signal, m.Go, m.RTL, c.cycle, c.signal, c.goVal, c.rtlVal, m)
@@ -325,11 +281,7 @@ func checkReport(t *testing.T, m *Mismatch, u Unit) {
 func TestMutationRandom(t *testing.T) {
 	u := warpSched(t, warpsched.PolicyTwoLevel, 16, 8)
 	ho := mutantRTL(t, "swap-bound", "warp_sched.sv", "swap_out[i] = n_lower < n_cand;", "swap_out[i] = n_lower + CntWidth'(1) < n_cand;")
-	_, err := Run(context.Background(), u, random(u, 11), Options{Cycles: 1_000_000, Harness: ho})
-	var m *Mismatch
-	if !errors.As(err, &m) {
-		t.Fatalf("mutant not caught in a million cycles: %v", err)
-	}
+	m := caught(t, u, random(u, 11), Options{Cycles: 1_000_000, Harness: ho})
 	if m.Signal != "active_q" && m.Signal != "issue_valid_o" && m.Signal != "issue_warp_o" {
 		t.Errorf("first difference on %s; the mutation changes the active set", m.Signal)
 	}
@@ -352,7 +304,7 @@ func TestGTKWaveLoadsSaveFile(t *testing.T) {
 	ins := make([]warpsched.Inputs, 20)
 	ins[5] = warpsched.Inputs{WarpValid: rtl.BitsOf(0), WarpLaunch: rtl.BitsOf(0)}
 	dir := t.TempDir()
-	_, err := Run(context.Background(), u, directed(t, u, ins), Options{Harness: ho, VCDDir: dir})
+	_, err := Run(context.Background(), u, records(t, u, ins), Options{Harness: ho, VCDDir: dir})
 	var m *Mismatch
 	if !errors.As(err, &m) || m.Cycle != 6 {
 		t.Fatalf("want a mismatch at cycle 6: %v", err)

@@ -83,13 +83,7 @@ func perfMonInfo() *UnitInfo {
 			}
 			return units(PerfMon, append([]perfmon.Params{p}, PerfMonSets()...)...)
 		},
-		FromConfig: func(cfg config.Config) (Unit, error) {
-			p, err := unitcfg.PerfMon(cfg)
-			if err != nil {
-				return nil, err
-			}
-			return PerfMon(p)
-		},
+		FromConfig: fromConfig(unitcfg.PerfMon, PerfMon),
 	}
 }
 

@@ -50,10 +50,7 @@ type svVar struct {
 // qualified enum name.
 func verilatorXML(t *testing.T, u Unit) (map[string]svVar, map[string]map[string]int) {
 	t.Helper()
-	vdir, err := FindVerilogDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	vdir := verilogDir(t)
 	out := filepath.Join(t.TempDir(), "design.xml")
 	args := []string{"--xml-only", "-Wno-fatal", "--xml-output", out, "--top-module", u.Module()}
 	for _, p := range u.Params() {
@@ -245,10 +242,7 @@ func TestPolicyEncoding(t *testing.T) {
 // TestLint runs `make -C verilog lint`: verilator --lint-only -Wall on
 // every unit at every standard parameter set must be clean.
 func TestLint(t *testing.T) {
-	vdir, err := FindVerilogDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	vdir := verilogDir(t)
 	cmd := exec.CommandContext(context.Background(), "make", "-C", vdir, "--no-print-directory", "lint")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("make lint: %v\n%s", err, out)

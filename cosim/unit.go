@@ -240,6 +240,18 @@ type UnitInfo struct {
 	FromConfig func(cfg config.Config) (Unit, error)
 }
 
+// fromConfig is a UnitInfo.FromConfig: the unit bind makes at the
+// parameters params maps the configuration to.
+func fromConfig[P any](params func(config.Config) (P, error), bind func(P) (Unit, error)) func(config.Config) (Unit, error) {
+	return func(cfg config.Config) (Unit, error) {
+		p, err := params(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return bind(p)
+	}
+}
+
 // units binds a unit at each of the parameter sets ps (UnitInfo's Sets
 // and AreaSets).
 func units[P any](bind func(P) (Unit, error), ps ...P) ([]Unit, error) {

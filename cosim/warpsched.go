@@ -3,7 +3,6 @@ package cosim
 import (
 	"math/rand/v2"
 
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/unitcfg"
 	"github.com/smsim/smsim/warpsched"
@@ -47,17 +46,11 @@ func warpSchedInfo() *UnitInfo {
 		}
 	}
 	return &UnitInfo{
-		Module:   "warp_sched",
-		Summary:  "warp scheduler of one SM sub-partition (lrr, gto, two_level)",
-		Sets:     func() ([]Unit, error) { return units(WarpSched, sets...) },
-		AreaSets: func() ([]Unit, error) { return units(WarpSched, area...) },
-		FromConfig: func(cfg config.Config) (Unit, error) {
-			p, err := unitcfg.WarpSched(cfg)
-			if err != nil {
-				return nil, err
-			}
-			return WarpSched(p)
-		},
+		Module:     "warp_sched",
+		Summary:    "warp scheduler of one SM sub-partition (lrr, gto, two_level)",
+		Sets:       func() ([]Unit, error) { return units(WarpSched, sets...) },
+		AreaSets:   func() ([]Unit, error) { return units(WarpSched, area...) },
+		FromConfig: fromConfig(unitcfg.WarpSched, WarpSched),
 	}
 }
 

@@ -253,11 +253,7 @@ func (s *session) command(line string) bool {
 			s.step(n)
 		}
 	case "stepi":
-		if len(args) < 1 {
-			fmt.Fprintln(s.out, "usage: stepi W [N]")
-			break
-		}
-		w, ok := s.warp(args[0])
+		w, ok := s.warpArg(args, "stepi W [N]")
 		if !ok {
 			break
 		}
@@ -303,6 +299,16 @@ func (s *session) count(args []string, i int, def uint64) (uint64, bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+// warpArg is the warp named by a command's first argument; without one it
+// prints the command's usage.
+func (s *session) warpArg(args []string, usage string) (pipeline.WarpStatus, bool) {
+	if len(args) < 1 {
+		fmt.Fprintln(s.out, "usage: "+usage)
+		return pipeline.WarpStatus{}, false
+	}
+	return s.warp(args[0])
 }
 
 // warp parses a warp slot that holds a warp.
@@ -524,11 +530,7 @@ func (s *session) warps() {
 }
 
 func (s *session) regs(args []string) {
-	if len(args) < 1 {
-		fmt.Fprintln(s.out, "usage: regs W [LANE|handler]")
-		return
-	}
-	w, ok := s.warp(args[0])
+	w, ok := s.warpArg(args, "regs W [LANE|handler]")
 	if !ok {
 		return
 	}

@@ -24,6 +24,17 @@ func open(t *testing.T) *Device {
 	return d
 }
 
+// openLoad opens a device and loads the module src under name.
+func openLoad(t *testing.T, name string, src []byte) (*Device, *Module) {
+	t.Helper()
+	d := open(t)
+	m, err := d.Load(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, m
+}
+
 func wantErr(t *testing.T, err error, want string) {
 	t.Helper()
 	if err == nil || !strings.Contains(err.Error(), want) {
@@ -122,11 +133,7 @@ const typedPTX = `
 // as IEEE-754, a negative int as its two's complement in a .u32 (clang's
 // type for int); a pointer may point into the middle of an allocation.
 func TestTypedArgs(t *testing.T) {
-	d := open(t)
-	m, err := d.Load("typed.ptx", []byte(typedPTX))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, m := openLoad(t, "typed.ptx", []byte(typedPTX))
 	buf, _ := d.Alloc("buf", 64)
 	lc := LaunchConfig{Block: Dim3{1}}
 	rep, err := m.Launch("typed", lc, float32(1.5), 2.0, -3, uint32(0x10), buf.Add(32))
@@ -284,11 +291,7 @@ const oobPTX = `
 // Memcheck sees the device's allocations: a kernel writing past one
 // faults with out_of_bounds naming it; the run error carries the report.
 func TestMemcheckNamesAllocation(t *testing.T) {
-	d := open(t)
-	m, err := d.Load("oob.ptx", []byte(oobPTX))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, m := openLoad(t, "oob.ptx", []byte(oobPTX))
 	small, _ := d.Alloc("small", 8)
 	rep, err := m.Launch("k", LaunchConfig{Block: Dim3{4}}, small)
 	var re *RunError

@@ -1,15 +1,12 @@
 package device
 
 import (
-	"bytes"
 	_ "embed"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/internal/clangtest"
 	"github.com/smsim/smsim/pipeline"
 )
 
@@ -21,11 +18,7 @@ var memcheckPTX []byte
 // nothing; a shared read past a __shared__ array gives out_of_bounds
 // naming it, one inside nothing.
 func TestMemcheckClangKernels(t *testing.T) {
-	d := open(t)
-	m, err := d.Load("memcheck.ptx", memcheckPTX)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, m := openLoad(t, "memcheck.ptx", memcheckPTX)
 	src, _ := d.Alloc("src", 256)
 	out, _ := d.Alloc("out", 128)
 	lc := LaunchConfig{Block: Dim3{20}}
@@ -88,11 +81,7 @@ func ptxLineNth(t *testing.T, kernel, text string, nth int) string {
 // two __syncthreads() in one phase, one inside a branch some take (and
 // nothing when every thread takes it). Off, neither reports.
 func TestOptionalChecksClangKernels(t *testing.T) {
-	d := open(t)
-	m, err := d.Load("memcheck.ptx", memcheckPTX)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, m := openLoad(t, "memcheck.ptx", memcheckPTX)
 	out, _ := d.Alloc("out", 256)
 	lc := LaunchConfig{Block: Dim3{64}}
 	for _, c := range []struct {
@@ -138,11 +127,7 @@ func TestOptionalChecksClangKernels(t *testing.T) {
 // wrote reports uninitialized_read naming it; after the host's fill, or
 // where a kernel wrote under the check, nothing.
 func TestInitCheckDeviceMemory(t *testing.T) {
-	d := open(t)
-	m, err := d.Load("memcheck.ptx", memcheckPTX)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, m := openLoad(t, "memcheck.ptx", memcheckPTX)
 	a, _ := d.Alloc("a", 256)
 	b, _ := d.Alloc("b", 256)
 	out, _ := d.Alloc("out", 256)
@@ -180,11 +165,7 @@ func TestInitCheckDeviceMemory(t *testing.T) {
 // Both sums are right here (the model's warps happen to run in an order
 // that works), which is what makes the check worth having.
 func TestRaceCheckClangReduction(t *testing.T) {
-	d := open(t)
-	m, err := d.Load("memcheck.ptx", memcheckPTX)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, m := openLoad(t, "memcheck.ptx", memcheckPTX)
 	words := make([]uint32, 128)
 	var sum uint32
 	for i := range words {
@@ -237,11 +218,7 @@ func TestRaceCheckClangReduction(t *testing.T) {
 // --check race on global memory: two warps writing the same word with no
 // barrier between are a global_race; one warp alone, nothing.
 func TestRaceCheckGlobal(t *testing.T) {
-	d := open(t)
-	m, err := d.Load("memcheck.ptx", memcheckPTX)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, m := openLoad(t, "memcheck.ptx", memcheckPTX)
 	out, _ := d.Alloc("out", 4)
 	d.SetChecks(pipeline.Checks{Race: true})
 	lc := LaunchConfig{Block: Dim3{64}}
@@ -262,24 +239,5 @@ func TestRaceCheckGlobal(t *testing.T) {
 
 // testdata/memcheck.ptx is exactly clang-16's output for memcheck.cu.
 func TestMemcheckPTXIsClangOutput(t *testing.T) {
-	clangCheck(t, "testdata/memcheck.cu", memcheckPTX)
-}
-
-func clangCheck(t *testing.T, cu string, ptx []byte) {
-	clang, err := exec.LookPath("clang-16")
-	if err != nil {
-		t.Fatalf("clang-16 is required to check %s's PTX: %v", cu, err)
-	}
-	out := filepath.Join(t.TempDir(), "k.ptx")
-	cmd := exec.Command(clang, "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib", "-S", "-O2", "-x", "cuda", cu, "-o", out)
-	if msg, err := cmd.CombinedOutput(); err != nil || len(msg) > 0 {
-		t.Fatalf("clang-16: %v\n%s", err, msg)
-	}
-	got, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, ptx) {
-		t.Fatalf("the .ptx beside %s is not what clang-16 makes of it now; regenerate it (the .cu has the command)", cu)
-	}
+	clangtest.CheckPTX(t, "testdata/memcheck.cu", memcheckPTX)
 }

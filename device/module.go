@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -376,26 +377,10 @@ func encodeArg(p *isa.KParam, a any) (uint64, error) {
 	}
 	var u uint64
 	switch v := a.(type) {
-	case int:
-		u = uint64(v)
-	case int8:
-		u = uint64(v)
-	case int16:
-		u = uint64(v)
-	case int32:
-		u = uint64(v)
-	case int64:
-		u = uint64(v)
-	case uint:
-		u = uint64(v)
-	case uint8:
-		u = uint64(v)
-	case uint16:
-		u = uint64(v)
-	case uint32:
-		u = uint64(v)
-	case uint64:
-		u = v
+	case int, int8, int16, int32, int64:
+		u = uint64(reflect.ValueOf(v).Int()) // sign-extended, as uint64(v)
+	case uint, uint8, uint16, uint32, uint64:
+		u = reflect.ValueOf(v).Uint()
 	case bool:
 		if v {
 			u = 1

@@ -3,7 +3,6 @@ package examples
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -11,10 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// clangArgs is the Makefile's `examples` command, minus input and output.
-var clangArgs = []string{"--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib", "-S", "-O2", "-x", "cuda"}
+	"github.com/smsim/smsim/internal/clangtest"
+)
 
 func stems(t *testing.T, ext string) []string {
 	t.Helper()
@@ -50,33 +48,14 @@ func TestFilesPaired(t *testing.T) {
 // TestPTXIsClangOutput recompiles every .cu with clang-16 exactly as `make
 // examples` does and requires the committed .ptx to be identical.
 func TestPTXIsClangOutput(t *testing.T) {
-	clang, err := exec.LookPath("clang-16")
-	if err != nil {
-		t.Fatalf("clang-16 is required to check examples/*.ptx (install it with `make deps`, i.e. apt-get install clang-16): %v", err)
-	}
-	dir := t.TempDir()
 	for _, name := range stems(t, ".cu") {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			out := filepath.Join(dir, name+".ptx")
-			args := append(append([]string(nil), clangArgs...), name+".cu", "-o", out)
-			cmd := exec.Command(clang, args...)
-			if msg, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("clang-16 %s: %v\n%s", strings.Join(args, " "), err, msg)
-			} else if len(msg) > 0 {
-				t.Errorf("clang-16 warns on %s.cu:\n%s", name, msg)
-			}
-			got, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
 			want, err := os.ReadFile(name + ".ptx")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s.ptx is not what clang-16 produces from %s.cu now; run `make examples`", name, name)
-			}
+			clangtest.CheckPTX(t, name+".cu", want)
 		})
 	}
 }

@@ -103,28 +103,18 @@ func (a *assembler) declareMemVars(d *VarDecl, prefix string) []*varSym {
 		switch d.Space {
 		case "global":
 			vs.space = SpaceGlobal
-			off := alignUp64(uint64(len(a.data)), align)
-			if off+size > 1<<28 {
-				a.errorf(v.Pos, "global data exceeds 256 MiB")
+			off, ok := a.place(&a.data, 1<<28, "global data exceeds 256 MiB", d, v, align, size)
+			if !ok {
 				return out
 			}
-			a.data = append(a.data, make([]byte, off+size-uint64(len(a.data)))...)
 			vs.addr = GlobalDataBase + off
-			if v.Init != nil {
-				a.initData(&a.data, int(off), d, v)
-			}
 		case "const":
 			vs.space = SpaceConst
-			off := alignUp64(uint64(len(a.cbank)), align)
-			if off+size > 1<<24 {
-				a.errorf(v.Pos, "the .const bank exceeds 16 MiB")
+			off, ok := a.place(&a.cbank, 1<<24, "the .const bank exceeds 16 MiB", d, v, align, size)
+			if !ok {
 				return out
 			}
-			a.cbank = append(a.cbank, make([]byte, off+size-uint64(len(a.cbank)))...)
 			vs.addr = off
-			if v.Init != nil {
-				a.initData(&a.cbank, int(off), d, v)
-			}
 		case "shared":
 			vs.space = SpaceShared
 			if v.Init != nil {
@@ -153,6 +143,22 @@ func alignUp64(v, a uint64) uint64 {
 		return v
 	}
 	return (v + a - 1) / a * a
+}
+
+// place reserves size bytes for v at the next multiple of align in bank
+// and writes its initializer there; past limit bytes in all it reports full
+// and gives false.
+func (a *assembler) place(bank *[]byte, limit uint64, full string, d *VarDecl, v *Var, align, size uint64) (uint64, bool) {
+	off := alignUp64(uint64(len(*bank)), align)
+	if off+size > limit {
+		a.errorf(v.Pos, "%s", full)
+		return 0, false
+	}
+	*bank = append(*bank, make([]byte, off+size-uint64(len(*bank)))...)
+	if v.Init != nil {
+		a.initData(bank, int(off), d, v)
+	}
+	return off, true
 }
 
 // initData writes a variable's initializer into bank at off.

@@ -198,13 +198,7 @@ func (a *assembler) kernelRegs(f *funcSym, seen map[string]bool) (regs, preds in
 // placeImm puts a 64-bit immediate into the instruction: the Imm field when
 // it sign-extends from 32 bits, else the constant table.
 func (a *assembler) placeImm(in *Inst, mi *minst, v uint64) {
-	slot := &in.A
-	switch mi.immSlot {
-	case 1:
-		slot = &in.B
-	case 2:
-		slot = &in.C
-	}
+	slot := in.srcSlot(mi.immSlot)
 	if uint64(int64(int32(uint32(v)))) == v {
 		*slot = ImmOp()
 		in.Imm = uint32(v)
@@ -224,13 +218,7 @@ func (a *assembler) fixDynShared(in *Inst, mi *minst) {
 		in.Imm += uint32(base)
 		return
 	}
-	slot := &in.A
-	switch mi.dynSlot {
-	case 1:
-		slot = &in.B
-	case 2:
-		slot = &in.C
-	}
+	slot := in.srcSlot(mi.dynSlot)
 	switch slot.Kind {
 	case KindImm:
 		v := uint64(int64(int32(in.Imm))) + base

@@ -145,87 +145,7 @@ func (im *Image) Marshal() []byte {
 	w := &binWriter{}
 	w.buf.WriteString(imageMagic)
 	w.u32(imageVersion)
-	w.u32(uint32(len(im.Code)))
-	for _, in := range im.Code {
-		b := in.Encode()
-		w.buf.Write(b[:])
-	}
-	w.u32(uint32(len(im.Consts)))
-	for _, c := range im.Consts {
-		w.u64(c)
-	}
-	w.u32(uint32(len(im.BrTables)))
-	for _, t := range im.BrTables {
-		w.u32(t)
-	}
-	w.bytes(im.Data)
-	w.bytes(im.ConstBank)
-	w.u32(im.SharedBytes)
-	w.u32(uint32(len(im.Kernels)))
-	for _, k := range im.Kernels {
-		w.str(k.Name)
-		w.u32(k.PC)
-		w.u32(uint32(k.Regs))
-		w.u32(uint32(k.Preds))
-		w.u32(k.ParamBytes)
-		w.u32(uint32(len(k.Params)))
-		for _, p := range k.Params {
-			w.str(p.Name)
-			w.u32(p.Offset)
-			w.u32(p.Size)
-			w.u32(p.Align)
-			w.u32(uint32(p.Type))
-			w.bool(p.Ptr)
-		}
-		w.u32(k.SharedBytes)
-		w.u32(k.LocalBytes)
-		w.u32(uint32(k.MaxNReg))
-		for _, a := range [][3]uint32{k.MaxNTid, k.ReqNTid, k.ReqNCtaPerCluster} {
-			w.u32(a[0])
-			w.u32(a[1])
-			w.u32(a[2])
-		}
-		w.u32(k.MinNCtaPerSM)
-		w.u32(k.MaxClusterRank)
-		w.bool(k.ExplicitCluster)
-		w.u32(uint32(len(k.Pragmas)))
-		for _, p := range k.Pragmas {
-			w.str(p)
-		}
-		w.u32(k.Line)
-	}
-	w.u32(uint32(len(im.Funcs)))
-	for _, f := range im.Funcs {
-		w.str(f.Name)
-		w.u32(f.PC)
-		w.u32(f.End)
-		w.u32(f.Frame)
-		w.u32(uint32(f.Regs))
-		w.u32(uint32(f.Preds))
-		w.bool(f.Kernel)
-	}
-	w.u32(uint32(len(im.Symbols)))
-	for _, s := range im.Symbols {
-		w.str(s.Name)
-		w.u32(uint32(s.Space))
-		w.u64(s.Addr)
-		w.u64(s.Size)
-	}
-	w.u32(uint32(len(im.Files)))
-	for _, f := range im.Files {
-		w.str(f)
-	}
-	w.u32(uint32(len(im.Lines)))
-	for _, l := range im.Lines {
-		w.u32(uint32(l.File))
-		w.u32(l.Line)
-		w.u32(uint32(l.Col))
-		w.u32(l.Text)
-	}
-	w.u32(uint32(len(im.Source)))
-	for _, s := range im.Source {
-		w.str(s)
-	}
+	im.code(&binCodec{w: w})
 	return w.buf.Bytes()
 }
 
@@ -241,107 +161,7 @@ func Unmarshal(data []byte) (*Image, error) {
 		return nil, fmt.Errorf("image version %d, want %d", v, imageVersion)
 	}
 	im := &Image{}
-	n := r.count(InstBytes)
-	for i := 0; i < n && r.err == nil; i++ {
-		b := r.take(InstBytes)
-		if r.err != nil {
-			break
-		}
-		in, err := Decode(b)
-		if err != nil {
-			r.fail("instruction %d: %v", i, err)
-			break
-		}
-		im.Code = append(im.Code, in)
-	}
-	n = r.count(8)
-	for i := 0; i < n && r.err == nil; i++ {
-		im.Consts = append(im.Consts, r.u64())
-	}
-	n = r.count(4)
-	for i := 0; i < n && r.err == nil; i++ {
-		im.BrTables = append(im.BrTables, r.u32())
-	}
-	im.Data = r.bytes()
-	im.ConstBank = r.bytes()
-	im.SharedBytes = r.u32()
-	n = r.count(8)
-	for i := 0; i < n && r.err == nil; i++ {
-		var k Kernel
-		k.Name = r.str()
-		k.PC = r.u32()
-		k.Regs = r.u16()
-		k.Preds = r.u16()
-		k.ParamBytes = r.u32()
-		np := r.count(8)
-		for j := 0; j < np && r.err == nil; j++ {
-			var p KParam
-			p.Name = r.str()
-			p.Offset = r.u32()
-			p.Size = r.u32()
-			p.Align = r.u32()
-			p.Type = Type(r.u32())
-			p.Ptr = r.bool()
-			k.Params = append(k.Params, p)
-		}
-		k.SharedBytes = r.u32()
-		k.LocalBytes = r.u32()
-		k.MaxNReg = r.u16()
-		for _, a := range []*[3]uint32{&k.MaxNTid, &k.ReqNTid, &k.ReqNCtaPerCluster} {
-			a[0], a[1], a[2] = r.u32(), r.u32(), r.u32()
-		}
-		k.MinNCtaPerSM = r.u32()
-		k.MaxClusterRank = r.u32()
-		k.ExplicitCluster = r.bool()
-		npr := r.count(4)
-		for j := 0; j < npr && r.err == nil; j++ {
-			k.Pragmas = append(k.Pragmas, r.str())
-		}
-		k.Line = r.u32()
-		im.Kernels = append(im.Kernels, k)
-	}
-	n = r.count(8)
-	for i := 0; i < n && r.err == nil; i++ {
-		var f FuncInfo
-		f.Name = r.str()
-		f.PC = r.u32()
-		f.End = r.u32()
-		f.Frame = r.u32()
-		f.Regs = r.u16()
-		f.Preds = r.u16()
-		f.Kernel = r.bool()
-		im.Funcs = append(im.Funcs, f)
-	}
-	n = r.count(8)
-	for i := 0; i < n && r.err == nil; i++ {
-		var s Symbol
-		s.Name = r.str()
-		sp := r.u32()
-		if sp >= spaceCount {
-			r.fail("symbol %d: bad space %d", i, sp)
-		}
-		s.Space = uint8(sp)
-		s.Addr = r.u64()
-		s.Size = r.u64()
-		im.Symbols = append(im.Symbols, s)
-	}
-	n = r.count(4)
-	for i := 0; i < n && r.err == nil; i++ {
-		im.Files = append(im.Files, r.str())
-	}
-	n = r.count(16)
-	for i := 0; i < n && r.err == nil; i++ {
-		var l LineInfo
-		l.File = r.u16()
-		l.Line = r.u32()
-		l.Col = r.u16()
-		l.Text = r.u32()
-		im.Lines = append(im.Lines, l)
-	}
-	n = r.count(4)
-	for i := 0; i < n && r.err == nil; i++ {
-		im.Source = append(im.Source, r.str())
-	}
+	im.code(&binCodec{r: r})
 	if r.err == nil && r.off != len(data) {
 		r.fail("%d trailing bytes", len(data)-r.off)
 	}
@@ -352,6 +172,91 @@ func Unmarshal(data []byte) (*Image, error) {
 		return nil, err
 	}
 	return im, nil
+}
+
+// code writes or reads every field of the image, in the order of the binary
+// form: one description of the layout serves Marshal and Unmarshal.
+func (im *Image) code(c *binCodec) {
+	binSlice(c, &im.Code, InstBytes, func(i int, in *Inst) {
+		if c.w != nil {
+			b := in.Encode()
+			c.w.buf.Write(b[:])
+			return
+		}
+		b := c.r.take(InstBytes)
+		if b == nil {
+			return
+		}
+		d, err := Decode(b)
+		if err != nil {
+			c.r.fail("instruction %d: %v", i, err)
+			return
+		}
+		*in = d
+	})
+	binSlice(c, &im.Consts, 8, func(_ int, v *uint64) { c.u64(v) })
+	binSlice(c, &im.BrTables, 4, func(_ int, v *uint32) { c.u32(v) })
+	c.bytes(&im.Data)
+	c.bytes(&im.ConstBank)
+	c.u32(&im.SharedBytes)
+	binSlice(c, &im.Kernels, 8, func(_ int, k *Kernel) {
+		c.str(&k.Name)
+		c.u32(&k.PC)
+		c.u16(&k.Regs)
+		c.u16(&k.Preds)
+		c.u32(&k.ParamBytes)
+		binSlice(c, &k.Params, 8, func(_ int, p *KParam) {
+			c.str(&p.Name)
+			c.u32(&p.Offset)
+			c.u32(&p.Size)
+			c.u32(&p.Align)
+			binU32(c, &p.Type)
+			c.bool(&p.Ptr)
+		})
+		c.u32(&k.SharedBytes)
+		c.u32(&k.LocalBytes)
+		c.u16(&k.MaxNReg)
+		for _, a := range []*[3]uint32{&k.MaxNTid, &k.ReqNTid, &k.ReqNCtaPerCluster} {
+			for j := range a {
+				c.u32(&a[j])
+			}
+		}
+		c.u32(&k.MinNCtaPerSM)
+		c.u32(&k.MaxClusterRank)
+		c.bool(&k.ExplicitCluster)
+		binSlice(c, &k.Pragmas, 4, func(_ int, p *string) { c.str(p) })
+		c.u32(&k.Line)
+	})
+	binSlice(c, &im.Funcs, 8, func(_ int, f *FuncInfo) {
+		c.str(&f.Name)
+		c.u32(&f.PC)
+		c.u32(&f.End)
+		c.u32(&f.Frame)
+		c.u16(&f.Regs)
+		c.u16(&f.Preds)
+		c.bool(&f.Kernel)
+	})
+	binSlice(c, &im.Symbols, 8, func(i int, s *Symbol) {
+		c.str(&s.Name)
+		sp := uint32(s.Space)
+		c.u32(&sp)
+		if c.r != nil {
+			if sp >= spaceCount {
+				c.r.fail("symbol %d: bad space %d", i, sp)
+			}
+			s.Space = uint8(sp)
+		}
+		c.u64(&s.Addr)
+		c.u64(&s.Size)
+	})
+	binSlice(c, &im.Files, 4, func(_ int, f *string) { c.str(f) })
+	binSlice(c, &im.Lines, 16, func(_ int, l *LineInfo) {
+		c.u16(&l.File)
+		c.u32(&l.Line)
+		c.u16(&l.Col)
+		c.u32(&l.Text)
+	})
+	binSlice(c, &im.Source, 4, func(_ int, s *string) { c.str(s) })
 }
 
 // Validate checks the cross-references of an image (PCs, tables, lines).
@@ -498,3 +403,61 @@ func (r *binReader) bytes() []byte {
 }
 
 func (r *binReader) str() string { return string(r.bytes()) }
+
+// binCodec is one direction of the binary form: w set, it writes each
+// field; r set, it reads each field into place. Writing never stores
+// through the pointers, so Marshal does not write to the image.
+type binCodec struct {
+	w *binWriter
+	r *binReader
+}
+
+// binField writes *v with put or reads it with get.
+func binField[T any](c *binCodec, v *T, put func(*binWriter, T), get func(*binReader) T) {
+	if c.w != nil {
+		put(c.w, *v)
+	} else {
+		*v = get(c.r)
+	}
+}
+
+func (c *binCodec) u32(v *uint32) { binField(c, v, (*binWriter).u32, (*binReader).u32) }
+func (c *binCodec) u64(v *uint64) { binField(c, v, (*binWriter).u64, (*binReader).u64) }
+func (c *binCodec) bool(v *bool)  { binField(c, v, (*binWriter).bool, (*binReader).bool) }
+func (c *binCodec) str(v *string) { binField(c, v, (*binWriter).str, (*binReader).str) }
+
+func (c *binCodec) bytes(v *[]byte) { binField(c, v, (*binWriter).bytes, (*binReader).bytes) }
+
+// u16 is a 16-bit field stored in 32 bits (checked on reading).
+func (c *binCodec) u16(v *uint16) {
+	binField(c, v, func(w *binWriter, x uint16) { w.u32(uint32(x)) }, (*binReader).u16)
+}
+
+// binU32 is a small integer field stored in 32 bits (the reader converts,
+// as the caller checks the range where it matters).
+func binU32[T ~uint8 | ~uint16 | ~uint32](c *binCodec, v *T) {
+	x := uint32(*v)
+	c.u32(&x)
+	if c.r != nil {
+		*v = T(x)
+	}
+}
+
+// binSlice codes a count and then each element; on reading the count is
+// checked against minSize bytes an element and reading stops at the first
+// error.
+func binSlice[T any](c *binCodec, s *[]T, minSize int, elem func(i int, v *T)) {
+	if c.w != nil {
+		c.w.u32(uint32(len(*s)))
+		for i := range *s {
+			elem(i, &(*s)[i])
+		}
+		return
+	}
+	n := c.r.count(minSize)
+	for i := 0; i < n && c.r.err == nil; i++ {
+		var v T
+		elem(i, &v)
+		*s = append(*s, v)
+	}
+}

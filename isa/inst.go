@@ -120,12 +120,8 @@ func (o Opcode) String() string {
 
 // ParseOpcode maps a mnemonic ("ADD") to its opcode.
 func ParseOpcode(s string) (Opcode, bool) {
-	for i, n := range opcodeNames {
-		if n == s {
-			return Opcode(i), true
-		}
-	}
-	return 0, false
+	i, ok := indexIn(opcodeNames[:], s, 0)
+	return Opcode(i), ok
 }
 
 // Valid reports whether o is a defined opcode.

@@ -327,38 +327,36 @@ func evalNumber(t *token) string {
 // isFloatText accepts digits [. digits] [e [+-] digits] with at least a
 // fraction or an exponent.
 func isFloatText(s string) bool {
-	i, n := 0, len(s)
-	for i < n && isDigit(s[i]) {
-		i++
-	}
+	i, n := digitsEnd(s, 0), len(s)
 	if i == 0 {
 		return false
 	}
 	frac, exp := false, false
 	if i < n && s[i] == '.' {
-		i++
-		j := i
-		for i < n && isDigit(s[i]) {
-			i++
-		}
-		frac = i > j
-		if !frac {
+		j := digitsEnd(s, i+1)
+		if frac = j > i+1; !frac {
 			return false
 		}
+		i = j
 	}
 	if i < n && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		if i < n && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		j := i
-		for i < n && isDigit(s[i]) {
-			i++
-		}
-		exp = i > j
-		if !exp {
+		j := digitsEnd(s, i)
+		if exp = j > i; !exp {
 			return false
 		}
+		i = j
 	}
 	return i == n && (frac || exp)
+}
+
+// digitsEnd is the end of the run of decimal digits of s from i.
+func digitsEnd(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
 }

@@ -440,7 +440,7 @@ func (st *fnState) instrLowered(in *Instr, mi minst) {
 	case "setp":
 		st.lowerSetp(in, ms, mi)
 	case "selp":
-		st.lowerSelp(in, ms, mi)
+		st.lowerThree(in, ms, mi, OpSELP, Pred)
 	case "cvt":
 		st.lowerCvt(in, ms, mi)
 	case "cvta":
@@ -484,7 +484,7 @@ func (st *fnState) instrLowered(in *Instr, mi minst) {
 	case "shf":
 		st.lowerShf(in, ms, mi)
 	case "sad":
-		st.lowerSad(in, ms, mi)
+		st.lowerThree(in, ms, mi, OpSAD, NoType)
 	case "bfind":
 		st.lowerBfind(in, ms, mi)
 	case "ex2", "lg2", "sin", "cos", "rsqrt", "tanh":

@@ -89,14 +89,11 @@ func (st *fnState) lowerArith(in *Instr, ms modSet, mi minst) {
 	if op == OpSHL || op == OpSHR {
 		bt = U32
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], dt, false) || !st.src(&mi, 0, in.Operands[1], at) || !st.src(&mi, 1, in.Operands[2], bt) {
-		return
+	srcs := []Type{at, bt}
+	if three {
+		srcs = append(srcs, ct)
 	}
-	if three && !st.src(&mi, 2, in.Operands[3], ct) {
-		return
-	}
-	mi.in.C = st.unusedSlot(mi.in.C, three)
-	st.emit(mi)
+	st.emitOps(mi, in, dt, srcs...)
 }
 
 // carryOK checks the carry-chain forms (.cc, addc, subc, madc): .u32
@@ -135,11 +132,7 @@ func (st *fnState) lowerUnary(in *Instr, ms modSet, mi minst) {
 	if op == OpPOPC || op == OpCLZ {
 		dt = U32
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], dt, false) || !st.src(&mi, 0, in.Operands[1], t) {
-		return
-	}
-	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, dt, t)
 }
 
 func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
@@ -217,26 +210,25 @@ func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
 	if !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) {
 		return
 	}
+	var c Operand
 	if boolop != BoolNone {
-		if !st.src(&mi, 2, in.Operands[3], Pred) {
-			return
-		}
-	} else {
-		mi.in.C = ZeroOp()
+		c = in.Operands[3]
 	}
-	st.emit(mi)
+	st.emitOptC(mi, c, Pred)
 }
 
-func (st *fnState) lowerSelp(in *Instr, ms modSet, mi minst) {
+// lowerThree lowers the three-source forms without modifiers, selp.t d, a,
+// b, p (c a predicate) and sad.t d, a, b, c (c of type t: ct NoType).
+func (st *fnState) lowerThree(in *Instr, ms modSet, mi minst, op Opcode, ct Type) {
 	t, ok := st.oneType(in, ms)
 	if !ok || !st.wantOperands(in, 4, 4) || !st.checkNoMods(in, ms) {
 		return
 	}
-	mi.in.Op, mi.in.Type = OpSELP, t
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], Pred) {
-		return
+	if ct == NoType {
+		ct = t
 	}
-	st.emit(mi)
+	mi.in.Op, mi.in.Type = op, t
+	st.emitOps(mi, in, t, t, t, ct)
 }
 
 func (st *fnState) lowerCvt(in *Instr, ms modSet, mi minst) {
@@ -327,7 +319,7 @@ func (st *fnState) lowerBits(in *Instr, ms modSet, mi minst) {
 			return
 		}
 		mi.in.Op, mi.in.Type = OpBFE, t
-		if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], U32) || !st.src(&mi, 2, in.Operands[3], U32) {
+		if !st.dstSrcs(&mi, in, t, t, U32, U32) {
 			return
 		}
 	case "bfi":
@@ -372,7 +364,7 @@ func (st *fnState) lowerBits(in *Instr, ms modSet, mi minst) {
 			return
 		}
 		mi.in.Op, mi.in.Type, mi.in.Mods = OpPRMT, t, uint16(mode)
-		if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], t) {
+		if !st.dstSrcs(&mi, in, t, t, t, t) {
 			return
 		}
 	}
@@ -415,22 +407,7 @@ func (st *fnState) lowerShf(in *Instr, ms modSet, mi minst) {
 	if mode == 1 {
 		mi.in.Mods |= ModShfWrap
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], U32) {
-		return
-	}
-	st.emit(mi)
-}
-
-func (st *fnState) lowerSad(in *Instr, ms modSet, mi minst) {
-	t, ok := st.oneType(in, ms)
-	if !ok || !st.wantOperands(in, 4, 4) || !st.checkNoMods(in, ms) {
-		return
-	}
-	mi.in.Op, mi.in.Type = OpSAD, t
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) || !st.src(&mi, 2, in.Operands[3], t) {
-		return
-	}
-	st.emit(mi)
+	st.emitOps(mi, in, t, t, t, U32)
 }
 
 func (st *fnState) lowerBfind(in *Instr, ms modSet, mi minst) {
@@ -446,9 +423,5 @@ func (st *fnState) lowerBfind(in *Instr, ms modSet, mi minst) {
 		mi.in.Mods |= ModBfindShiftAmt
 	}
 	mi.in.Op, mi.in.Type = OpBFIND, t
-	if !st.dst(&mi, fDst, in.Operands[0], U32, false) || !st.src(&mi, 0, in.Operands[1], t) {
-		return
-	}
-	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, U32, t)
 }

@@ -48,14 +48,11 @@ func (st *fnState) lowerMul24(in *Instr, ms modSet, mi minst) {
 		mi.in.Op = OpMAD24
 	}
 	mi.in.Mods |= uint16(mode)
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) {
-		return
+	srcs := []Type{t, t}
+	if mad {
+		srcs = append(srcs, t)
 	}
-	if mad && !st.src(&mi, 2, in.Operands[3], t) {
-		return
-	}
-	mi.in.C = st.unusedSlot(mi.in.C, mad)
-	st.emit(mi)
+	st.emitOps(mi, in, t, srcs...)
 }
 
 // lowerDp lowers dp4a.atype.btype and dp2a.{lo,hi}.atype.btype (types
@@ -98,10 +95,7 @@ func (st *fnState) lowerDp(in *Instr, ms modSet, mi minst) {
 	if at == U32 && bt == U32 {
 		ct = U32
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], ct, false) || !st.src(&mi, 0, in.Operands[1], at) || !st.src(&mi, 1, in.Operands[2], bt) || !st.src(&mi, 2, in.Operands[3], ct) {
-		return
-	}
-	st.emit(mi)
+	st.emitOps(mi, in, ct, at, bt, ct)
 }
 
 // lowerMaskExt lowers bmsk.{clamp,wrap}.b32 d, a, b and
@@ -139,11 +133,7 @@ func (st *fnState) lowerMaskExt(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type, mi.in.Mods = op, t, uint16(mode)
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], U32) {
-		return
-	}
-	mi.in.C = ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, t, t, U32)
 }
 
 // lowerFns lowers fns.b32 d, mask, base, offset.
@@ -157,10 +147,7 @@ func (st *fnState) lowerFns(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type = OpFNS, B32
-	if !st.dst(&mi, fDst, in.Operands[0], B32, false) || !st.src(&mi, 0, in.Operands[1], B32) || !st.src(&mi, 1, in.Operands[2], U32) || !st.src(&mi, 2, in.Operands[3], S32) {
-		return
-	}
-	st.emit(mi)
+	st.emitOps(mi, in, B32, B32, U32, S32)
 }
 
 // lowerLop3 lowers lop3.b32 d, a, b, c, immLut and the .BoolOp form

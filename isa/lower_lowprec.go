@@ -116,7 +116,7 @@ func (st *fnState) lowerCvtLow(in *Instr, mi minst, dt, at Type) {
 	if n == 3 {
 		mi.in.Mods |= ModCvtPack
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], dt, false) || !st.src(&mi, 0, in.Operands[1], at) {
+	if !st.dstSrcs(&mi, in, dt, at) {
 		return
 	}
 	if n == 3 {
@@ -163,8 +163,5 @@ func (st *fnState) lowerCvtPackSat(in *Instr, ms modSet, mi minst) {
 	}
 	mi.in.Op, mi.in.Type, mi.in.Type2 = OpCVT, dt, S32
 	mi.in.Mods = ModCvtPackSat | ModSat
-	if !st.dst(&mi, fDst, in.Operands[0], B32, false) || !st.src(&mi, 0, in.Operands[1], S32) || !st.src(&mi, 1, in.Operands[2], S32) || !st.src(&mi, 2, in.Operands[3], B32) {
-		return
-	}
-	st.emit(mi)
+	st.emitOps(mi, in, B32, S32, S32, B32)
 }

@@ -47,11 +47,7 @@ func (st *fnState) lowerMufu(in *Instr, ms modSet, mi minst) {
 	}
 	mi.in.Op, mi.in.Type = op, t
 	mi.in.Mods |= RndApprox << ModRndShift
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) {
-		return
-	}
-	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, t, t)
 }
 
 // lowerMufuHalf lowers the half-precision forms: ex2.approx.{f16,f16x2},
@@ -87,11 +83,7 @@ func (st *fnState) lowerMufuHalf(in *Instr, ms modSet, mi minst, op Opcode, t Ty
 	if ftz {
 		mi.in.Mods |= ModFtz
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) {
-		return
-	}
-	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, t, t)
 }
 
 // lowerCopysign lowers copysign.{f32,f64} d, a, b: b's magnitude with a's sign.
@@ -105,11 +97,7 @@ func (st *fnState) lowerCopysign(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type = OpCOPYSIGN, t
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], t) {
-		return
-	}
-	mi.in.C = ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, t, t, t)
 }
 
 // lowerTestp lowers testp.op.{f32,f64} p, a.
@@ -136,9 +124,5 @@ func (st *fnState) lowerTestp(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type, mi.in.Mods = OpTESTP, t, uint16(prop)
-	if !st.dst(&mi, fDst, in.Operands[0], Pred, false) || !st.src(&mi, 0, in.Operands[1], t) {
-		return
-	}
-	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, Pred, t)
 }

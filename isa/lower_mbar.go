@@ -106,14 +106,11 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	default: // arrive without a count: 1
 		st.setImm(&mi, 1, 1)
 	}
+	var c Operand
 	if len(ops) > 2 { // try_wait's suspendTimeHint: read, not used
-		if !st.src(&mi, 2, ops[2], U32) {
-			return
-		}
-	} else {
-		mi.in.C = ZeroOp()
+		c = ops[2]
 	}
-	st.emit(mi)
+	st.emitOptC(mi, c, U32)
 }
 
 // lowerMbarPending lowers mbarrier.pending_count.b64 count, state: the

@@ -445,14 +445,11 @@ func (st *fnState) lowerAtom(in *Instr, ms modSet, mi minst) {
 	if !st.src(&mi, 1, ops[1], t) {
 		return
 	}
+	var c Operand
 	if op == AtomCAS {
-		if !st.src(&mi, 2, ops[2], t) {
-			return
-		}
-	} else {
-		mi.in.C = ZeroOp()
+		c = ops[2]
 	}
-	st.emit(mi)
+	st.emitOptC(mi, c, t)
 }
 
 // lowerMemHalves lowers ld/st .v8 of 32-bit elements and .v4 of 64-bit

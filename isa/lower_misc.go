@@ -34,12 +34,8 @@ func (st *fnState) lowerMisc(in *Instr, ms modSet, mi minst) {
 			st.a.errorf(in.Pos, "pmevent takes only the .mask modifier")
 			return
 		}
-		if !st.wantOperands(in, 1, 1) {
-			return
-		}
-		im, ok := in.Operands[0].(*ImmOperand)
-		if !ok || im.Float {
-			st.a.errorf(OperandPos(in.Operands[0]), "pmevent needs an integer immediate operand")
+		im, ok := st.soleIntImm(in, "pmevent needs an integer immediate operand")
+		if !ok {
 			return
 		}
 		mi.in.Op = OpPMEVENT
@@ -82,12 +78,8 @@ func (st *fnState) lowerMisc(in *Instr, ms modSet, mi minst) {
 			st.a.errorf(in.Pos, "setmaxnreg must be written setmaxnreg.%s.sync.aligned.u32", map[bool]string{true: "inc", false: "dec"}[inc])
 			return
 		}
-		if !st.wantOperands(in, 1, 1) {
-			return
-		}
-		im, ok := in.Operands[0].(*ImmOperand)
-		if !ok || im.Float {
-			st.a.errorf(OperandPos(in.Operands[0]), "setmaxnreg needs an integer constant register count")
+		im, ok := st.soleIntImm(in, "setmaxnreg needs an integer constant register count")
+		if !ok {
 			return
 		}
 		if im.Int < 24 || im.Int > 256 || im.Int%8 != 0 {

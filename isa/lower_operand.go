@@ -141,16 +141,59 @@ func (st *fnState) regOf(o Operand, t Type, wide bool) (int, bool) {
 	return v, true
 }
 
+// emitOps lowers in's operands as dstSrcs does, sets the source slots
+// beyond srcs to zero and emits mi; nothing is emitted after an error.
+func (st *fnState) emitOps(mi minst, in *Instr, d Type, srcs ...Type) {
+	if !st.dstSrcs(&mi, in, d, srcs...) {
+		return
+	}
+	for slot := len(srcs); slot < 3; slot++ {
+		*mi.in.srcSlot(slot) = ZeroOp()
+	}
+	st.emit(mi)
+}
+
+// emitOptC emits mi with source C, of type t, read from c, or zero when the
+// optional operand c is absent (nil).
+func (st *fnState) emitOptC(mi minst, c Operand, t Type) {
+	if c == nil {
+		mi.in.C = ZeroOp()
+	} else if !st.src(&mi, 2, c, t) {
+		return
+	}
+	st.emit(mi)
+}
+
+// soleIntImm checks that in has one operand, an integer immediate, and
+// returns it; otherwise it reports (msg for a wrong kind of operand) and
+// gives false.
+func (st *fnState) soleIntImm(in *Instr, msg string) (*ImmOperand, bool) {
+	if !st.wantOperands(in, 1, 1) {
+		return nil, false
+	}
+	im, ok := in.Operands[0].(*ImmOperand)
+	if !ok || im.Float {
+		st.a.errorf(OperandPos(in.Operands[0]), "%s", msg)
+		return nil, false
+	}
+	return im, true
+}
+
+// srcSlot is the operand field of source slot (0=A, 1=B, 2=C).
+func (in *Inst) srcSlot(slot int) *Operand12 {
+	switch slot {
+	case 1:
+		return &in.B
+	case 2:
+		return &in.C
+	}
+	return &in.A
+}
+
 // setImm stores an immediate for slot (0=A,1=B,2=C): the Imm field when free
 // and representable, else the constant table.
 func (st *fnState) setImm(mi *minst, slot int, v uint64) {
-	op := &mi.in.A
-	switch slot {
-	case 1:
-		op = &mi.in.B
-	case 2:
-		op = &mi.in.C
-	}
+	op := mi.in.srcSlot(slot)
 	if !mi.immUsed && uint64(int64(int32(uint32(v)))) == v {
 		*op = ImmOp()
 		mi.in.Imm = uint32(v)
@@ -164,13 +207,7 @@ func (st *fnState) setImm(mi *minst, slot int, v uint64) {
 // src resolves a source operand of type t into slot (0..2).
 func (st *fnState) src(mi *minst, slot int, o Operand, t Type) bool {
 	field := uint8(fA + slot)
-	op := &mi.in.A
-	switch slot {
-	case 1:
-		op = &mi.in.B
-	case 2:
-		op = &mi.in.C
-	}
+	op := mi.in.srcSlot(slot)
 	switch o := o.(type) {
 	case *ImmOperand:
 		if t == Pred {
@@ -316,6 +353,21 @@ func isSRegName(n string) bool {
 	return ok
 }
 
+// dstSrcs lowers operand 0 of in as the destination, of type d, and
+// operands 1, 2, ... as sources A, B, ... of the types srcs; false after the
+// first error.
+func (st *fnState) dstSrcs(mi *minst, in *Instr, d Type, srcs ...Type) bool {
+	if !st.dst(mi, fDst, in.Operands[0], d, false) {
+		return false
+	}
+	for i, t := range srcs {
+		if !st.src(mi, i, in.Operands[i+1], t) {
+			return false
+		}
+	}
+	return true
+}
+
 // dst resolves a destination register into field.
 func (st *fnState) dst(mi *minst, field uint8, o Operand, t Type, wide bool) bool {
 	if s, ok := o.(*SymOperand); ok && s.Name == "_" {
@@ -335,13 +387,6 @@ func (st *fnState) dst(mi *minst, field uint8, o Operand, t Type, wide bool) boo
 	return true
 }
 
-func (st *fnState) unusedSlot(o Operand12, used bool) Operand12 {
-	if used {
-		return o
-	}
-	return ZeroOp()
-}
-
 // srcWide is src, but allows a register wider than t.
 func (st *fnState) srcWide(mi *minst, slot int, o Operand, t Type) bool {
 	if ro, ok := o.(*RegOperand); ok && !ro.Neg {
@@ -350,16 +395,10 @@ func (st *fnState) srcWide(mi *minst, slot int, o Operand, t Type) bool {
 			if !ok {
 				return false
 			}
-			op := &mi.in.A
-			switch slot {
-			case 1:
-				op = &mi.in.B
-			case 2:
-				// The second element of a vector store: in C, so that A
-				// keeps the address's base (FP or RZ for a named address).
-				op = &mi.in.C
-			}
-			*op = RegOp(0)
+			// Slot 2 is the second element of a vector store: in C, so
+			// that A keeps the address's base (FP or RZ for a named
+			// address).
+			*mi.in.srcSlot(slot) = RegOp(0)
 			mi.uses = append(mi.uses, rref{v, uint8(fA + slot)})
 			return true
 		}

@@ -18,12 +18,8 @@ func (st *fnState) lowerSASS(in *Instr, ms modSet, mi minst) {
 		}
 		mi.in.Op, mi.in.Mods = OpBPT, uint16(mode)
 		if mode == BPTTrap {
-			if !st.wantOperands(in, 1, 1) {
-				return
-			}
-			im, ok := in.Operands[0].(*ImmOperand)
-			if !ok || im.Float {
-				st.a.errorf(OperandPos(in.Operands[0]), "BPT.TRAP needs an immediate trap reason")
+			im, ok := st.soleIntImm(in, "BPT.TRAP needs an immediate trap reason")
+			if !ok {
 				return
 			}
 			if im.Int == 0 {

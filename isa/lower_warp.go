@@ -7,24 +7,9 @@ func (st *fnState) lowerVote(in *Instr, ms modSet, mi minst) {
 	if !ok {
 		return
 	}
-	mode := -1
-	sync := false
-	for _, m := range ms.rest {
-		switch m {
-		case "all":
-			mode = 0
-		case "any":
-			mode = 1
-		case "uni":
-			mode = 2
-		case "ballot":
-			mode = 3
-		case "sync":
-			sync = true
-		default:
-			st.a.errorf(in.Pos, "unsupported: vote.%s", m)
-			return
-		}
+	mode, sync, ok := st.syncMode(in, ms, "vote", modeOf("all", "any", "uni", "ballot"))
+	if !ok {
+		return
 	}
 	if mode < 0 || (mode == 3) != (t == B32) || (mode != 3 && t != Pred) {
 		st.a.errorf(in.Pos, "vote needs .all/.any/.uni with .pred or .ballot with .b32")
@@ -38,7 +23,7 @@ func (st *fnState) lowerVote(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type, mi.in.Mods = OpVOTE, t, uint16(mode)
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], Pred) {
+	if !st.dstSrcs(&mi, in, t, Pred) {
 		return
 	}
 	if sync {
@@ -58,23 +43,9 @@ func (st *fnState) lowerShfl(in *Instr, ms modSet, mi minst) {
 		st.a.errorf(in.Pos, "shfl needs a 32-bit type")
 		return
 	}
-	mode, sync := -1, false
-	for _, m := range ms.rest {
-		switch m {
-		case "up":
-			mode = ShflUp
-		case "down":
-			mode = ShflDown
-		case "bfly":
-			mode = ShflBfly
-		case "idx":
-			mode = ShflIdx
-		case "sync":
-			sync = true
-		default:
-			st.a.errorf(in.Pos, "unsupported: shfl.%s", m)
-			return
-		}
+	mode, sync, ok := st.syncMode(in, ms, "shfl", modeOf("up", "down", "bfly", "idx")) // ShflUp..ShflIdx
+	if !ok {
+		return
 	}
 	if mode < 0 || !sync {
 		st.a.errorf(in.Pos, "unsupported: shfl without .sync and a mode (.up/.down/.bfly/.idx)")
@@ -118,18 +89,9 @@ func (st *fnState) lowerRedux(in *Instr, ms modSet, mi minst) {
 	if !ok || !st.wantOperands(in, 3, 3) {
 		return
 	}
-	op, sync := -1, false
-	for _, m := range ms.rest {
-		r, ok := ParseRedux(m)
-		switch {
-		case m == "sync":
-			sync = true
-		case ok:
-			op = r
-		default:
-			st.a.errorf(in.Pos, "unsupported: redux.%s", m)
-			return
-		}
+	op, sync, ok := st.syncMode(in, ms, "redux", ParseRedux)
+	if !ok {
+		return
 	}
 	switch {
 	case !sync || op < 0:
@@ -146,11 +108,7 @@ func (st *fnState) lowerRedux(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type, mi.in.Mods = OpREDUX, t, uint16(op)
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) || !st.src(&mi, 0, in.Operands[1], t) || !st.src(&mi, 1, in.Operands[2], B32) {
-		return
-	}
-	mi.in.C = ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, t, t, B32)
 }
 
 // lowerMatch lowers match.any.sync.{b32,b64} d, a, membermask and
@@ -160,19 +118,9 @@ func (st *fnState) lowerMatch(in *Instr, ms modSet, mi minst) {
 	if !ok || !st.wantOperands(in, 3, 3) {
 		return
 	}
-	mode, sync := -1, false
-	for _, m := range ms.rest {
-		switch m {
-		case "sync":
-			sync = true
-		case "any":
-			mode = 0
-		case "all":
-			mode = ModMatchAll
-		default:
-			st.a.errorf(in.Pos, "unsupported: match.%s", m)
-			return
-		}
+	mode, sync, ok := st.syncMode(in, ms, "match", modeOf("any", "all")) // 0, ModMatchAll
+	if !ok {
+		return
 	}
 	if !sync || mode < 0 {
 		st.a.errorf(in.Pos, "match needs .sync and .any or .all")
@@ -223,4 +171,30 @@ func (st *fnState) lowerElect(in *Instr, ms modSet, mi minst) {
 	}
 	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
 	st.emit(mi)
+}
+
+// syncMode reads the modifiers of a warp-synchronous instruction (what
+// names it): .sync, and a mode that mode maps to its value (the last one
+// written counts; -1 for none). Another modifier is reported as
+// unsupported and gives ok false.
+func (st *fnState) syncMode(in *Instr, ms modSet, what string, mode func(string) (int, bool)) (m int, sync, ok bool) {
+	m = -1
+	for _, x := range ms.rest {
+		if x == "sync" {
+			sync = true
+			continue
+		}
+		v, isMode := mode(x)
+		if !isMode {
+			st.a.errorf(in.Pos, "unsupported: %s.%s", what, x)
+			return 0, false, false
+		}
+		m = v
+	}
+	return m, sync, true
+}
+
+// modeOf maps the mode names to their positions (0, 1, ...).
+func modeOf(names ...string) func(string) (int, bool) {
+	return func(m string) (int, bool) { return indexIn(names, m, 0) }
 }

@@ -56,22 +56,10 @@ const (
 var rndNames = [...]string{"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "approx", "full", "rna"}
 
 // RoundingName returns the PTX spelling of a rounding mode ("" for none).
-func RoundingName(r int) string {
-	if r >= 0 && r < len(rndNames) {
-		return rndNames[r]
-	}
-	return ""
-}
+func RoundingName(r int) string { return nameIn(rndNames[:], r, 0, "") }
 
 // ParseRounding maps "rn" etc. to a rounding mode.
-func ParseRounding(s string) (int, bool) {
-	for i, n := range rndNames {
-		if i > 0 && n == s {
-			return i, true
-		}
-	}
-	return 0, false
-}
+func ParseRounding(s string) (int, bool) { return indexIn(rndNames[:], s, 1) }
 
 // SETP: comparison, boolean combination with C, two destinations.
 const (
@@ -107,22 +95,10 @@ const (
 var cmpNames = [...]string{"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"}
 
 // CmpName returns the PTX spelling of a comparison.
-func CmpName(c int) string {
-	if c >= 0 && c < len(cmpNames) {
-		return cmpNames[c]
-	}
-	return "cmp?"
-}
+func CmpName(c int) string { return nameIn(cmpNames[:], c, 0, "cmp?") }
 
 // ParseCmp maps "eq" etc. to a comparison.
-func ParseCmp(s string) (int, bool) {
-	for i, n := range cmpNames {
-		if n == s {
-			return i, true
-		}
-	}
-	return 0, false
-}
+func ParseCmp(s string) (int, bool) { return indexIn(cmpNames[:], s, 0) }
 
 // Boolean combinations (SETP, BAR.RED).
 const (
@@ -168,12 +144,7 @@ const (
 var spaceNames = [...]string{"generic", "global", "shared", "local", "param", "const"}
 
 // SpaceName returns the PTX name of a state space.
-func SpaceName(s int) string {
-	if s >= 0 && s < len(spaceNames) {
-		return spaceNames[s]
-	}
-	return "space?"
-}
+func SpaceName(s int) string { return nameIn(spaceNames[:], s, 0, "space?") }
 
 // Atomic operations (ATOM).
 const (
@@ -205,23 +176,11 @@ var atomNames = [...]string{"add", "cas", "exch", "min", "max", "inc", "dec", "a
 	"mbarrier.init", "mbarrier.arrive", "mbarrier.arrive.noComplete", "mbarrier.arrive_drop", "mbarrier.test_wait", "mbarrier.test_wait.parity"}
 
 // AtomName returns the PTX spelling of an atomic operation.
-func AtomName(a int) string {
-	if a >= 0 && a < len(atomNames) {
-		return atomNames[a]
-	}
-	return "atom?"
-}
+func AtomName(a int) string { return nameIn(atomNames[:], a, 0, "atom?") }
 
 // ParseAtom maps "add" etc. to an atomic operation (not the mbarrier
 // ones, which are written as mbarrier instructions).
-func ParseAtom(s string) (int, bool) {
-	for i, n := range atomNames[:AtomXor+1] {
-		if n == s {
-			return i, true
-		}
-	}
-	return 0, false
-}
+func ParseAtom(s string) (int, bool) { return indexIn(atomNames[:AtomXor+1], s, 0) }
 
 // MOV: packing and unpacking of vector operands.
 const (
@@ -270,22 +229,10 @@ const (
 var bptNames = [...]string{"", "DRAIN", "PAUSE", "PAUSE_QUIET", "TRAP", "INT"}
 
 // BPTName returns the SASS spelling of a BPT mode.
-func BPTName(m int) string {
-	if m > 0 && m < len(bptNames) {
-		return bptNames[m]
-	}
-	return "BPT?"
-}
+func BPTName(m int) string { return nameIn(bptNames[:], m, 1, "BPT?") }
 
 // ParseBPT maps "PAUSE_QUIET" etc. to a BPT mode.
-func ParseBPT(s string) (int, bool) {
-	for i, n := range bptNames {
-		if i > 0 && n == s {
-			return i, true
-		}
-	}
-	return 0, false
-}
+func ParseBPT(s string) (int, bool) { return indexIn(bptNames[:], s, 1) }
 
 // Other single-bit modifiers.
 const (
@@ -309,22 +256,10 @@ const (
 var prmtNames = [...]string{"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}
 
 // PrmtName returns the PTX spelling of a prmt mode ("" for the default).
-func PrmtName(m int) string {
-	if m >= 0 && m < len(prmtNames) {
-		return prmtNames[m]
-	}
-	return "prmt?"
-}
+func PrmtName(m int) string { return nameIn(prmtNames[:], m, 0, "prmt?") }
 
 // ParsePrmt maps "f4e" etc. to a prmt mode.
-func ParsePrmt(s string) (int, bool) {
-	for i, n := range prmtNames {
-		if i > 0 && n == s {
-			return i, true
-		}
-	}
-	return 0, false
-}
+func ParsePrmt(s string) (int, bool) { return indexIn(prmtNames[:], s, 1) }
 
 // BFI: the length operand is a register (Dst2) when ModBfiLenReg is set,
 // otherwise the Imm field. Its position operand is C.
@@ -366,22 +301,10 @@ const (
 var testpNames = [...]string{"finite", "infinite", "number", "notanumber", "normal", "subnormal"}
 
 // TestpName returns the PTX spelling of a testp property.
-func TestpName(m int) string {
-	if m >= 0 && m < len(testpNames) {
-		return testpNames[m]
-	}
-	return "testp?"
-}
+func TestpName(m int) string { return nameIn(testpNames[:], m, 0, "testp?") }
 
 // ParseTestp maps "finite" etc. to a testp property.
-func ParseTestp(s string) (int, bool) {
-	for i, n := range testpNames {
-		if n == s {
-			return i, true
-		}
-	}
-	return 0, false
-}
+func ParseTestp(s string) (int, bool) { return indexIn(testpNames[:], s, 0) }
 
 // REDUX operations (Mods bits 0..2).
 const (
@@ -397,22 +320,10 @@ const (
 var reduxNames = [...]string{"add", "min", "max", "and", "or", "xor"}
 
 // ReduxName returns the PTX spelling of a redux operation.
-func ReduxName(m int) string {
-	if m >= 0 && m < len(reduxNames) {
-		return reduxNames[m]
-	}
-	return "redux?"
-}
+func ReduxName(m int) string { return nameIn(reduxNames[:], m, 0, "redux?") }
 
 // ParseRedux maps "add" etc. to a redux operation.
-func ParseRedux(s string) (int, bool) {
-	for i, n := range reduxNames {
-		if n == s {
-			return i, true
-		}
-	}
-	return 0, false
-}
+func ParseRedux(s string) (int, bool) { return indexIn(reduxNames[:], s, 0) }
 
 // MATCH: .all (clear: .any), and the optional predicate destination Dst2
 // of match.all.
@@ -445,3 +356,23 @@ const ModWrap = 1 << 0
 
 // LOP3: the truth table is Imm & LopLUTMask.
 const LopLUTMask = 0xff
+
+// nameIn is names[v] for v from from on, else unknown: the spelling of a
+// modifier value.
+func nameIn(names []string, v, from int, unknown string) string {
+	if v >= from && v < len(names) {
+		return names[v]
+	}
+	return unknown
+}
+
+// indexIn is the index of s in names from from on: a modifier value from
+// its spelling.
+func indexIn(names []string, s string, from int) (int, bool) {
+	for i := from; i < len(names); i++ {
+		if names[i] == s {
+			return i, true
+		}
+	}
+	return 0, false
+}

@@ -311,14 +311,24 @@ func (p *parser) parseVarDecl(pos Pos, linkage string) *VarDecl {
 	return d
 }
 
-func (p *parser) parseVar(d *VarDecl) *Var {
+// word consumes a word token (a name), reporting what was expected
+// otherwise.
+func (p *parser) word(what string) (*token, bool) {
 	t := p.tok()
 	if t.kind != tWord {
-		p.errAt(t, "expected variable name, found %s", describe(t))
+		p.errAt(t, "expected %s, found %s", what, describe(t))
+		return t, false
+	}
+	p.next()
+	return t, true
+}
+
+func (p *parser) parseVar(d *VarDecl) *Var {
+	t, ok := p.word("variable name")
+	if !ok {
 		return nil
 	}
 	v := &Var{Pos: p.pos(t), Name: t.text}
-	p.next()
 	if p.tok().is('<') {
 		p.next()
 		nt := p.tok()
@@ -423,13 +433,11 @@ func (p *parser) parseInit() *Init {
 
 // symWithOffset parses "name" or "name+N" / "name-N" as a SymOperand.
 func (p *parser) symWithOffset() *SymOperand {
-	t := p.tok()
-	if t.kind != tWord {
-		p.errAt(t, "expected symbol, found %s", describe(t))
+	t, ok := p.word("symbol")
+	if !ok {
 		return nil
 	}
 	s := &SymOperand{Pos: p.pos(t), Name: t.text}
-	p.next()
 	if p.tok().is('+') || p.tok().is('-') {
 		off, ok := p.offset()
 		if !ok {

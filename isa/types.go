@@ -55,10 +55,8 @@ func (t Type) String() string {
 
 // ParseType maps a type name without its dot ("u32") to a Type.
 func ParseType(s string) (Type, bool) {
-	for i, n := range typeNames {
-		if n == s {
-			return Type(i), true
-		}
+	if i, ok := indexIn(typeNames[:], s, 0); ok {
+		return Type(i), true
 	}
 	return NoType, false
 }

@@ -241,19 +241,11 @@ func TestNewErrors(t *testing.T) {
 		{NumPorts: 1, Counters: [NumCounters]Counter{{Kind: Stall, Stall: -1}}},
 		{NumPorts: 1, Counters: [NumCounters]Counter{{Kind: 99}}},
 	}
-	for _, p := range bad {
-		if _, err := New(p); err == nil {
-			t.Errorf("%+v accepted", p)
-		}
-	}
-
+	rtltest.RejectsAll(t, New, bad)
 }
 
 func TestSignalTable(t *testing.T) {
-	rtltest.CheckTags(t, Inputs{}, Outputs{}, State{})
-	if err := rtl.CheckState(State{}); err != nil {
-		t.Fatal(err)
-	}
+	rtltest.CheckTypes(t, Inputs{}, Outputs{}, State{})
 	tab := newMon(t, 4).Signals()
 	want := rtl.Table{
 		{Name: "event_valid_i", Width: 4, Dir: rtl.DirIn, Scope: Scope, Elem: 1},
@@ -278,15 +270,5 @@ func TestSignalTable(t *testing.T) {
 func TestOutNoCombPath(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	u, _ := randMon(t, r)
-	for c := 0; c < 100; c++ {
-		q, d := u.Q(), u.D()
-		o := u.Out()
-		if u.Q() != q || u.D() != d {
-			t.Fatal("Out changed the registers")
-		}
-		if e := u.Eval(randInputs(r)); e != o {
-			t.Fatalf("cycle %d: Out %+v, Eval %+v", c, o, e)
-		}
-		u.Tick()
-	}
+	rtltest.CheckOut[Inputs, Outputs, State](t, u, 100, func() Inputs { return randInputs(r) })
 }

@@ -45,9 +45,7 @@ func TestLegalPTXOnceRefused(t *testing.T) {
 	st.global.u32 [%rd3+768], %r7;
 	st.global.u32 [%rd3+1024], %r11;
 	ret;`)
-	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(5 * 64)})
-	wantCompleted(t, rep)
-	out := rep.Buffers["out"]
+	out := runOut(t, src, 64, 5*64)
 	for tid := 0; tid < 64; tid++ {
 		want := []uint32{uint32(tid)<<24 | uint32(tid%32)<<16 | 64, 1, 32, uint32(tid + 1000), 1}
 		for k, w := range want {
@@ -135,9 +133,7 @@ func TestVectorStoreToNamedAddress(t *testing.T) {
 	st.global.u32 [%rd3+256], %r11;
 	st.global.u32 [%rd3+384], %r12;
 	ret;`)
-	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(4 * 32)})
-	wantCompleted(t, rep)
-	out := rep.Buffers["out"]
+	out := runOut(t, src, 32, 4*32)
 	f := func(v float32) uint32 { return math.Float32bits(v) }
 	for tid := 0; tid < 32; tid++ {
 		x := float32(tid)

@@ -145,9 +145,7 @@ func TestPartialExitAndBarrier(t *testing.T) {
 	st.global.u32 [%rd3], %r8;
 	ret;`)
 	sm, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{96, 1, 1}, Buffers: outBuf(96)})
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	wantStatus(t, rep, StatusCompleted)
 	if w := rep.Warps[2]; w.State != "exited" || w.PC != pcOfText(t, sm, "@%p1 exit") || w.Instructions == 0 {
 		t.Errorf("warp 2 (exits early) reported %+v", w)
 	}
@@ -195,9 +193,7 @@ DONE:
 	st.global.u32 [%rd3], %r10;
 	ret;`)
 	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(64)})
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	wantStatus(t, rep, StatusCompleted)
 	for i, v := range rep.Buffers["out"] {
 		if v != 63*64/2 {
 			t.Fatalf("out[%d] = %d, want %d", i, v, 63*64/2)
@@ -334,9 +330,7 @@ SKIP:
 	st.global.u32 [%rd3], %r4;
 	ret;`)
 	sm, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	wantStatus(t, rep, StatusCompleted)
 	if len(rep.Errors) != 1 || rep.Errors[0].Kind != "uniform_violation" || rep.Errors[0].PC != pcOfText(t, sm, "// not uniform") || rep.Errors[0].Warp != 0 {
 		t.Fatalf("errors %+v", rep.Errors)
 	}
@@ -365,9 +359,7 @@ END:
 	st.global.u32 [%rd3], %r1;
 	ret;`)
 	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(64)})
-	if rep.Status != StatusDeadlock {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	wantStatus(t, rep, StatusDeadlock)
 	if len(rep.Errors) != 1 || rep.Errors[0].Kind != "deadlock" {
 		t.Fatalf("errors %+v", rep.Errors)
 	}
@@ -399,9 +391,7 @@ LOW:
 	st.global.u32 [%rd3], %r1;
 	ret;`)
 	_, rep = runPTX(t, smallConfig(), src2, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(64)})
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	wantStatus(t, rep, StatusCompleted)
 }
 
 func TestCycleLimit(t *testing.T) {

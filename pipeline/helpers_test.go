@@ -115,9 +115,25 @@ func runLogged(t testing.TB, cfg config.Config, src string, l Launch) (*SM, *Rep
 
 func wantCompleted(t testing.TB, rep *Report) {
 	t.Helper()
-	if rep.Status != StatusCompleted {
+	wantStatus(t, rep, StatusCompleted)
+}
+
+// wantStatus fails t unless the run ended with status want.
+func wantStatus(t testing.TB, rep *Report, want string) {
+	t.Helper()
+	if rep.Status != want {
 		t.Fatalf("status %s, errors %+v", rep.Status, rep.Errors)
 	}
+}
+
+// runOut runs src in one CTA of threads threads under smallConfig with an
+// out buffer of words words, requires it to complete and returns the out
+// buffer.
+func runOut(t testing.TB, src string, threads, words int) []uint32 {
+	t.Helper()
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{uint32(threads), 1, 1}, Buffers: outBuf(words)})
+	wantCompleted(t, rep)
+	return rep.Buffers["out"]
 }
 
 func wantNoErrors(t testing.TB, rep *Report) {

@@ -161,9 +161,7 @@ func TestAtomAddHalf2(t *testing.T) {
 	atom.global.add.noftz.f16x2 %r3, [%rd1], 0x3c003800;
 	atom.global.add.noftz.bf16x2 %r4, [%rd1+4], 0x3e804000;
 	ret;`)
-	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(2)})
-	wantCompleted(t, rep)
-	out := rep.Buffers["out"]
+	out := runOut(t, src, 64, 2)
 	// f16: 64*1.0 = 64 (0x5400) high, 64*0.5 = 32 (0x5000) low;
 	// bf16: 64*0.25 = 16 (0x4180) high, 64*2 = 128 (0x4300) low.
 	if out[0] != 0x5400_5000 || out[1] != 0x4180_4300 {

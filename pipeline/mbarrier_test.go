@@ -48,9 +48,7 @@ SPIN:
 	st.global.u32 [%rd3+256], %r4;
 	st.global.u32 [%rd3+512], %r5;
 	ret;`)
-	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(4 * 64)})
-	wantCompleted(t, rep)
-	out := rep.Buffers["out"]
+	out := runOut(t, src, 64, 4*64)
 	pend := append([]uint32(nil), out[:64]...)
 	sort.Slice(pend, func(i, j int) bool { return pend[i] < pend[j] })
 	for i, p := range pend {

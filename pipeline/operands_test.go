@@ -22,9 +22,7 @@ func TestRegPlusImmOperands(t *testing.T) {
 	st.global.u32 [%rd3+512], %r5;
 	st.global.u32 [%rd3+768], %r6;
 	ret;`)
-	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(4 * 64)})
-	wantCompleted(t, rep)
-	out := rep.Buffers["out"]
+	out := runOut(t, src, 64, 4*64)
 	for tid := uint32(0); tid < 64; tid++ {
 		lane := tid % 32
 		if got, want := out[tid], tid+5+lane-1; got != want {
@@ -149,9 +147,7 @@ func TestVectorParams(t *testing.T) {
 	st.global.f32 [%rd3+768], %f8;
 	ret;`)
 	src = strings.Replace(src, ".reg .pred %p<8>;", ".reg .pred %p<8>;\n\t.reg .f32 %f<10>;", 1)
-	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: outBuf(4 * 64)})
-	wantCompleted(t, rep)
-	out := rep.Buffers["out"]
+	out := runOut(t, src, 64, 4*64)
 	for tid := 0; tid < 64; tid++ {
 		x := float32(tid)
 		want := []float32{x + 8, x + 2, x + 0.5, x}
@@ -217,9 +213,7 @@ func TestSetSlctCnotAndHints(t *testing.T) {
 	st.global.u32 [%rd3+768], %r10;
 	ret;`)
 	src = strings.Replace(src, "add.s64 %rd3, %rd1, %rd2;", "add.s64 %rd3, %rd1, %rd2;\n\tsetp.eq.u32 %p0, %r1, %r1;\n\t.reg .f32 %f<4>;", 1)
-	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(7 * 32)})
-	wantCompleted(t, rep)
-	out := rep.Buffers["out"]
+	out := runOut(t, src, 32, 7*32)
 	for l := 0; l < 32; l++ {
 		x := int32(l - 16)
 		sel := func(c bool, a, b uint32) uint32 {

@@ -177,14 +177,7 @@ func (sm *SM) Report() *Report {
 			r.WarpsOmitted++
 			continue
 		}
-		st := sm.warpState(w, sm.cycle)
-		pc := w.gpc
-		switch {
-		case w.done:
-			st, pc = StateDrain, w.lastPC
-		case st == StateEligible:
-			st = StateNotSelected
-		}
+		st, pc := sm.shownState(w, StateDrain)
 		if sm.stopped && sm.status != StatusCycleLimit && w.state == StateSelected && !w.done {
 			st = w.state
 		}

@@ -330,8 +330,7 @@ func (x *raceCell) access(g uint32, me int16, pc uint32, write bool) (other int1
 // against the other warps' accesses since the last barrier of the whole
 // CTA.
 func (sm *SM) raceShared(w *warp, lane int, orig, addr, end uint64, write bool) {
-	pc := w.gpc
-	if int(pc) < len(sm.code) && sm.code[pc].cat == catATOM {
+	if sm.atomicAt(w.gpc) {
 		return
 	}
 	c := w.cta
@@ -343,35 +342,43 @@ func (sm *SM) raceShared(w *warp, lane int, orig, addr, end uint64, write bool) 
 			c.race = make([]raceCell, len(c.shared))
 		}
 	}
-	g, me := c.raceGen+1, int16(w.inCTA) // generations start at 1: 0 is "never"
-	for b := addr; b < end; b++ {
-		if other, opc, what := c.race[b].access(g, me, pc, write); other >= 0 {
-			sm.raceRecord(w, "shared", lane, orig, end-addr, other, opc, what)
-			return
-		}
-	}
+	sm.raceScan(w, "shared", lane, orig, addr, end, write, func(b uint64) *raceCell { return &c.race[b] })
 }
 
 // raceGlobal is raceShared for global memory: the bytes the CTA touched,
 // in a map.
 func (sm *SM) raceGlobal(w *warp, lane int, orig, addr, end uint64, write bool) {
-	pc := w.gpc
-	if int(pc) < len(sm.code) && sm.code[pc].cat == catATOM {
+	if sm.atomicAt(w.gpc) {
 		return
 	}
 	c := w.cta
 	if c.grace == nil {
 		c.grace = map[uint64]*raceCell{}
 	}
-	g, me := c.raceGen+1, int16(w.inCTA)
-	for b := addr; b < end; b++ {
+	sm.raceScan(w, "global", lane, orig, addr, end, write, func(b uint64) *raceCell {
 		x := c.grace[b]
 		if x == nil {
 			x = &raceCell{}
 			c.grace[b] = x
 		}
-		if other, opc, what := x.access(g, me, pc, write); other >= 0 {
-			sm.raceRecord(w, "global", lane, orig, end-addr, other, opc, what)
+		return x
+	})
+}
+
+// atomicAt reports whether the instruction at pc is an atomic (atomics do
+// not race).
+func (sm *SM) atomicAt(pc uint32) bool {
+	return int(pc) < len(sm.code) && sm.code[pc].cat == catATOM
+}
+
+// raceScan records w's access of the bytes [addr, end) of space in their
+// cells (cell(b)) and reports the first race found.
+func (sm *SM) raceScan(w *warp, space string, lane int, orig, addr, end uint64, write bool, cell func(b uint64) *raceCell) {
+	pc := w.gpc
+	g, me := w.cta.raceGen+1, int16(w.inCTA) // generations start at 1: 0 is "never"
+	for b := addr; b < end; b++ {
+		if other, opc, what := cell(b).access(g, me, pc, write); other >= 0 {
+			sm.raceRecord(w, space, lane, orig, end-addr, other, opc, what)
 			return
 		}
 	}

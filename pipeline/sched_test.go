@@ -40,9 +40,7 @@ func schedTrace(t *testing.T, p config.SchedPolicy) ([]int, *Report) {
 		trace = append(trace, ci.Issued[0])
 	})
 	rep, _ := sm.Run()
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	wantStatus(t, rep, StatusCompleted)
 	return trace, rep
 }
 

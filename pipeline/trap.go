@@ -654,19 +654,15 @@ func (sm *SM) trapAbort(s *trapunit.Stop) {
 	status := StatusTrapped
 	switch s.Kind {
 	case trapunit.StopBreakpoint:
-		e := ErrorEntry{Kind: "breakpoint", Warp: -1, Message: "breakpoint: execution suspended and the host aborts the run (--on-break=abort)"}
-		if t.lastBreak >= 0 {
-			r := t.rep.Breakpoints[t.lastBreak]
-			e = sm.trapEntry("breakpoint", r, fmt.Sprintf("%s (lanes %#08x): execution suspended; the host aborts the run (--on-break=abort)", r.Kind, r.Lanes))
-		}
-		sm.addError(e)
+		sm.addError(sm.abortEntry("breakpoint", t.rep.Breakpoints, t.lastBreak, "breakpoint: execution suspended and the host aborts the run (--on-break=abort)",
+			func(r TrapRecord) string {
+				return fmt.Sprintf("%s (lanes %#08x): execution suspended; the host aborts the run (--on-break=abort)", r.Kind, r.Lanes)
+			}))
 	case trapunit.StopTrap:
-		e := ErrorEntry{Kind: "trap", Warp: -1, Message: "BPT.TRAP: the host aborts the run (--on-trap=abort)"}
-		if t.lastTrap >= 0 {
-			r := t.rep.Traps[t.lastTrap]
-			e = sm.trapEntry("trap", r, fmt.Sprintf("BPT.TRAP %d (lanes %#08x): the host aborts the run (--on-trap=abort)", r.Reason, r.Lanes))
-		}
-		sm.addError(e)
+		sm.addError(sm.abortEntry("trap", t.rep.Traps, t.lastTrap, "BPT.TRAP: the host aborts the run (--on-trap=abort)",
+			func(r TrapRecord) string {
+				return fmt.Sprintf("BPT.TRAP %d (lanes %#08x): the host aborts the run (--on-trap=abort)", r.Reason, r.Lanes)
+			}))
 	default:
 		// A warp error: its error entry was recorded when it happened.
 		// Errors other than PTX trap end the run as a fault, as before
@@ -678,6 +674,17 @@ func (sm *SM) trapAbort(s *trapunit.Stop) {
 		}
 	}
 	sm.finish(status)
+}
+
+// abortEntry is the error entry of a stop the host aborts: about recs[last],
+// the latest record of the kind (message msg(r)), or without a warp
+// (message none) when there is none.
+func (sm *SM) abortEntry(kind string, recs []TrapRecord, last int, none string, msg func(r TrapRecord) string) ErrorEntry {
+	if last < 0 {
+		return ErrorEntry{Kind: kind, Warp: -1, Message: none}
+	}
+	r := recs[last]
+	return sm.trapEntry(kind, r, msg(r))
 }
 
 func (sm *SM) trapEntry(kind string, r TrapRecord, msg string) ErrorEntry {

@@ -372,19 +372,26 @@ type WarpStatus struct {
 	Insts     uint64 // warp instructions issued
 }
 
+// shownState is the state and PC a report shows for resident warp w: a
+// finished warp is in state done at its last PC; an eligible warp that
+// was not picked is NOT_SELECTED.
+func (sm *SM) shownState(w *warp, done WarpState) (WarpState, uint32) {
+	st := sm.warpState(w, sm.cycle)
+	switch {
+	case w.done:
+		return done, w.lastPC
+	case st == StateEligible:
+		st = StateNotSelected
+	}
+	return st, w.gpc
+}
+
 // WarpStatus lists the resident warps in slot order.
 func (sm *SM) WarpStatus() []WarpStatus {
 	var out []WarpStatus
 	q := &sm.trap.q
 	for _, w := range sm.resident {
-		st := sm.warpState(w, sm.cycle)
-		pc := w.gpc
-		switch {
-		case w.done:
-			st, pc = StateExited, w.lastPC
-		case st == StateEligible:
-			st = StateNotSelected
-		}
+		st, pc := sm.shownState(w, StateExited)
 		_, text := sm.im.Where(pc)
 		ws := WarpStatus{Slot: w.slot, CTA: w.cta.id, WarpInCTA: w.inCTA, State: st.String(), PC: pc, Line: sm.lineOf(pc), Source: strings.TrimSpace(text),
 			Active: w.gmask, Live: w.live(), Insts: w.insts}

@@ -161,9 +161,7 @@ JOIN:
 `
 	r := newTrapRun(t, trapCfg(), src, 32)
 	rep := r.run()
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	wantStatus(t, rep, StatusCompleted)
 	for l := 0; l < 32; l++ {
 		want := uint32(1000 + l + 6 + 2)
 		if l < 8 {

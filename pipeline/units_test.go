@@ -527,9 +527,7 @@ func TestPMEventCounts(t *testing.T) {
 	cfg.PM.Counter = [8]string{"events:0x30", "event:6", "events:0xffff", "instructions", "cycles", "off", "stall:any", "stall:barrier"}
 	// Warp 0: 32 lanes; warp 1: lanes 0..7 (lanes 8..31 inactive).
 	_, rep, _ := runBoth(t, cfg, pmKernel, Launch{Block: [3]uint32{40, 1, 1}, Buffers: outBuf(40 * 4)})
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	wantStatus(t, rep, StatusCompleted)
 	var want [16]uint64
 	want[1] = 2     // pmevent 1, both warps
 	want[2] = 1 + 1 // @p pmevent 2 in warp 0; pmevent.mask 0xc in warp 1

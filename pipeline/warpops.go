@@ -8,6 +8,15 @@ import (
 	"github.com/smsim/smsim/isa"
 )
 
+// srcsAB decodes d's operands A and B as types ta and tb.
+func (dc *decoder) srcsAB(d *dinst, ta, tb isa.Type) (err *decodeErr) {
+	if d.a, err = dc.src(d, d.in.A, ta); err != nil {
+		return err
+	}
+	d.b, err = dc.src(d, d.in.B, tb)
+	return err
+}
+
 // decodeWarpOp decodes REDUX, MATCH and ELECT.
 func (dc *decoder) decodeWarpOp(d *dinst) *decodeErr {
 	in := &d.in
@@ -23,10 +32,7 @@ func (dc *decoder) decodeWarpOp(d *dinst) *decodeErr {
 			op > isa.ReduxMax && in.Type != isa.B32:
 			return illegal("REDUX.%s.%s", isa.ReduxName(op), in.Type)
 		}
-		if d.a, err = dc.src(d, in.A, in.Type); err != nil {
-			return err
-		}
-		if d.b, err = dc.src(d, in.B, isa.B32); err != nil {
+		if err = dc.srcsAB(d, in.Type, isa.B32); err != nil {
 			return err
 		}
 		d.d1, err = dc.dstReg(d, in.Dst, in.Type)
@@ -39,10 +45,7 @@ func (dc *decoder) decodeWarpOp(d *dinst) *decodeErr {
 		if in.Mods&^(isa.ModMatchAll|isa.ModMatchPred) != 0 || in.Mods == isa.ModMatchPred {
 			return illegal("MATCH modifiers %#x", in.Mods)
 		}
-		if d.a, err = dc.src(d, in.A, in.Type); err != nil {
-			return err
-		}
-		if d.b, err = dc.src(d, in.B, isa.B32); err != nil {
+		if err = dc.srcsAB(d, in.Type, isa.B32); err != nil {
 			return err
 		}
 		if d.d1, err = dc.dstReg(d, in.Dst, isa.B32); err != nil {

@@ -119,9 +119,7 @@ CONSUME:
 REST:
 	ret;`)
 	sm, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{128, 1, 1}, Buffers: outBuf(128)})
-	if rep.Status != StatusCompleted {
-		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
-	}
+	wantStatus(t, rep, StatusCompleted)
 	for i := 32; i < 64; i++ {
 		if v := rep.Buffers["out"][i]; v != uint32(7*(i-32)) {
 			t.Errorf("out[%d] = %d", i, v)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/device"
 	"github.com/smsim/smsim/diag"
+	"github.com/smsim/smsim/internal/clangtest"
 	"github.com/smsim/smsim/pipeline"
 )
 
@@ -271,20 +271,11 @@ func FuzzParsePlan(f *testing.F) {
 
 // testdata/host.ptx is exactly clang-16's output for host.cu.
 func TestHostPTXIsClangOutput(t *testing.T) {
-	clang, err := exec.LookPath("clang-16")
+	want, err := os.ReadFile("testdata/host.ptx")
 	if err != nil {
-		t.Fatalf("clang-16 is required to check testdata/host.ptx: %v", err)
+		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "host.ptx")
-	cmd := exec.Command(clang, "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib", "-S", "-O2", "-x", "cuda", "testdata/host.cu", "-o", out)
-	if msg, err := cmd.CombinedOutput(); err != nil || len(msg) > 0 {
-		t.Fatalf("clang-16: %v\n%s", err, msg)
-	}
-	got, _ := os.ReadFile(out)
-	want, _ := os.ReadFile("testdata/host.ptx")
-	if !bytes.Equal(got, want) {
-		t.Fatal("testdata/host.ptx is not what clang-16 makes of host.cu now; regenerate it (host.cu has the command)")
-	}
+	clangtest.CheckPTX(t, "testdata/host.cu", want)
 }
 
 // Running any plan that parses never panics, every sanitizer check on:

@@ -112,6 +112,15 @@ func (pl *Plan) path(p string) string {
 	return filepath.Join(pl.Dir, p)
 }
 
+// contents is a buffer's or variable's initial bytes: the file's when it
+// names one (relative to the plan), else data.
+func (pl *Plan) contents(data []byte, file string) ([]byte, error) {
+	if file == "" {
+		return data, nil
+	}
+	return os.ReadFile(pl.path(file))
+}
+
 // Run runs the plan on a new device with configuration cfg: it loads the
 // modules, allocates the buffers in order, fills the variables, checks
 // every launch against its kernel, then runs the steps and writes the
@@ -167,13 +176,10 @@ func (r *run) setup() {
 		return
 	}
 	for _, b := range pl.Buffers {
-		data := b.Data
-		if b.File != "" {
-			var err error
-			if data, err = os.ReadFile(pl.path(b.File)); err != nil {
-				r.errs = append(r.errs, posErr(b.At, "buffer %s: %v", b.Name, err))
-				continue
-			}
+		data, err := pl.contents(b.Data, b.File)
+		if err != nil {
+			r.errs = append(r.errs, posErr(b.At, "buffer %s: %v", b.Name, err))
+			continue
 		}
 		size := b.Size
 		switch {
@@ -201,13 +207,10 @@ func (r *run) setup() {
 		r.ptrs[b.Name], r.sizes[b.Name] = p, size
 	}
 	for _, v := range pl.Vars {
-		data := v.Data
-		if v.File != "" {
-			var err error
-			if data, err = os.ReadFile(pl.path(v.File)); err != nil {
-				r.errs = append(r.errs, posErr(v.At, "var %s: %v", v.Name, err))
-				continue
-			}
+		data, err := pl.contents(v.Data, v.File)
+		if err != nil {
+			r.errs = append(r.errs, posErr(v.At, "var %s: %v", v.Name, err))
+			continue
 		}
 		var errs []string
 		set := false

@@ -67,28 +67,24 @@ func (u *Pool) D() State { return u.d }
 
 // Tick is always_ff: Q = D.
 func (u *Pool) Tick() {
-	if len(u.dirty) > 0 {
-		for _, c := range u.dirty {
-			copyCTA(&u.q, &u.d, int(c))
-		}
-		u.dirty, u.dirtySet = u.dirty[:0], rtl.Bits{}
-	}
-	if u.dirtyG {
-		copyGlobal(&u.q, &u.d)
-		u.dirtyG = false
-	}
+	u.copyDirty(&u.q, &u.d)
+	u.dirtyG = false
 }
 
 // restore sets D = Q.
-func (u *Pool) restore() {
+func (u *Pool) restore() { u.copyDirty(&u.d, &u.q) }
+
+// copyDirty copies the CTAs touched since the last copy, and the global
+// state if it was touched, from src to dst.
+func (u *Pool) copyDirty(dst, src *State) {
 	if len(u.dirty) > 0 {
 		for _, c := range u.dirty {
-			copyCTA(&u.d, &u.q, int(c))
+			copyCTA(dst, src, int(c))
 		}
 		u.dirty, u.dirtySet = u.dirty[:0], rtl.Bits{}
 	}
 	if u.dirtyG {
-		copyGlobal(&u.d, &u.q)
+		copyGlobal(dst, src)
 	}
 }
 
@@ -229,6 +225,27 @@ func (u *Pool) Eval(in Inputs) Outputs {
 
 func (u *Pool) validCTA(c int) bool { return c >= 0 && c < u.p.NumCTAs && u.d.Valid.Has(c) }
 
+// liveWarp checks that warp w of CTA c exists and has not exited, reporting
+// NO_CTA, BAD_WARP or EXITED otherwise; it returns the CTA's warp count and
+// the warp's bit.
+func (u *Pool) liveWarp(c, w int) (nw int, bit uint32, ok bool) {
+	if !u.validCTA(c) {
+		u.fail(ErrNoCTA, c, w)
+		return 0, 0, false
+	}
+	nw = int(u.d.NWarps[c])
+	if w >= nw {
+		u.fail(ErrBadWarp, c, w)
+		return 0, 0, false
+	}
+	bit = uint32(1) << uint(w)
+	if u.d.Exited[c]&bit != 0 {
+		u.fail(ErrExited, c, w)
+		return 0, 0, false
+	}
+	return nw, bit, true
+}
+
 // ctaExit releases everything the CTA holds.
 func (u *Pool) ctaExit(c int) {
 	d := &u.d
@@ -285,18 +302,8 @@ func (u *Pool) ctaLaunch(c int, in *Inputs) {
 // without effect and the exit is reported as NOT_ALL_WARPS.
 func (u *Pool) warpExit(i, c, w int) {
 	d := &u.d
-	if !u.validCTA(c) {
-		u.fail(ErrNoCTA, c, w)
-		return
-	}
-	nw := int(d.NWarps[c])
-	if w >= nw {
-		u.fail(ErrBadWarp, c, w)
-		return
-	}
-	bit := uint32(1) << uint(w)
-	if d.Exited[c]&bit != 0 {
-		u.fail(ErrExited, c, w)
+	nw, bit, ok := u.liveWarp(c, w)
+	if !ok {
 		return
 	}
 	u.touch(c)
@@ -361,23 +368,13 @@ func (u *Pool) sync(c int, warps uint32) {
 func (u *Pool) arrive(i int, in *Inputs) {
 	d := &u.d
 	c, w := int(in.ArriveCTA[i]), int(in.ArriveWarp[i])
-	if !u.validCTA(c) {
-		u.fail(ErrNoCTA, c, w)
+	nw, bit, ok := u.liveWarp(c, w)
+	if !ok {
 		return
 	}
-	nw := int(d.NWarps[c])
-	if w >= nw {
-		u.fail(ErrBadWarp, c, w)
-		return
-	}
-	bit := uint32(1) << uint(w)
 	g := w / WarpsPerGroup
 	gb := uint8(1) << uint(g)
-	switch {
-	case d.Exited[c]&bit != 0:
-		u.fail(ErrExited, c, w)
-		return
-	case d.Wait[c]&bit != 0 || d.Blk[c]&gb != 0:
+	if d.Wait[c]&bit != 0 || d.Blk[c]&gb != 0 {
 		u.fail(ErrBusy, c, w)
 		return
 	}

@@ -127,41 +127,35 @@ func (p *exprParser) peek() byte {
 
 // sum = product { ("+" | "-") product }
 func (p *exprParser) sum() (int, error) {
-	v, err := p.product()
-	for err == nil {
-		op := p.peek()
-		if op != '+' && op != '-' {
-			break
-		}
-		p.i++
-		var r int
-		if r, err = p.product(); err == nil {
-			if op == '+' {
-				v += r
-			} else {
-				v -= r
-			}
-		}
-	}
-	return v, err
+	return p.chain(p.product, "+-")
 }
 
 // product = atom { ("*" | "/") atom }
 func (p *exprParser) product() (int, error) {
-	v, err := p.atom()
+	return p.chain(p.atom, "*/")
+}
+
+// chain = operand { op operand }, for op one of ops (all left-associative).
+func (p *exprParser) chain(operand func() (int, error), ops string) (int, error) {
+	v, err := operand()
 	for err == nil {
 		op := p.peek()
-		if op != '*' && op != '/' {
+		if op == 0 || !strings.ContainsRune(ops, rune(op)) {
 			break
 		}
 		p.i++
 		var r int
-		if r, err = p.atom(); err == nil {
-			if op == '*' {
+		if r, err = operand(); err == nil {
+			switch {
+			case op == '+':
+				v += r
+			case op == '-':
+				v -= r
+			case op == '*':
 				v *= r
-			} else if r == 0 {
+			case r == 0:
 				err = p.errorf("division by zero")
-			} else {
+			default:
 				v /= r
 			}
 		}

@@ -76,16 +76,18 @@ func Places(typ reflect.Type, table Table, strict bool) ([]Place, error) {
 	return out, nil
 }
 
-func leafOf(t reflect.Type) (Leaf, bool) {
+// leafOf is the encoding of a value of type t and the bits it can hold
+// (1 for a bool).
+func leafOf(t reflect.Type) (leaf Leaf, bits int, ok bool) {
 	switch k := t.Kind(); {
 	case k == reflect.Bool:
-		return LeafBool, true
+		return LeafBool, 1, true
 	case k >= reflect.Uint && k <= reflect.Uintptr:
-		return LeafUint, true
+		return LeafUint, 8 * int(t.Size()), true
 	case k >= reflect.Int && k <= reflect.Int64:
-		return LeafInt, true
+		return LeafInt, 8 * int(t.Size()), true
 	}
-	return 0, false
+	return 0, 0, false
 }
 
 func place(f reflect.StructField, sig Signal) (Place, error) {
@@ -106,13 +108,9 @@ func place(f reflect.StructField, sig Signal) (Place, error) {
 			leaves *= e.Len()
 			e = e.Elem()
 		}
-		leaf, ok := leafOf(e)
+		leaf, own, ok := leafOf(e)
 		if !ok {
 			return p, fmt.Errorf("array elements of type %s have no bit encoding", e)
-		}
-		own := 8 * int(e.Size())
-		if leaf == LeafBool {
-			own = 1
 		}
 		ew := sig.Elem
 		if ew == 0 {
@@ -127,13 +125,9 @@ func place(f reflect.StructField, sig Signal) (Place, error) {
 		p.Array, p.Leaf, p.LeafSize, p.Count = true, leaf, int(e.Size()), sig.Width/ew
 		p.Elem = ew
 	default:
-		leaf, ok := leafOf(t)
+		leaf, own, ok := leafOf(t)
 		if !ok {
 			return p, fmt.Errorf("the Go type %s has no bit encoding", t)
-		}
-		own := 8 * int(t.Size())
-		if leaf == LeafBool {
-			own = 1
 		}
 		if sig.Width > own {
 			return p, fmt.Errorf("width %d is wider than its Go type %s", sig.Width, t)

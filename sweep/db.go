@@ -85,44 +85,47 @@ func (d *DB) Delete(hashes ...string) error {
 
 // Hashes returns the set of hashes stored.
 func (d *DB) Hashes() (map[string]bool, error) {
-	rows, err := d.db.Query(`SELECT hash FROM points`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
+	return queryMap(d, `SELECT hash FROM points`, func(rows *sql.Rows) (string, bool, error) {
 		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, err
-		}
-		out[h] = true
-	}
-	return out, rows.Err()
+		err := rows.Scan(&h)
+		return h, true, err
+	})
 }
 
 // All returns every stored result by hash.
 func (d *DB) All() (map[string]Result, error) {
-	rows, err := d.db.Query(`SELECT hash, workload, axes, args, status, exit_code, error, report, wall_ms, finished FROM points`)
+	return queryMap(d, `SELECT hash, workload, axes, args, status, exit_code, error, report, wall_ms, finished FROM points`, func(rows *sql.Rows) (string, Result, error) {
+		var r Result
+		var axes, args, fin string
+		if err := rows.Scan(&r.Hash, &r.Workload, &axes, &args, &r.Status, &r.ExitCode, &r.Error, &r.Report, &r.WallMS, &fin); err != nil {
+			return "", r, err
+		}
+		if err := json.Unmarshal([]byte(axes), &r.Values); err != nil {
+			return "", r, fmt.Errorf("row %s: axes: %v", r.Hash, err)
+		}
+		if err := json.Unmarshal([]byte(args), &r.Args); err != nil {
+			return "", r, fmt.Errorf("row %s: args: %v", r.Hash, err)
+		}
+		r.Finished, _ = time.Parse(time.RFC3339Nano, fin)
+		return r.Hash, r, nil
+	})
+}
+
+// queryMap runs the query q and maps each row's key to its value, as row
+// reads them.
+func queryMap[V any](d *DB, q string, row func(*sql.Rows) (string, V, error)) (map[string]V, error) {
+	rows, err := d.db.Query(q)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]Result{}
+	out := map[string]V{}
 	for rows.Next() {
-		var r Result
-		var axes, args, fin string
-		if err := rows.Scan(&r.Hash, &r.Workload, &axes, &args, &r.Status, &r.ExitCode, &r.Error, &r.Report, &r.WallMS, &fin); err != nil {
+		k, v, err := row(rows)
+		if err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal([]byte(axes), &r.Values); err != nil {
-			return nil, fmt.Errorf("row %s: axes: %v", r.Hash, err)
-		}
-		if err := json.Unmarshal([]byte(args), &r.Args); err != nil {
-			return nil, fmt.Errorf("row %s: args: %v", r.Hash, err)
-		}
-		r.Finished, _ = time.Parse(time.RFC3339Nano, fin)
-		out[r.Hash] = r
+		out[k] = v
 	}
 	return out, rows.Err()
 }

@@ -619,29 +619,17 @@ func (p *specParser) plots(s *Spec, n ast.Node) {
 			continue
 		}
 		var pl Plot
+		scalars := map[string]*string{"kind": &pl.Kind, "name": &pl.Name, "metric": &pl.Metric, "x": &pl.X, "y": &pl.Y, "per": &pl.Per}
 		at := map[string]ast.Node{}
 		for _, e := range es {
 			at[e.Key] = e.Val
+			if dst := scalars[e.Key]; dst != nil {
+				if v, ok := p.Scalar(e.Val, what+"."+e.Key); ok {
+					*dst = v
+				}
+				continue
+			}
 			switch e.Key {
-			case "kind", "name", "metric", "x", "y", "per":
-				v, ok := p.Scalar(e.Val, what+"."+e.Key)
-				if !ok {
-					continue
-				}
-				switch e.Key {
-				case "kind":
-					pl.Kind = v
-				case "name":
-					pl.Name = v
-				case "metric":
-					pl.Metric = v
-				case "x":
-					pl.X = v
-				case "y":
-					pl.Y = v
-				case "per":
-					pl.Per = v
-				}
 			case "group":
 				vals, ok := p.List(e.Val, what+".group", true)
 				if !ok {

@@ -7,12 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/perfmon"
 	"github.com/smsim/smsim/pipeline"
 	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/rtl"
-	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/vcd"
 	"github.com/smsim/smsim/warpsched"
 )
@@ -49,6 +47,21 @@ func (s *scopeStack) enter(path string) error {
 }
 
 func (s *scopeStack) close() error { return s.enter("") }
+
+// unitInsts declares a unit's inputs, outputs and (q not nil) registers
+// from its signal table.
+func unitInsts[I, O, S any](t *Tracer, ss *scopeStack, tab rtl.Table, in *tinst[I], out *tinst[O], q *tinst[S]) (err error) {
+	if *in, err = newInst[I](t, ss, tab, nil); err != nil {
+		return err
+	}
+	if *out, err = newInst[O](t, ss, tab, nil); err != nil {
+		return err
+	}
+	if q != nil {
+		*q, err = newInst[S](t, ss, tab, nil)
+	}
+	return err
+}
 
 // newInst binds T's fields in table (all in one scope) and declares the
 // selected ones.
@@ -146,13 +159,7 @@ func (t *Tracer) declare() error {
 				tab = append(tab, sig)
 			}
 		}
-		if s.sIn[k], err = newInst[warpsched.Inputs](t, ss, tab, nil); err != nil {
-			return err
-		}
-		if s.sOut[k], err = newInst[warpsched.Outputs](t, ss, tab, nil); err != nil {
-			return err
-		}
-		if s.sQ[k], err = newInst[warpsched.State](t, ss, tab, nil); err != nil {
+		if err = unitInsts(t, ss, tab, &s.sIn[k], &s.sOut[k], &s.sQ[k]); err != nil {
 			return err
 		}
 	}
@@ -162,33 +169,18 @@ func (t *Tracer) declare() error {
 	// issued instructions execute, after the observation point: they are
 	// dumped with the end of their cycle (CycleInfo.Units of the next).
 	ct := sm.ClockTimer().Signals()
-	if s.ctIn, err = newInst[clocktimer.Inputs](t, ss, ct, nil); err != nil {
-		return err
-	}
-	if s.ctOut, err = newInst[clocktimer.Outputs](t, ss, ct, nil); err != nil {
-		return err
-	}
-	if s.ctQ, err = newInst[clocktimer.State](t, ss, ct, nil); err != nil {
+	if err = unitInsts(t, ss, ct, &s.ctIn, &s.ctOut, &s.ctQ); err != nil {
 		return err
 	}
 	pm := sm.PerfMon().Signals()
-	if s.pmIn, err = newInst[perfmon.Inputs](t, ss, pm, nil); err != nil {
-		return err
-	}
-	if s.pmOut, err = newInst[perfmon.Outputs](t, ss, pm, nil); err != nil {
+	if err = unitInsts[perfmon.Inputs, perfmon.Outputs, struct{}](t, ss, pm, &s.pmIn, &s.pmOut, nil); err != nil {
 		return err
 	}
 	// trap_unit: its inputs, outputs and registers. Its inputs and
 	// outputs are those of the unit's Eval at the end of each cycle,
 	// sampled when the next cycle starts.
 	tt := sm.TrapUnitModel().Signals()
-	if s.trIn, err = newInst[trapunit.Inputs](t, ss, tt, nil); err != nil {
-		return err
-	}
-	if s.trOut, err = newInst[trapunit.Outputs](t, ss, tt, nil); err != nil {
-		return err
-	}
-	if s.trQ, err = newInst[trapunit.State](t, ss, tt, nil); err != nil {
+	if err = unitInsts(t, ss, tt, &s.trIn, &s.trOut, &s.trQ); err != nil {
 		return err
 	}
 	if cfg.SM.MaxCTAs > maxCTASlots {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -123,14 +124,7 @@ func scanDump(r io.Reader) (*dumpInfo, error) {
 		}
 	}
 	seenTime := false
-	for {
-		c, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err = rd.Each(func(c vcd.Change) error {
 		if !seenTime {
 			d.first, seenTime = c.Time, true
 		}
@@ -140,6 +134,10 @@ func scanDump(r io.Reader) (*dumpInfo, error) {
 				d.used[s] = true
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return d, nil
 }
@@ -235,6 +233,31 @@ func (v *view) keyGroup(title, scope, rest string, keys ...string) {
 	v.s.EndGroup()
 }
 
+// keySig is a key signal of a scope and how to show it.
+type keySig struct {
+	name string
+	f    vcd.TraceFlags
+}
+
+// keyTraces shows the key signals of every scope (all the keys of the first
+// scope, then of the next), and returns the scopes' other signals.
+func (v *view) keyTraces(scopes []string, keys []keySig) []string {
+	for _, sc := range scopes {
+		for _, k := range keys {
+			v.trace(sc+"."+k.name, k.f)
+		}
+	}
+	var rest []string
+	for _, sc := range scopes {
+		for _, n := range v.d.under(sc) {
+			if !slices.ContainsFunc(keys, func(k keySig) bool { return strings.HasSuffix(n, "."+k.name) }) {
+				rest = append(rest, n)
+			}
+		}
+	}
+	return rest
+}
+
 // under lists the dump's variables in scope (directly, not below), in
 // declaration order, string companions right after their signal.
 func (d *dumpInfo) under(scope string) []string {
@@ -313,19 +336,7 @@ func writeView(w io.Writer, d *dumpInfo, dump, save string) error {
 	warps := d.scopesUsed("sm_top.g_warp[%d]")
 	if len(warps) > 0 {
 		s.BeginGroup("warps", false)
-		for _, ws := range warps {
-			v.trace(ws+".state_q_str", vcd.FormatBin)
-			v.trace(ws+".pc_q", vcd.FormatDec)
-			v.trace(ws+".active_mask_q", vcd.FormatHex)
-		}
-		var rest []string
-		for _, ws := range warps {
-			for _, n := range d.under(ws) {
-				if !strings.HasSuffix(n, ".state_q_str") && !strings.HasSuffix(n, ".pc_q") && !strings.HasSuffix(n, ".active_mask_q") {
-					rest = append(rest, n)
-				}
-			}
-		}
+		rest := v.keyTraces(warps, []keySig{{"state_q_str", vcd.FormatBin}, {"pc_q", vcd.FormatDec}, {"active_mask_q", vcd.FormatHex}})
 		v.group("warp details", true, rest)
 		s.EndGroup()
 	}
@@ -335,19 +346,7 @@ func writeView(w io.Writer, d *dumpInfo, dump, save string) error {
 	sched := d.indexed(ScopeSched)
 	if len(issue)+len(sched) > 0 {
 		s.BeginGroup("scheduler", false)
-		for _, is := range issue {
-			v.trace(is+".issue_op_o_str", vcd.FormatBin)
-			v.trace(is+".issue_warp_o", vcd.FormatDec)
-			v.trace(is+".issue_pc_o", vcd.FormatDec)
-		}
-		var rest []string
-		for _, is := range issue {
-			for _, n := range d.under(is) {
-				if !strings.HasSuffix(n, ".issue_op_o_str") && !strings.HasSuffix(n, ".issue_warp_o") && !strings.HasSuffix(n, ".issue_pc_o") {
-					rest = append(rest, n)
-				}
-			}
-		}
+		rest := v.keyTraces(issue, []keySig{{"issue_op_o_str", vcd.FormatBin}, {"issue_warp_o", vcd.FormatDec}, {"issue_pc_o", vcd.FormatDec}})
 		v.group("issue details", true, rest)
 		for _, ss := range sched {
 			v.group(strings.TrimPrefix(ss, "sm_top."), true, d.under(ss))

@@ -167,21 +167,17 @@ type arena struct {
 	b []byte
 }
 
-func (a *arena) words(n int) []uint64 {
-	if len(a.u) < n {
-		a.u = make([]uint64, max(n, 1<<13))
-	}
-	w := a.u[:n:n]
-	a.u = a.u[n:]
-	return w
-}
+func (a *arena) words(n int) []uint64 { return carve(&a.u, n, 1<<13) }
+func (a *arena) bytes(n int) []byte   { return carve(&a.b, n, 1<<15) }
 
-func (a *arena) bytes(n int) []byte {
-	if len(a.b) < n {
-		a.b = make([]byte, max(n, 1<<15))
+// carve takes the next n elements of *block, starting a new block of at
+// least chunk elements when it has fewer left.
+func carve[T any](block *[]T, n, chunk int) []T {
+	if len(*block) < n {
+		*block = make([]T, max(n, chunk))
 	}
-	w := a.b[:n:n]
-	a.b = a.b[n:]
+	w := (*block)[:n:n]
+	*block = (*block)[n:]
 	return w
 }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/internal/exlaunch"
+	"github.com/smsim/smsim/internal/gtkwtest"
 	"github.com/smsim/smsim/pipeline"
 	"github.com/smsim/smsim/trace"
 	"github.com/smsim/smsim/vcd"
@@ -375,25 +375,14 @@ func TestFST(t *testing.T) {
 // interface that it shows exactly the traces the save file names;
 // without xvfb-run and gtkwave the test fails (make test installs them).
 func TestGTKWaveLoadsView(t *testing.T) {
-	xvfb, err1 := exec.LookPath("xvfb-run")
-	gtkwave, err2 := exec.LookPath("gtkwave")
-	if err1 != nil || err2 != nil {
-		t.Fatalf("xvfb-run or gtkwave not installed: run scripts/deps.sh (make test installs them)")
-	}
 	dir := t.TempDir()
 	raw, _, _ := traced(t, "trap_divergent", "small", trace.Options{Start: 30, End: 62})
 	vcdPath := filepath.Join(dir, "run.vcd")
 	require.NoError(t, os.WriteFile(vcdPath, raw, 0o644))
 	save := trace.SavePath(vcdPath)
 	require.NoError(t, trace.WriteGTKW(save, vcdPath, trace.Options{}))
-	out := filepath.Join(dir, "traces.txt")
-	script := filepath.Join(dir, "list.tcl")
-	tcl := "set fp [open {" + out + "} w]\nset n [gtkwave::getTotalNumTraces]\nfor {set i 0} {$i < $n} {incr i} {\n    puts $fp [gtkwave::getTraceNameFromIndex $i]\n}\nclose $fp\nexit\n"
-	require.NoError(t, os.WriteFile(script, []byte(tcl), 0o644))
-	msg, err := exec.Command(xvfb, "-a", gtkwave, "-S", script, save).CombinedOutput()
-	list, rerr := os.ReadFile(out)
-	require.NoError(t, rerr, "GTKWave wrote no trace list (%v): %s", err, msg)
-	shown := strings.Split(strings.TrimSpace(string(list)), "\n")
+	list := gtkwtest.Traces(t, save, gtkwtest.Name)
+	shown := strings.Split(strings.TrimSpace(list), "\n")
 	// One line per trace, group marker and blank of the save file.
 	var want int
 	text, _ := os.ReadFile(save)

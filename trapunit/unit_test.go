@@ -11,11 +11,7 @@ import (
 )
 
 func TestNewChecksParams(t *testing.T) {
-	for _, p := range []Params{{NumWarps: 0, NumPorts: 1}, {NumWarps: MaxWarps + 1, NumPorts: 1}, {NumWarps: 4}, {NumWarps: 4, NumPorts: MaxPorts + 1}} {
-		if _, err := New(p); err == nil {
-			t.Errorf("New(%+v) accepted", p)
-		}
-	}
+	rtltest.RejectsAll(t, New, []Params{{NumWarps: 0, NumPorts: 1}, {NumWarps: MaxWarps + 1, NumPorts: 1}, {NumWarps: 4}, {NumWarps: 4, NumPorts: MaxPorts + 1}})
 	u, err := New(Params{NumWarps: MaxWarps, NumPorts: MaxPorts})
 	if err != nil || u.Params().NumWarps != MaxWarps {
 		t.Fatal(err)

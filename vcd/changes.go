@@ -10,6 +10,23 @@ import (
 	"strings"
 )
 
+// Each calls f with every remaining value change, in order, up to the end
+// of the input; it returns the first error of the input or of f.
+func (r *Reader) Each(f func(Change) error) error {
+	for {
+		c, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := f(c); err != nil {
+			return err
+		}
+	}
+}
+
 // Next returns the next value change, or io.EOF at the end of the input.
 // Changes in $dumpvars, $dumpall, $dumpon and $dumpoff sections are
 // returned like any other, at the current time (0 before the first time
@@ -299,20 +316,8 @@ func unescape(v []byte) string {
 		}
 		i++
 		switch e := v[i]; e {
-		case 'a':
-			out = append(out, '\a')
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'v':
-			out = append(out, '\v')
+		case 'a', 'b', 'f', 'n', 'r', 't', 'v':
+			out = append(out, "\a\b\f\n\r\t\v"[strings.IndexByte("abfnrtv", e)])
 		case '\\', '\'', '"', '?':
 			out = append(out, e)
 		case 'x', 'X':

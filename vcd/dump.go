@@ -2,10 +2,6 @@
 
 package vcd
 
-import (
-	"io"
-)
-
 // Sample is a value at a time.
 type Sample struct {
 	Time  uint64
@@ -56,15 +52,11 @@ func (r *Reader) ReadAll() (*Dump, error) {
 		return nil, err
 	}
 	lists := map[string][]Sample{}
-	for {
-		c, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	if err := r.Each(func(c Change) error {
 		lists[c.ID] = append(lists[c.ID], Sample{Time: c.Time, Value: c.Value})
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	d := &Dump{Header: h, EndTime: r.time, byName: make(map[string]*Signal, len(h.Vars))}
 	for _, v := range h.Vars {

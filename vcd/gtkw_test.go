@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/internal/gtkwtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -135,32 +135,12 @@ $enddefinitions $end
 // xvfb-run and gtkwave (scripts/deps.sh, run by make test); it fails
 // without them.
 func TestGTKWaveLoadsSaveFile(t *testing.T) {
-	xvfb, err1 := exec.LookPath("xvfb-run")
-	gtkwave, err2 := exec.LookPath("gtkwave")
-	if err1 != nil || err2 != nil {
-		t.Fatalf("xvfb-run or gtkwave not installed: run scripts/deps.sh (make test installs them)")
-	}
 	dir := t.TempDir()
 	dump, err := filepath.Abs(filepath.Join("testdata", "basic.vcd"))
 	require.NoError(t, err)
 	save := filepath.Join(dir, "basic.gtkw")
 	require.NoError(t, os.WriteFile(save, writeSaveBasic(t, dump), 0o644))
-	out := filepath.Join(dir, "traces.txt")
-	script := filepath.Join(dir, "list.tcl")
-	tcl := `set fp [open {` + out + `} w]
-set n [gtkwave::getTotalNumTraces]
-for {set i 0} {$i < $n} {incr i} {
-    puts $fp "[gtkwave::getTraceNameFromIndex $i] [format %x [gtkwave::getTraceFlagsFromIndex $i]]"
-}
-close $fp
-exit
-`
-	require.NoError(t, os.WriteFile(script, []byte(tcl), 0o644))
-	cmd := exec.Command(xvfb, "-a", gtkwave, "-S", script, save)
-	cmd.Dir = dir
-	msg, err := cmd.CombinedOutput()
-	list, rerr := os.ReadFile(out)
-	require.NoError(t, rerr, "GTKWave wrote no trace list (%v): %s", err, msg)
+	list := gtkwtest.Traces(t, save, gtkwtest.NameFlags)
 	// GTKWave shows names without their scopes and groups by their names.
 	want := `clk 28
 vectors 800200
@@ -175,5 +155,5 @@ vectors 1000200
 opcode 28
 wide[69:0] 23
 `
-	assert.Equal(t, want, string(list))
+	assert.Equal(t, want, list)
 }

@@ -23,6 +23,19 @@ func (w *Writer) lookup(id ID) (*wvar, error) {
 	return &w.vars[id], nil
 }
 
+// lookupAs is lookup for a setter of variables of class c: a variable of
+// another class is an error naming setter.
+func (w *Writer) lookupAs(id ID, c valueClass, setter string) (*wvar, error) {
+	x, err := w.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	if x.class != c {
+		return nil, w.classErr(x, id, setter)
+	}
+	return x, nil
+}
+
 func (w *Writer) classErr(v *wvar, id ID, setter string) error {
 	want := map[valueClass]string{classBits: "SetUint, SetBits, SetBig, SetX or SetZ", classReal: "SetReal", classString: "SetString"}[v.class]
 	return w.failf(ErrKind, "%s on variable %d (code %s) which takes %s", setter, id, v.code, want)
@@ -49,12 +62,9 @@ func (w *Writer) SetUint(id ID, v uint64) error {
 			return w.err
 		}
 	}
-	x, err := w.lookup(id)
+	x, err := w.lookupAs(id, classBits, "SetUint")
 	if err != nil {
 		return err
-	}
-	if x.class != classBits {
-		return w.classErr(x, id, "SetUint")
 	}
 	if n := bits.Len64(v); n > x.width {
 		return w.failf(ErrTooWide, "value %#x (%d bits) for variable %d (code %s) of width %d", v, n, id, x.code, x.width)
@@ -73,20 +83,29 @@ func (w *Writer) SetUint(id ID, v uint64) error {
 	return w.setCur(x, s)
 }
 
+// timed reports whether a value change is written now (the header is
+// done), writing the pending timestamp first.
+func (w *Writer) timed() bool {
+	if w.state != stTimed {
+		return false
+	}
+	if w.pending {
+		w.writeTime()
+	}
+	return true
+}
+
 func (w *Writer) setU(x *wvar, v uint64) error {
 	if x.mode == modeU && x.u == v {
 		return nil
 	}
 	x.mode = modeU
 	x.u = v
-	if w.state == stTimed {
-		if w.pending {
-			w.writeTime()
-		}
-		w.appendU(x, v)
-		return w.maybeFlush()
+	if !w.timed() {
+		return nil
 	}
-	return nil
+	w.appendU(x, v)
+	return w.maybeFlush()
 }
 
 // setCur sets a bit variable to the full-width canonical value s (which
@@ -111,14 +130,11 @@ func (w *Writer) setCur(x *wvar, s []byte) error {
 	}
 	x.mode = modeBits
 	copy(x.cur, s)
-	if w.state == stTimed {
-		if w.pending {
-			w.writeTime()
-		}
-		w.appendCur(x, x.cur)
-		return w.maybeFlush()
+	if !w.timed() {
+		return nil
 	}
-	return nil
+	w.appendCur(x, x.cur)
+	return w.maybeFlush()
 }
 
 // SetBits sets a bit variable from a string of 0, 1, x and z (upper case
@@ -136,12 +152,9 @@ func (w *Writer) SetBitsBytes(id ID, bits []byte) error { return setBits(w, id, 
 // an error wrapping ErrTooWide. It is the fast way to write vectors wider
 // than 64 bits.
 func (w *Writer) SetWords(id ID, v []uint64) error {
-	x, err := w.lookup(id)
+	x, err := w.lookupAs(id, classBits, "SetWords")
 	if err != nil {
 		return err
-	}
-	if x.class != classBits {
-		return w.classErr(x, id, "SetWords")
 	}
 	nw := (x.width + 63) / 64
 	for i := len(v) - 1; i >= 0; i-- {
@@ -166,14 +179,11 @@ func (w *Writer) SetWords(id ID, v []uint64) error {
 	copy(x.words, v)
 	clear(x.words[len(v):])
 	x.mode = modeW
-	if w.state == stTimed {
-		if w.pending {
-			w.writeTime()
-		}
-		w.appendW(x)
-		return w.maybeFlush()
+	if !w.timed() {
+		return nil
 	}
-	return nil
+	w.appendW(x)
+	return w.maybeFlush()
 }
 
 func allZero(v []uint64) bool {
@@ -217,12 +227,9 @@ func appendW(b, code []byte, v []uint64) []byte {
 }
 
 func setBits[S string | []byte](w *Writer, id ID, b S) error {
-	x, err := w.lookup(id)
+	x, err := w.lookupAs(id, classBits, "SetBits")
 	if err != nil {
 		return err
-	}
-	if x.class != classBits {
-		return w.classErr(x, id, "SetBits")
 	}
 	if len(b) == 0 {
 		return w.failf(ErrValue, "empty bit string for variable %d (code %s)", id, x.code)
@@ -254,12 +261,9 @@ func setBits[S string | []byte](w *Writer, id ID, b S) error {
 // SetBig sets a bit variable to the non-negative integer v, which must fit
 // in the variable's width.
 func (w *Writer) SetBig(id ID, v *big.Int) error {
-	x, err := w.lookup(id)
+	x, err := w.lookupAs(id, classBits, "SetBig")
 	if err != nil {
 		return err
-	}
-	if x.class != classBits {
-		return w.classErr(x, id, "SetBig")
 	}
 	if v == nil || v.Sign() < 0 {
 		return w.failf(ErrValue, "SetBig of %v for variable %d (code %s): want a non-negative integer", v, id, x.code)
@@ -285,12 +289,9 @@ func (w *Writer) SetX(id ID) error { return w.setAll(id, 'x', "SetX") }
 func (w *Writer) SetZ(id ID) error { return w.setAll(id, 'z', "SetZ") }
 
 func (w *Writer) setAll(id ID, c byte, setter string) error {
-	x, err := w.lookup(id)
+	x, err := w.lookupAs(id, classBits, setter)
 	if err != nil {
 		return err
-	}
-	if x.class != classBits {
-		return w.classErr(x, id, setter)
 	}
 	s := w.scratch[:0]
 	for i := 0; i < x.width; i++ {
@@ -304,25 +305,19 @@ func (w *Writer) setAll(id ID, c byte, setter string) error {
 // representation that reads back exactly (strconv 'g', -1); NaN and
 // infinities are written as NaN, +Inf and -Inf.
 func (w *Writer) SetReal(id ID, f float64) error {
-	x, err := w.lookup(id)
+	x, err := w.lookupAs(id, classReal, "SetReal")
 	if err != nil {
 		return err
-	}
-	if x.class != classReal {
-		return w.classErr(x, id, "SetReal")
 	}
 	if !x.unknown && math.Float64bits(x.r) == math.Float64bits(f) {
 		return nil
 	}
 	x.r, x.unknown = f, false
-	if w.state == stTimed {
-		if w.pending {
-			w.writeTime()
-		}
-		w.appendReal(x)
-		return w.maybeFlush()
+	if !w.timed() {
+		return nil
 	}
-	return nil
+	w.appendReal(x)
+	return w.maybeFlush()
 }
 
 // SetString sets a String variable (GTKWave extension, written as
@@ -332,25 +327,19 @@ func (w *Writer) SetReal(id ID, f float64) error {
 // package's Reader decode these escapes, so any string round-trips
 // (through GTKWave, only up to the first NUL byte: it keeps C strings).
 func (w *Writer) SetString(id ID, s string) error {
-	x, err := w.lookup(id)
+	x, err := w.lookupAs(id, classString, "SetString")
 	if err != nil {
 		return err
-	}
-	if x.class != classString {
-		return w.classErr(x, id, "SetString")
 	}
 	if !x.unknown && x.s == s {
 		return nil
 	}
 	x.s, x.unknown = s, false
-	if w.state == stTimed {
-		if w.pending {
-			w.writeTime()
-		}
-		w.appendString(x)
-		return w.maybeFlush()
+	if !w.timed() {
+		return nil
 	}
-	return nil
+	w.appendString(x)
+	return w.maybeFlush()
 }
 
 // appendU appends the change line of a two-state value.

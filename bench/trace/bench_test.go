@@ -6,7 +6,6 @@ package benchtrace
 
 import (
 	"bufio"
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,25 +14,11 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/examples"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/pipeline"
 	"github.com/smsim/smsim/trace"
 )
-
-func launchOf(e *examples.Example) pipeline.Launch {
-	dim := func(d examples.Dim3) [3]uint32 {
-		return [3]uint32{uint32(max(d[0], 1)), uint32(max(d[1], 1)), uint32(max(d[2], 1))}
-	}
-	l := pipeline.Launch{Entry: e.Entry, Grid: dim(e.Grid), Block: dim(e.Block), Args: e.Args}
-	for _, b := range e.Buffers {
-		init := make([]byte, 4*len(b.Init))
-		for i, w := range b.Init {
-			binary.LittleEndian.PutUint32(init[4*i:], w)
-		}
-		l.Buffers = append(l.Buffers, pipeline.Buffer{Param: b.Param, Size: 4 * b.Words, Init: init})
-	}
-	return l
-}
 
 func setup(b *testing.B) (*isa.Image, pipeline.Launch) {
 	e := examples.Benchmark()
@@ -41,7 +26,7 @@ func setup(b *testing.B) (*isa.Image, pipeline.Launch) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return im, launchOf(e)
+	return im, exlaunch.Launch(e)
 }
 
 // run runs the kernel once; with vcdPath it traces every signal of every

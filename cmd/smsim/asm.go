@@ -63,12 +63,19 @@ func loadImage(path string) (*isa.Image, error) {
 	return im, nil
 }
 
-func cmdAsm(c *cli.Context) error {
-	path, err := oneArg(c, "FILE.ptx")
+// imageArg loads the image named by the command's one argument (usage
+// names it), returning its path too.
+func imageArg(c *cli.Context, usage string) (string, *isa.Image, error) {
+	path, err := oneArg(c, usage)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	im, err := loadImage(path)
+	return path, im, err
+}
+
+func cmdAsm(c *cli.Context) error {
+	path, im, err := imageArg(c, "FILE.ptx")
 	if err != nil {
 		return err
 	}
@@ -106,11 +113,7 @@ func writeStats(w io.Writer, im *isa.Image) error {
 }
 
 func cmdDisasm(c *cli.Context) error {
-	path, err := oneArg(c, "FILE.bin")
-	if err != nil {
-		return err
-	}
-	im, err := loadImage(path)
+	_, im, err := imageArg(c, "FILE.bin")
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/sirupsen/logrus"
@@ -122,24 +121,5 @@ func writePlanSummary(w io.Writer, res *plan.Result) {
 		rep.Buffers = nil // the plan's buffers follow
 		writeSummary(w, &rep)
 	}
-	if len(res.Buffers) > 0 {
-		fmt.Fprintln(w, "\nbuffers:")
-		names := make([]string, 0, len(res.Buffers))
-		for n := range res.Buffers {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			words := res.Buffers[n]
-			fmt.Fprintf(w, "  %s (%d words):", n, len(words))
-			for i, v := range words {
-				if i == 16 {
-					fmt.Fprintf(w, " ...")
-					break
-				}
-				fmt.Fprintf(w, " %d", v)
-			}
-			fmt.Fprintln(w)
-		}
-	}
+	writeBuffers(w, res.Buffers)
 }

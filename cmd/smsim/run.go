@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -169,6 +171,17 @@ func parseUintFlag(flag, s string, bits int) (uint64, error) {
 	return v, nil
 }
 
+// paramSetting splits --flag's PARAM=VALUE setting kv (want describes
+// the forms) and resolves PARAM to a parameter name of k.
+func paramSetting(k *isa.Kernel, flag, kv, want string) (name, v string, err error) {
+	p, v, ok := strings.Cut(kv, "=")
+	if !ok {
+		return "", "", badInput(fmt.Errorf("--%s %q: want %s", flag, kv, want))
+	}
+	name, err = paramName(k, flag, p)
+	return name, v, err
+}
+
 // paramName resolves a PTX parameter name or position.
 func paramName(k *isa.Kernel, flag, p string) (string, error) {
 	for _, kp := range k.Params {
@@ -296,11 +309,7 @@ func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
 		l.MaxNReg = uint32(v)
 	}
 	for _, kv := range c.StringSlice("buf") {
-		p, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, badInput(fmt.Errorf("--buf %q: want PARAM=BYTES, PARAM=@file or PARAM=@OTHER[+OFFSET]", kv))
-		}
-		name, err := paramName(k, "buf", p)
+		name, v, err := paramSetting(k, "buf", kv, "PARAM=BYTES, PARAM=@file or PARAM=@OTHER[+OFFSET]")
 		if err != nil {
 			return nil, err
 		}
@@ -325,11 +334,7 @@ func buildLaunch(c *cli.Context, im *isa.Image) (*launchSpec, error) {
 		l.Buffers = append(l.Buffers, b)
 	}
 	for _, kv := range c.StringSlice("arg") {
-		p, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, badInput(fmt.Errorf("--arg %q: want PARAM=VALUE", kv))
-		}
-		name, err := paramName(k, "arg", p)
+		name, v, err := paramSetting(k, "arg", kv, "PARAM=VALUE")
 		if err != nil {
 			return nil, err
 		}
@@ -549,26 +554,7 @@ func writeSummary(w io.Writer, rep *pipeline.Report) {
 		}
 		tw.Flush()
 	}
-	if len(rep.Buffers) > 0 {
-		fmt.Fprintln(w, "\nbuffers:")
-		var names []string
-		for n := range rep.Buffers {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			words := rep.Buffers[n]
-			fmt.Fprintf(w, "  %s (%d words):", n, len(words))
-			for i, v := range words {
-				if i == 16 {
-					fmt.Fprintf(w, " ...")
-					break
-				}
-				fmt.Fprintf(w, " %d", v)
-			}
-			fmt.Fprintln(w)
-		}
-	}
+	writeBuffers(w, rep.Buffers)
 	for _, e := range rep.Errors {
 		fmt.Fprintf(w, "\n%s: warp %d pc %d %s: %s\n    %s\n", e.Kind, e.Warp, e.PC, e.Line, e.Message, e.Source)
 	}
@@ -595,4 +581,25 @@ func jsonOut(c *cli.Context, rep *pipeline.Report) error {
 		return abnormal(err)
 	}
 	return nil
+}
+
+// writeBuffers lists each buffer's first 16 words, in name order (the run
+// and the plan summaries end the same way).
+func writeBuffers(w io.Writer, bufs map[string][]uint32) {
+	if len(bufs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nbuffers:")
+	for _, n := range slices.Sorted(maps.Keys(bufs)) {
+		words := bufs[n]
+		fmt.Fprintf(w, "  %s (%d words):", n, len(words))
+		for i, v := range words {
+			if i == 16 {
+				fmt.Fprintf(w, " ...")
+				break
+			}
+			fmt.Fprintf(w, " %d", v)
+		}
+		fmt.Fprintln(w)
+	}
 }

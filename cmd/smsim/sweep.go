@@ -71,30 +71,20 @@ func sweepCommand() *cli.Command {
 				Name:      "status",
 				Usage:     "show the progress of a Slurm sweep",
 				ArgsUsage: "DIR",
-				Action: func(c *cli.Context) error {
-					dir, err := oneArg(c, "DIR")
-					if err != nil {
-						return err
-					}
+				Action: dirAction(func(c *cli.Context, dir string) error {
 					st, err := sweep.Status(dir)
 					if err != nil {
 						return badInput(err)
 					}
 					fmt.Fprintln(c.App.Writer, st)
 					return nil
-				},
+				}),
 			},
 			{
 				Name:      "collect",
 				Usage:     "merge a Slurm sweep's shards into the database and write the outputs",
 				ArgsUsage: "DIR",
-				Action: func(c *cli.Context) error {
-					dir, err := oneArg(c, "DIR")
-					if err != nil {
-						return err
-					}
-					return collect(c, dir)
-				},
+				Action:    dirAction(collect),
 			},
 			{
 				Name:      "run-shard",
@@ -186,6 +176,17 @@ func sweepAction(c *cli.Context) error {
 		return collect(c, dir)
 	default:
 		return badInput(fmt.Errorf("--engine %q: want local or slurm", c.String("engine")))
+	}
+}
+
+// dirAction is the action of a subcommand taking one DIR argument.
+func dirAction(f func(c *cli.Context, dir string) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		dir, err := oneArg(c, "DIR")
+		if err != nil {
+			return err
+		}
+		return f(c, dir)
 	}
 }
 

@@ -2,35 +2,16 @@ package kernelrec
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"testing"
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/cosim"
 	"github.com/smsim/smsim/examples"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/pipeline"
 )
-
-func launchOf(e *examples.Example) pipeline.Launch {
-	l := pipeline.Launch{Entry: e.Entry, Args: map[string]uint64{}, DynamicSmem: uint32(e.DynamicSmem), MaxNReg: uint32(e.MaxNReg)}
-	for i := 0; i < 3; i++ {
-		l.Grid[i], l.Block[i] = uint32(max(e.Grid[i], 1)), uint32(max(e.Block[i], 1))
-		l.Cluster[i] = uint32(e.Cluster[i])
-	}
-	for k, v := range e.Args {
-		l.Args[k] = v
-	}
-	for _, b := range e.Buffers {
-		init := make([]byte, 4*len(b.Init))
-		for i, w := range b.Init {
-			binary.LittleEndian.PutUint32(init[4*i:], w)
-		}
-		l.Buffers = append(l.Buffers, pipeline.Buffer{Param: b.Param, Size: 4 * b.Words, Init: init})
-	}
-	return l
-}
 
 // TestRecordLaunchError: a bad launch is the pipeline's LaunchError.
 func TestRecordLaunchError(t *testing.T) {
@@ -39,7 +20,7 @@ func TestRecordLaunchError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := launchOf(e)
+	l := exlaunch.Launch(e)
 	l.Buffers = nil
 	if _, err := Record(config.Default(), im, l); err == nil {
 		t.Fatal("a launch without its buffers was recorded")
@@ -119,7 +100,7 @@ func TestUnitsReplayEveryExample(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l := launchOf(e)
+			l := exlaunch.Launch(e)
 			for _, pol := range pols {
 				cfg := base
 				cfg.Trap.Handler = e.TrapHandler

@@ -1,16 +1,13 @@
 package bfs_test
 
 import (
-	"bytes"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/device"
+	"github.com/smsim/smsim/internal/clangtest"
 	"github.com/smsim/smsim/pipeline"
 )
 
@@ -153,21 +150,4 @@ func TestBFSMatchesReference(t *testing.T) {
 }
 
 // bfs.ptx is exactly clang-16's output for bfs.cu.
-func TestPTXIsClangOutput(t *testing.T) {
-	clang, err := exec.LookPath("clang-16")
-	if err != nil {
-		t.Fatalf("clang-16 is required to check bfs.ptx: %v", err)
-	}
-	out := filepath.Join(t.TempDir(), "bfs.ptx")
-	cmd := exec.Command(clang, "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib", "-S", "-O2", "-x", "cuda", "bfs.cu", "-o", out)
-	if msg, err := cmd.CombinedOutput(); err != nil || len(msg) > 0 {
-		t.Fatalf("clang-16: %v\n%s", err, msg)
-	}
-	got, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, bfsPTX) {
-		t.Fatal("bfs.ptx is not what clang-16 makes of bfs.cu now; regenerate it (doc.go has the command)")
-	}
-}
+func TestPTXIsClangOutput(t *testing.T) { clangtest.CheckPTX(t, "bfs.cu", bfsPTX) }

@@ -81,3 +81,47 @@ func CheckTags(t testing.TB, in, out, st any) {
 		}
 	}
 }
+
+// CheckTypes is CheckTags plus rtl.CheckState on st: the static checks of a
+// unit's port and register types.
+func CheckTypes(t testing.TB, in, out, st any) {
+	t.Helper()
+	CheckTags(t, in, out, st)
+	if err := rtl.CheckState(st); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// RejectsAll fails t for every parameter set of bad that newUnit accepts.
+func RejectsAll[P, U any](t testing.TB, newUnit func(P) (U, error), bad []P) {
+	t.Helper()
+	for _, p := range bad {
+		if _, err := newUnit(p); err == nil {
+			t.Errorf("%+v accepted", p)
+		}
+	}
+}
+
+// OutUnit is a unit whose outputs depend on Q alone (no combinational path
+// from the inputs): Out gives them without an Eval.
+type OutUnit[I any, O, S comparable] interface {
+	rtl.Unit[I, O, S]
+	Out() O
+}
+
+// CheckOut runs u for cycles cycles on the inputs next draws and fails t
+// unless Out changes neither Q nor D and equals the outputs of Eval.
+func CheckOut[I any, O, S comparable](t testing.TB, u OutUnit[I, O, S], cycles int, next func() I) {
+	t.Helper()
+	for c := 0; c < cycles; c++ {
+		q, d := u.Q(), u.D()
+		o := u.Out()
+		if u.Q() != q || u.D() != d {
+			t.Fatal("Out changed the registers")
+		}
+		if e := u.Eval(next()); e != o {
+			t.Fatalf("cycle %d: Out %+v, Eval %+v", c, o, e)
+		}
+		u.Tick()
+	}
+}
