@@ -346,10 +346,17 @@ func (sm *SM) execRows(w *warp, d *dinst, emask uint32) *fault {
 	if d.nsrc > 2 {
 		c = w.row(&d.c)
 	}
+	vecExec(w, d, emask, a, b, c)
+	return nil
+}
+
+// vecExec runs d's fast path (vop) on the operands a, b, c of every lane
+// and writes the lanes of emask.
+func vecExec[T uint32 | uint64](w *warp, d *dinst, emask uint32, a, b, c *[32]T) {
 	if d.vop == vSetp {
 		p := vecSetp(int(d.in.Mods&isa.ModCmpMask), d.in.Type.Signed(), a, b)
 		w.preds[d.d1.reg] = w.preds[d.d1.reg]&^emask | p&emask
-		return nil
+		return
 	}
 	// The destination may be a source: compute, then store.
 	var res [32]uint32
@@ -357,13 +364,12 @@ func (sm *SM) execRows(w *warp, d *dinst, emask uint32) *fault {
 	r := (*[32]uint32)(w.regs[int(d.d1.reg)<<5:])
 	if emask == fullMask {
 		*r = res
-		return nil
+		return
 	}
 	for m := emask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		r[l] = res[l]
 	}
-	return nil
 }
 
 // execALU runs an arithmetic/logic instruction on the lanes of emask.
@@ -390,23 +396,7 @@ func (sm *SM) execALU(w *warp, d *dinst, emask uint32) *fault {
 		w.gather(&d.d, x)
 	}
 	if d.vop != vNone {
-		if d.vop == vSetp {
-			p := vecSetp(int(d.in.Mods&isa.ModCmpMask), d.in.Type.Signed(), a, b)
-			w.preds[d.d1.reg] = w.preds[d.d1.reg]&^emask | p&emask
-			return nil
-		}
-		var res [32]uint32
-		vec32(d.vop, a, b, c, &res)
-		r := w.regs[int(d.d1.reg)<<5:]
-		r = r[:32]
-		if emask == fullMask {
-			copy(r, res[:])
-			return nil
-		}
-		for m := emask; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m)
-			r[l] = res[l]
-		}
+		vecExec(w, d, emask, a, b, c)
 		return nil
 	}
 	fn := d.fn
