@@ -436,11 +436,17 @@ func (sm *SM) Step() bool {
 	ns := len(sm.scheds)
 	ports := sm.cfg.Mem.GlobalPorts
 	first := int(c % uint64(ns))
+	// lrr and gto keep their registers when no warp is ready and none is
+	// launched (two_level may still drop warps from its active set).
+	idleEval := !twoLevel
 	for j := 0; j < ns; j++ {
 		s := (first + j) % ns
 		in := &sm.schedIn[s]
 		if ports > 0 {
 			in.WarpReady.OrWords(&sm.readyPort[s], nw)
+		}
+		if idleEval && !in.WarpReady.AnyWords(nw) && !in.WarpLaunch.AnyWords(nw) {
+			continue // nothing ready, nothing launched: Eval would change nothing
 		}
 		out := sm.scheds[s].Eval(*in)
 		if !out.IssueValid {

@@ -167,3 +167,13 @@ func (b *Bits) OrWords(o *Bits, k int) {
 		b[i] |= o[i]
 	}
 }
+
+// AnyWords reports whether a bit is set in the first k words.
+func (b *Bits) AnyWords(k int) bool {
+	for _, w := range b[:k] {
+		if w != 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -240,3 +240,41 @@ func TestLaunchDuringEval(t *testing.T) {
 func TestSignalTags(t *testing.T) {
 	rtltest.CheckTags(t, Inputs{}, Outputs{}, State{})
 }
+
+// TestIdleEvalKeepsState: under lrr and gto, an Eval with no warp ready
+// and none launched issues nothing and leaves D = Q, so the SM may skip
+// it (pipeline.SM.Step does); under two_level it may not (the active set
+// drops warps that left).
+func TestIdleEvalKeepsState(t *testing.T) {
+	for _, pol := range []Policy{PolicyLRR, PolicyGTO} {
+		s, err := New(Params{NumWarps: 40, Policy: pol})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed := uint64(7)
+		next := func() uint64 { // xorshift: deterministic stimulus
+			seed ^= seed << 13
+			seed ^= seed >> 7
+			seed ^= seed << 17
+			return seed
+		}
+		for i := 0; i < 2000; i++ {
+			var in Inputs
+			in.WarpValid[0] = next() & (1<<40 - 1)
+			if i%3 != 0 {
+				in.WarpReady[0] = next() & next() & (1<<40 - 1)
+				if next()%5 == 0 {
+					in.WarpLaunch[0] = 1 << (next() % 40)
+				}
+			}
+			q := s.Q()
+			out := s.Eval(in)
+			if !in.WarpReady.Any() && !in.WarpLaunch.Any() {
+				if out.IssueValid || s.D() != q {
+					t.Fatalf("%v, cycle %d: an idle Eval issued %v or changed the registers", pol, i, out)
+				}
+			}
+			s.Tick()
+		}
+	}
+}
