@@ -262,7 +262,8 @@ func TestIdleEvalKeepsState(t *testing.T) {
 			var in Inputs
 			in.WarpValid[0] = next() & (1<<40 - 1)
 			if i%3 != 0 {
-				in.WarpReady[0] = next() & next() & (1<<40 - 1)
+				r1, r2 := next(), next()
+				in.WarpReady[0] = r1 & r2 & (1<<40 - 1) // about a quarter of the warps
 				if next()%5 == 0 {
 					in.WarpLaunch[0] = 1 << (next() % 40)
 				}
