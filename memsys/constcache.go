@@ -71,10 +71,8 @@ type ConstCache struct {
 	ways  []way
 	q     fifo[*constReq]
 	miss  []constMiss
-	toL2  fifo[Req]
 	wait  []*constReq // fully looked-up requests waiting for misses
-	out   respQueue
-	now   uint64
+	l2Port
 	stats ConstStats
 }
 
@@ -111,23 +109,6 @@ func (c *ConstCache) Push(id uint32, r *WarpReq) {
 	c.stats.Requests++
 	c.q.push(cr)
 }
-
-// Resp returns the warp response due this cycle, if any.
-func (c *ConstCache) Resp() (Resp, bool) { return c.out.due(c.now) }
-
-// PopResp takes the response Resp returned.
-func (c *ConstCache) PopResp() { c.out.pop() }
-
-// L2Req returns the head of the queue toward the L2.
-func (c *ConstCache) L2Req() (Req, bool) {
-	if c.toL2.len() == 0 {
-		return Req{}, false
-	}
-	return *c.toL2.peek(), true
-}
-
-// PopL2Req removes the head of the queue toward the L2.
-func (c *ConstCache) PopL2Req() { c.toL2.pop() }
 
 func (c *ConstCache) lineOf(a uint64) uint64 { return a &^ uint64(c.p.LineBytes-1) }
 

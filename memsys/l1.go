@@ -100,11 +100,35 @@ type L1 struct {
 	mshrOf map[uint64]int32 // line -> index in mshr, for the valid ones
 	free   []int32          // free MSHR indices, lowest on top
 	in     fifo[Req]
-	toL2   fifo[Req]
-	out    respQueue
-	now    uint64
-	stats  L1Stats
+	l2Port
+	stats L1Stats
 }
+
+// l2Port is a cache's side toward the SM's responses and the L2: the
+// responses due to the SM, the requests waiting for the L2, and the
+// current cycle.
+type l2Port struct {
+	toL2 fifo[Req]
+	out  respQueue
+	now  uint64
+}
+
+// Resp returns the response due this cycle, if any, without taking it.
+func (c *l2Port) Resp() (Resp, bool) { return c.out.due(c.now) }
+
+// PopResp takes the response Resp returned.
+func (c *l2Port) PopResp() { c.out.pop() }
+
+// L2Req returns the request at the head of the queue toward the L2.
+func (c *l2Port) L2Req() (Req, bool) {
+	if c.toL2.len() == 0 {
+		return Req{}, false
+	}
+	return *c.toL2.peek(), true
+}
+
+// PopL2Req removes the head of the queue toward the L2 (the L2 took it).
+func (c *l2Port) PopL2Req() { c.toL2.pop() }
 
 // NewL1 checks p and returns an empty cache at cycle 0.
 func NewL1(p L1Params) (*L1, error) {
@@ -133,23 +157,6 @@ func (c *L1) Ready() bool { return c.in.len() < c.p.InQueue }
 
 // Push queues a line request (from the coalescer) at the current cycle.
 func (c *L1) Push(r Req) { c.in.push(r) }
-
-// Resp returns the response due this cycle, if any, without taking it.
-func (c *L1) Resp() (Resp, bool) { return c.out.due(c.now) }
-
-// PopResp takes the response Resp returned.
-func (c *L1) PopResp() { c.out.pop() }
-
-// L2Req returns the request at the head of the queue toward the L2.
-func (c *L1) L2Req() (Req, bool) {
-	if c.toL2.len() == 0 {
-		return Req{}, false
-	}
-	return *c.toL2.peek(), true
-}
-
-// PopL2Req removes the head of the queue toward the L2 (the L2 took it).
-func (c *L1) PopL2Req() { c.toL2.pop() }
 
 // Fill takes a response from the L2: a load's sectors fill the line (if
 // it is still allocated) and answer the requests waiting in its MSHR; a
