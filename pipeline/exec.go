@@ -128,14 +128,7 @@ func (sm *SM) issue(w *warp, s int) {
 		return
 	}
 	mask := w.gmask
-	emask := mask
-	if d.in.GuardOn {
-		p := w.preds[d.in.Guard]
-		if d.in.GuardNeg {
-			p = ^p
-		}
-		emask &= p
-	}
+	emask := mask & w.guardMask(d)
 	// Register bounds (setmaxnreg): one compare unless the warp holds
 	// registers not written since a setmaxnreg.inc (regpool.go).
 	if (int(d.regTop) > w.nreg || w.undefAny) && emask != 0 && !sm.checkRegs(w, d, pc) {
@@ -295,6 +288,10 @@ func (sm *SM) issue(w *warp, s int) {
 		}
 		if d.cc&ccOut != 0 {
 			w.ccRdy = ready
+		}
+		// The writeback stage delivers the destinations at ready.
+		if ready > c && len(d.dstR)+len(d.dstP) > 0 {
+			sm.wb.push(c, ready, s, w.slot, pc)
 		}
 	}
 	// Fetch: control flow resolves in lat.branch; a jump refetches (the
@@ -460,4 +457,55 @@ func (sm *SM) execALU(w *warp, d *dinst, emask uint32) *fault {
 		w.preds[d.d2.reg] = w.preds[d.d2.reg]&^emask | p2
 	}
 	return nil
+}
+
+// tick is the SM's always_ff: the execute stage runs the issued
+// instructions (in the order of the schedulers this cycle, from first)
+// and the writeback stages take their results; then the registers of
+// reg_pool, the warp schedulers, trap_unit, clock_timer and perf_mon take
+// their next values (clock_timer and perf_mon with the cycle's nanosleep
+// and pmevent requests, issue and stall counts). It reports whether an
+// instruction issued.
+func (sm *SM) tick(c uint64, first int) bool {
+	ns := len(sm.scheds)
+	nw := sm.schedWords
+
+	issued := false
+	insts := sm.warpInsts
+	for k := 0; k < ns; k++ {
+		s := (first + k) % ns
+		slot := sm.chosen[s]
+		if slot < 0 {
+			continue
+		}
+		w := sm.slots[slot]
+		if sm.stopped {
+			// The run stopped at an earlier instruction of this cycle:
+			// this warp's selection is withdrawn.
+			w.stalls[StateSelected]--
+			w.stalls[StateNotSelected]++
+			sm.stalls[StateSelected]--
+			sm.stalls[StateNotSelected]++
+			w.state = StateNotSelected
+			continue
+		}
+		issued = true
+		sm.issue(w, s)
+	}
+	if !sm.stopped {
+		sm.rpStep()
+	}
+	for s, u := range sm.scheds {
+		u.Tick()
+		sm.schedIn[s].WarpLaunch.ClearWords(nw)
+	}
+	var rec *UnitInputs
+	if len(sm.hooks) > 0 {
+		sm.unitIn.Cycle, sm.unitIn.RegPoolStepped = c, !sm.stopped
+		sm.unitInOK = true
+		rec = &sm.unitIn
+	}
+	sm.trapTick()
+	sm.u.tick(sm.warpInsts-insts, &sm.stalls, rec)
+	return issued
 }

@@ -162,6 +162,7 @@ func (sm *SM) fillIssue(ii *IssueInfo) {
 // The result is overwritten by the next call or cycle.
 func (sm *SM) Observe() *CycleInfo {
 	sm.allocInfo()
+	sm.wb.eval(sm.cycle)
 	sm.fillInfo()
 	return &sm.info
 }

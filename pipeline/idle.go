@@ -125,8 +125,10 @@ func (sm *SM) idleSchedInputs() {
 // the cycle before) are the ones an idle cycle drives. What the SM
 // computes is the same as without hooks.
 func (sm *SM) observeIdle(c, from, to uint64) {
+	sm.idleIssueOutputs()
 	for i := from; i < to; i++ {
 		sm.cycle = c + i
+		sm.wb.eval(c + i)
 		sm.observe()
 		// This cycle's unit inputs, which the next cycle's hooks see.
 		u := &sm.unitIn

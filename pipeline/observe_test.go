@@ -16,9 +16,9 @@ import (
 // observation is what an OnCycle hook can see in one cycle, hashed per
 // part: the CycleInfo (unit inputs included) and the registers and
 // outputs of every clocked unit the SM exposes.
-type observation [8]uint64
+type observation [9]uint64
 
-var observationParts = [8]string{"cycle and warps", "warp_sched inputs and outputs", "CTAs", "unit inputs", "warp_sched registers", "clock_timer", "perf_mon", "trap_unit and reg_pool"}
+var observationParts = [9]string{"cycle and warps", "warp_sched inputs and outputs", "CTAs", "unit inputs", "warp_sched registers", "clock_timer", "perf_mon", "trap_unit and reg_pool", "issue and writeback stages"}
 
 func observe(sm *pipeline.SM, ci *pipeline.CycleInfo) observation {
 	var o observation
@@ -48,6 +48,7 @@ func observe(sm *pipeline.SM, ci *pipeline.CycleInfo) observation {
 	po := sm.PerfMon().Out()
 	part(6, raw(&po))
 	part(7, raw(sm.TrapStateRef()), raw(sm.RegPool().QRef()))
+	part(8, rawSlice(sm.IssueOut()), rawSlice(sm.WritebackOut()))
 	return o
 }
 

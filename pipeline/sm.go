@@ -85,6 +85,8 @@ type SM struct {
 	// schedWords is the number of rtl.Bits words a scheduler's warps
 	// occupy (the SM clears and merges only those).
 	schedWords int
+	issOut     []IssueOutputs // the issue stages' outputs, by scheduler
+	wb         writeback      // the writeback stages
 
 	cycle     uint64
 	lastIssue uint64
@@ -281,6 +283,9 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	for s := range sm.chosen {
 		sm.chosen[s] = -1
 	}
+	sm.issOut = make([]IssueOutputs, nsched)
+	sm.idleIssueOutputs()
+	sm.wb.init(nsched)
 	if sm.numCTAs <= maxSlotLog/uint64(sm.warpsPerCTA) {
 		sm.slotLog = make([]uint16, sm.numCTAs*uint64(sm.warpsPerCTA))
 	}
@@ -393,134 +398,16 @@ func (sm *SM) Step() bool {
 		return false
 	}
 
-	// always_comb: classify every resident warp from the registers (Q),
-	// accounting the states of those that cannot issue; the eligible
-	// ones are accounted once the schedulers chose.
-	nw := sm.schedWords
-	for s := range sm.schedIn {
-		in := &sm.schedIn[s]
-		in.WarpReady.ClearWords(nw)
-		in.WarpLongWait.ClearWords(nw)
-		sm.readyPort[s].ClearWords(nw)
-		sm.chosen[s] = -1
-	}
-	twoLevel := sm.cfg.Sched.Policy == config.PolicyTwoLevel
-	asleep := sm.u.asleep
-	elig := sm.elig[:0]
-	for _, w := range sm.resident {
-		sleeping := asleep != 0 && asleep>>uint(w.slot)&1 != 0
-		if c >= w.readyAt && !sleeping {
-			w.state = StateEligible
-			elig = append(elig, uint16(w.slot)) // no pointer: no write barrier
-			if w.port {
-				sm.readyPort[w.sched].Set(int(w.local))
-			} else {
-				sm.schedIn[w.sched].WarpReady.Set(int(w.local))
-			}
-			continue
-		}
-		st := StateSleeping
-		if !sleeping {
-			st = w.stateAt(c)
-		}
-		w.state = st
-		w.stalls[st]++
-		sm.stalls[st]++
-		if twoLevel && longWait(st) {
-			sm.schedIn[w.sched].WarpLongWait.Set(int(w.local))
-		}
-	}
-	sm.elig = elig
-	// The schedulers, in an order rotating each cycle; a memory-port
-	// chain gives each its share of mem.global_ports.
-	ns := len(sm.scheds)
-	ports := sm.cfg.Mem.GlobalPorts
-	first := int(c % uint64(ns))
-	// lrr and gto keep their registers when no warp is ready and none is
-	// launched (two_level may still drop warps from its active set).
-	idleEval := !twoLevel
-	for j := 0; j < ns; j++ {
-		s := (first + j) % ns
-		in := &sm.schedIn[s]
-		if ports > 0 {
-			in.WarpReady.OrWords(&sm.readyPort[s], nw)
-		}
-		if idleEval && !in.WarpReady.AnyWords(nw) && !in.WarpLaunch.AnyWords(nw) {
-			continue // nothing ready, nothing launched: Eval would change nothing
-		}
-		out := sm.scheds[s].Eval(*in)
-		if !out.IssueValid {
-			continue
-		}
-		w := sm.slots[int(out.IssueWarp)*ns+s]
-		if w == nil {
-			continue
-		}
-		sm.chosen[s] = int32(w.slot)
-		if w.port {
-			ports--
-		}
-	}
-	// Stall accounting of the eligible warps.
-	for _, slot := range elig {
-		w := sm.slots[slot]
-		var st WarpState
-		switch {
-		case sm.chosen[w.sched] == int32(slot):
-			st = StateSelected
-		case w.port && !sm.schedIn[w.sched].WarpReady.Has(int(w.local)):
-			st = StateLGThrottle
-		default:
-			st = StateNotSelected
-		}
-		w.state = st
-		w.stalls[st]++
-		sm.stalls[st]++
-	}
-	sm.stalls[StateIdle] += uint64(len(sm.slots) - len(sm.resident))
+	// always_comb, in dependency order: the writeback stages, then the
+	// issue stages (the scoreboard and the warp schedulers).
+	sm.wb.eval(c)
+	first := sm.evalIssue(c)
+	// The hooks sample the cycle.
 	if len(sm.hooks) > 0 {
 		sm.observe()
 	}
-	// always_ff: execute the issued instructions (scheduler order), then
-	// the scheduler registers; clock_timer and perf_mon take the cycle's
-	// nanosleep and pmevent requests, issue and stall counts.
-	issued := false
-	insts := sm.warpInsts
-	for k := 0; k < ns; k++ {
-		s := (first + k) % ns
-		slot := sm.chosen[s]
-		if slot < 0 {
-			continue
-		}
-		w := sm.slots[slot]
-		if sm.stopped {
-			// The run stopped at an earlier instruction of this cycle:
-			// this warp's selection is withdrawn.
-			w.stalls[StateSelected]--
-			w.stalls[StateNotSelected]++
-			sm.stalls[StateSelected]--
-			sm.stalls[StateNotSelected]++
-			w.state = StateNotSelected
-			continue
-		}
-		issued = true
-		sm.issue(w, s)
-	}
-	if !sm.stopped {
-		sm.rpStep()
-	}
-	for s, u := range sm.scheds {
-		u.Tick()
-		sm.schedIn[s].WarpLaunch.ClearWords(nw)
-	}
-	var rec *UnitInputs
-	if len(sm.hooks) > 0 {
-		sm.unitIn.Cycle, sm.unitIn.RegPoolStepped = c, !sm.stopped
-		sm.unitInOK = true
-		rec = &sm.unitIn
-	}
-	sm.trapTick()
-	sm.u.tick(sm.warpInsts-insts, &sm.stalls, rec)
+	// always_ff.
+	issued := sm.tick(c, first)
 	if issued {
 		sm.lastIssue = c
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/perfmon"
+	"github.com/smsim/smsim/pipeline"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/unitcfg"
@@ -147,17 +148,17 @@ func TestBinderMatchesReflection(t *testing.T) {
 	require.NoError(t, err)
 	checkBinder[perfmon.Outputs](t, pm.Signals())
 	checkBinder[perfmon.State](t, pm.Signals())
-	p := obsParams{WarpStateWidth: 5, StallWidth: 4, WarpSlotWidth: 6, NumWarps: 64, CTAs: 32, ThreadCountWidth: 11, WarpsPerCTA: 24}
-	checkBinder[warpObs](t, obsTable[warpObs]("w", p))
-	checkBinder[issueObs](t, obsTable[issueObs]("i", p))
-	checkBinder[wbObs](t, obsTable[wbObs]("b", p))
+	p := pipeline.TopParams{WarpStateWidth: 5, StallWidth: 4, WarpSlotWidth: 6, NumWarps: 64, CTAs: 32, ThreadCountWidth: 11, WarpsPerCTA: 24}
+	checkBinder[pipeline.WarpRegs](t, pipeline.TopTable[pipeline.WarpRegs]("w", p))
+	checkBinder[pipeline.IssueOutputs](t, pipeline.TopTable[pipeline.IssueOutputs]("i", p))
+	checkBinder[pipeline.WritebackOutputs](t, pipeline.TopTable[pipeline.WritebackOutputs]("b", p))
 	tu, err := trapunit.New(trapunit.Params{NumWarps: 64, NumPorts: 4})
 	require.NoError(t, err)
 	checkBinder[trapunit.Outputs](t, tu.Signals())
 	checkBinder[trapunit.State](t, tu.Signals())
-	checkBinder[regPoolObs](t, obsTable[regPoolObs]("r", p))
-	checkBinder[barObs](t, obsTable[barObs]("b", p))
-	checkBinder[topObs](t, obsTable[topObs]("s", p))
+	checkBinder[regPoolObs](t, pipeline.TopTable[regPoolObs]("r", p))
+	checkBinder[pipeline.BarrierRegs](t, pipeline.TopTable[pipeline.BarrierRegs]("b", p))
+	checkBinder[pipeline.TopPorts](t, pipeline.TopTable[pipeline.TopPorts]("s", p))
 }
 
 func TestBinderErrors(t *testing.T) {

@@ -28,7 +28,7 @@ func (t *Tracer) onCycle(ci *pipeline.CycleInfo) {
 	}
 	t.live = true
 	t.last = c
-	f.top = topObs{Clk: true, RstN: !t.rstLow}
+	f.top = pipeline.TopPorts{Clk: true, RstN: !t.rstLow}
 	t.capture(ci, f, false)
 	if t.started {
 		t.par.commit()
@@ -58,11 +58,11 @@ func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
 		f.esr[i] = uint16(e)
 	}
 	clear(f.esr[n:])
-	t.sampleIssue(ci, final)
-	t.sampleWriteback(ci.Cycle)
-	for k := range t.wbObs {
+	t.sampleIssue(final)
+	wb := t.sm.WritebackOut()
+	for k := range wb {
 		if s.wb[k].any {
-			s.wb[k].capture(f.bytes[l.wb[k]:], &t.wbObs[k])
+			s.wb[k].capture(f.bytes[l.wb[k]:], &wb[k])
 		}
 	}
 	for k, u := range t.sm.Schedulers() {
@@ -110,9 +110,9 @@ func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
 // first cycle or after the last, when they read idle).
 func (t *Tracer) captureEnd(f *frame, u *pipeline.UnitInputs) {
 	s := t.s
-	for k := range t.issueObs {
+	for k := range t.issueV {
 		if s.issue[k].any {
-			s.issue[k].capture(f.bytes[t.lay.issue[k]:], &t.issueObs[k])
+			s.issue[k].capture(f.bytes[t.lay.issue[k]:], &t.issueV[k])
 		}
 	}
 	if s.trOut.any {
@@ -128,71 +128,16 @@ func (t *Tracer) captureEnd(f *frame, u *pipeline.UnitInputs) {
 	s.rpIn.capture(f.bytes[t.lay.rpIn:], &u.RegPool)
 }
 
-// sampleIssue samples the issue stage into t.issueObs; it is dumped once
-// the cycle's instructions have executed (their guard masks come from
-// OnIssue). A port that issues nothing drops issue_valid_o and shows
-// issue_op_o idle; its other outputs hold (as a pipeline register's data
-// would), which keeps the dump small.
-func (t *Tracer) sampleIssue(ci *pipeline.CycleInfo, idle bool) {
-	for s := range t.issueObs {
-		o := &t.issueObs[s]
-		o.Valid, o.Op = false, opIdle
-		if w := ci.Issued[s]; w >= 0 && !idle {
-			o.Valid, o.Warp, o.PC, o.Mask = true, uint16(w), ci.PCs[w], ci.Masks[w]
-			o.Op = 0
-			if int(o.PC) < len(t.ops) {
-				o.Op = t.ops[o.PC]
-			}
+// sampleIssue keeps the issue stages' outputs of the cycle (pipeline's
+// IssueOutputs) in t.issueV: they are dumped with the end of the cycle,
+// once its instructions have executed. After the run (final) nothing
+// issues.
+func (t *Tracer) sampleIssue(final bool) {
+	copy(t.issueV, t.sm.IssueOut())
+	if final {
+		for s := range t.issueV {
+			t.issueV[s].Valid, t.issueV[s].Op = false, pipeline.OpIdle
 		}
-	}
-}
-
-func (t *Tracer) onIssue(ii *pipeline.IssueInfo) {
-	if !t.live || ii.Cycle != t.last || t.closed {
-		return
-	}
-	s := ii.Sched
-	if s < len(t.issueObs) {
-		t.issueObs[s].Exec = ii.Exec
-	}
-	if ii.Done > ii.Cycle && s < len(t.s.wb) && t.s.wb[s].any && t.inWindow(ii.Done) {
-		t.wbSeq++
-		t.wbq.push(ii.Cycle, wbEvent{at: ii.Done, seq: t.wbSeq, sched: s, warp: ii.Warp, pc: ii.PC})
-	}
-}
-
-// sampleWriteback sets t.wbObs to cycle c's writebacks.
-func (t *Tracer) sampleWriteback(c uint64) {
-	for s := range t.wbObs {
-		o := &t.wbObs[s]
-		o.Valid, o.Count = false, 0 // wb_warp_o and wb_pc_o hold
-	}
-	if len(t.wbLast) != len(t.wbObs) {
-		t.wbLast = make([]uint64, len(t.wbObs))
-	}
-	// Of several writebacks in one cycle, the one issued last shows its
-	// warp and PC; events due before c (cycles not sampled) are dropped.
-	take := func(e *wbEvent) {
-		if e.at != c || e.sched >= len(t.wbObs) {
-			return
-		}
-		o := &t.wbObs[e.sched]
-		if !o.Valid || e.seq > t.wbLast[e.sched] {
-			o.Warp, o.PC, t.wbLast[e.sched] = uint16(e.warp), e.pc, e.seq
-		}
-		o.Valid = true
-		if o.Count < 15 {
-			o.Count++
-		}
-	}
-	b := &t.wbq.ring[c%wbRing]
-	for i := range *b {
-		take(&(*b)[i])
-	}
-	*b = (*b)[:0]
-	for len(t.wbq.far) > 0 && t.wbq.far[0].at <= c {
-		e := t.wbq.far.pop()
-		take(&e)
 	}
 }
 

@@ -113,19 +113,19 @@ func newInst[T any](t *Tracer, ss *scopeStack, table rtl.Table, enums map[string
 func (t *Tracer) declare() error {
 	sm := t.sm
 	cfg := sm.Config()
-	p := params(sm)
+	p := sm.TopParams()
 	ss := &scopeStack{w: t.w}
 	s := t.s
 	var err error
 	vals := t.enums
-	if s.top, err = newInst[topObs](t, ss, obsTable[topObs](ScopeTop, p), enumsOf[topObs](vals)); err != nil {
+	if s.top, err = newInst[pipeline.TopPorts](t, ss, pipeline.TopTable[pipeline.TopPorts](ScopeTop, p), enumsOf[pipeline.TopPorts](vals)); err != nil {
 		return err
 	}
 	nw := cfg.SM.MaxWarps
-	s.warps = make([]tinst[warpObs], nw)
+	s.warps = make([]tinst[pipeline.WarpRegs], nw)
 	s.warpSeen = make([]warpKey, nw)
 	for i := range s.warps {
-		if s.warps[i], err = newInst[warpObs](t, ss, obsTable[warpObs](scopef(ScopeWarp, i), p), enumsOf[warpObs](vals)); err != nil {
+		if s.warps[i], err = newInst[pipeline.WarpRegs](t, ss, pipeline.TopTable[pipeline.WarpRegs](scopef(ScopeWarp, i), p), enumsOf[pipeline.WarpRegs](vals)); err != nil {
 			return err
 		}
 		s.warps[i].fast = warpLayoutOK(s.warps[i].b)
@@ -133,21 +133,20 @@ func (t *Tracer) declare() error {
 	}
 	scheds := sm.Schedulers()
 	ns := len(scheds)
-	s.issue = make([]tinst[issueObs], ns)
-	t.issueObs = make([]issueObs, ns)
-	s.wb = make([]tinst[wbObs], ns)
-	t.wbObs = make([]wbObs, ns)
+	s.issue = make([]tinst[pipeline.IssueOutputs], ns)
+	t.issueV = make([]pipeline.IssueOutputs, ns)
+	s.wb = make([]tinst[pipeline.WritebackOutputs], ns)
 	s.sIn = make([]tinst[warpsched.Inputs], ns)
 	s.sOut = make([]tinst[warpsched.Outputs], ns)
 	s.sQ = make([]tinst[warpsched.State], ns)
 	all := sm.Signals()
 	for k := 0; k < ns; k++ {
-		if s.issue[k], err = newInst[issueObs](t, ss, obsTable[issueObs](scopef(ScopeIssue, k), p), enumsOf[issueObs](vals)); err != nil {
+		if s.issue[k], err = newInst[pipeline.IssueOutputs](t, ss, pipeline.TopTable[pipeline.IssueOutputs](scopef(ScopeIssue, k), p), enumsOf[pipeline.IssueOutputs](vals)); err != nil {
 			return err
 		}
 	}
 	for k := 0; k < ns; k++ {
-		if s.wb[k], err = newInst[wbObs](t, ss, obsTable[wbObs](scopef(ScopeWriteback, k), p), nil); err != nil {
+		if s.wb[k], err = newInst[pipeline.WritebackOutputs](t, ss, pipeline.TopTable[pipeline.WritebackOutputs](scopef(ScopeWriteback, k), p), nil); err != nil {
 			return err
 		}
 	}
@@ -183,29 +182,29 @@ func (t *Tracer) declare() error {
 	if err = unitInsts(t, ss, tt, &s.trIn, &s.trOut, &s.trQ); err != nil {
 		return err
 	}
-	if cfg.SM.MaxCTAs > maxCTASlots {
-		return fmt.Errorf("trace: sm.max_ctas %d exceeds %d", cfg.SM.MaxCTAs, maxCTASlots)
+	if cfg.SM.MaxCTAs > pipeline.MaxCTASlots {
+		return fmt.Errorf("trace: sm.max_ctas %d exceeds %d", cfg.SM.MaxCTAs, pipeline.MaxCTASlots)
 	}
-	if s.pool, err = newInst[regPoolObs](t, ss, obsTable[regPoolObs](ScopeRegPool, p), nil); err != nil {
+	if s.pool, err = newInst[regPoolObs](t, ss, pipeline.TopTable[regPoolObs](ScopeRegPool, p), nil); err != nil {
 		return err
 	}
 	if s.rpIn, err = newInst[regpool.Inputs](t, ss, sm.RegPool().Signals(ScopeRegPool), nil); err != nil {
 		return err
 	}
 	nc := sm.MaxResidentCTAs()
-	s.ctas = make([]tinst[ctaObs], nc)
-	s.bars = make([][pipeline.NumBarriers]tinst[barObs], nc)
+	s.ctas = make([]tinst[pipeline.BarrierCTA], nc)
+	s.bars = make([][pipeline.NumBarriers]tinst[pipeline.BarrierRegs], nc)
 	t.ctaOf = make([]int64, nc)
 	s.ctaSeen = make([]pipeline.CTAInfo, nc)
 	s.ctaLin = make([]int64, nc)
 	t.ctaMark = make([]bool, nc)
 	for k := 0; k < nc; k++ {
 		t.ctaOf[k], s.ctaLin[k] = -1, -1
-		if s.ctas[k], err = newInst[ctaObs](t, ss, obsTable[ctaObs](scopef(ScopeBarrier, k), p), nil); err != nil {
+		if s.ctas[k], err = newInst[pipeline.BarrierCTA](t, ss, pipeline.TopTable[pipeline.BarrierCTA](scopef(ScopeBarrier, k), p), nil); err != nil {
 			return err
 		}
 		for b := range s.bars[k] {
-			if s.bars[k][b], err = newInst[barObs](t, ss, obsTable[barObs](scopef(ScopeBar, k, b), p), nil); err != nil {
+			if s.bars[k][b], err = newInst[pipeline.BarrierRegs](t, ss, pipeline.TopTable[pipeline.BarrierRegs](scopef(ScopeBar, k, b), p), nil); err != nil {
 				return err
 			}
 		}

@@ -19,12 +19,12 @@ func TestDocsWaveforms(t *testing.T) {
 	raw, err := os.ReadFile("../docs/waveforms.md")
 	require.NoError(t, err)
 	doc := string(raw)
-	p := obsParams{WarpStateWidth: 5, StallWidth: 4, WarpSlotWidth: 6, NumWarps: 64, CTAs: 32, ThreadCountWidth: 11, WarpsPerCTA: 2}
+	p := pipeline.TopParams{WarpStateWidth: 5, StallWidth: 4, WarpSlotWidth: 6, NumWarps: 64, CTAs: 32, ThreadCountWidth: 11, WarpsPerCTA: 2}
 	var tables []string
 	for _, tab := range [][]string{
-		obsTable[topObs]("s", p).Names(), obsTable[warpObs]("s", p).Names(), obsTable[issueObs]("s", p).Names(),
-		obsTable[wbObs]("s", p).Names(), obsTable[regPoolObs]("s", p).Names(), obsTable[ctaObs]("s", p).Names(),
-		obsTable[barObs]("s", p).Names(),
+		pipeline.TopTable[pipeline.TopPorts]("s", p).Names(), pipeline.TopTable[pipeline.WarpRegs]("s", p).Names(), pipeline.TopTable[pipeline.IssueOutputs]("s", p).Names(),
+		pipeline.TopTable[pipeline.WritebackOutputs]("s", p).Names(), pipeline.TopTable[regPoolObs]("s", p).Names(), pipeline.TopTable[pipeline.BarrierCTA]("s", p).Names(),
+		pipeline.TopTable[pipeline.BarrierRegs]("s", p).Names(),
 	} {
 		tables = append(tables, tab...)
 	}

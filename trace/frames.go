@@ -19,7 +19,7 @@ import (
 type frame struct {
 	cycle, prev uint64 // the cycle, and the one captured before it
 
-	top    topObs
+	top    pipeline.TopPorts
 	states []pipeline.WarpState
 	pcs    []uint32
 	masks  []uint32

@@ -25,11 +25,11 @@ type sampler struct {
 	mute    bool // update the values last written, write nothing
 	started bool // the $dumpvars section is written: write changes only
 
-	top   tinst[topObs]
-	topV  topObs // sm_top's ports as last set (the falling edge keeps done_o, status_o)
-	warps []tinst[warpObs]
-	issue []tinst[issueObs]
-	wb    []tinst[wbObs]
+	top   tinst[pipeline.TopPorts]
+	topV  pipeline.TopPorts // sm_top's ports as last set (the falling edge keeps done_o, status_o)
+	warps []tinst[pipeline.WarpRegs]
+	issue []tinst[pipeline.IssueOutputs]
+	wb    []tinst[pipeline.WritebackOutputs]
 	sIn   []tinst[warpsched.Inputs]
 	sOut  []tinst[warpsched.Outputs]
 	sQ    []tinst[warpsched.State]
@@ -43,8 +43,8 @@ type sampler struct {
 	rpIn  tinst[regpool.Inputs]
 	trQ   tinst[trapunit.State]
 	pool  tinst[regPoolObs]
-	ctas  []tinst[ctaObs]
-	bars  [][pipeline.NumBarriers]tinst[barObs]
+	ctas  []tinst[pipeline.BarrierCTA]
+	bars  [][pipeline.NumBarriers]tinst[pipeline.BarrierRegs]
 
 	warpSeen []warpKey
 	ctaLin   []int64 // CTA slot -> linear CTA id last dumped, -1 when free
@@ -75,8 +75,8 @@ func (s *sampler) clone() *sampler {
 	// The issue and writeback stages and the units are read through the
 	// fops (frame.data) into the sampler's own vals and raw (flat): their
 	// instances are only layouts, shared.
-	c.ctas = make([]tinst[ctaObs], len(s.ctas))
-	c.bars = make([][pipeline.NumBarriers]tinst[barObs], len(s.bars))
+	c.ctas = make([]tinst[pipeline.BarrierCTA], len(s.ctas))
+	c.bars = make([][pipeline.NumBarriers]tinst[pipeline.BarrierRegs], len(s.bars))
 	for k := range s.bars {
 		c.ctas[k] = s.ctas[k].clone(a)
 		for b := range s.bars[k] {
@@ -393,7 +393,7 @@ func (s *sampler) warpSlots(f *frame, force bool) {
 			continue
 		}
 		seen[i] = k
-		o := warpObs{
+		o := pipeline.WarpRegs{
 			Valid:       k.state != pipeline.StateIdle,
 			PC:          k.pc,
 			ActiveMask:  k.mask,
@@ -437,22 +437,22 @@ func (s *sampler) ctaSlots(f *frame) {
 }
 
 func (s *sampler) dumpCTA(k int, c *pipeline.CTAInfo) {
-	var o ctaObs
+	var o pipeline.BarrierCTA
 	var info pipeline.CTAInfo
 	if c != nil {
 		info = *c
-		o = ctaObs{Valid: true, Linear: uint32(c.Linear)}
+		o = pipeline.BarrierCTA{Valid: true, Linear: uint32(c.Linear)}
 	}
 	s.ctaSeen[k] = info
 	s.ctas[k].sample(s, &o)
 	for b := range s.bars[k] {
 		x := &info.Bars[b]
-		bo := barObs{Arrived: uint16(x.Arrived), Expected: uint16(x.Expected), Waiting: uint32(x.Waiting)}
+		bo := pipeline.BarrierRegs{Arrived: uint16(x.Arrived), Expected: uint16(x.Expected), Waiting: uint32(x.Waiting)}
 		s.bars[k][b].sample(s, &bo)
 	}
 }
 
-// warpLayoutOK checks that the binder laid warpObs out as the w*
+// warpLayoutOK checks that the binder laid pipeline.WarpRegs out as the w*
 // constants say (one word per field, in order).
 func warpLayoutOK(b *binder) bool {
 	want := []string{wValid: "valid_q", wPC: "pc_q", wMask: "active_mask_q", wState: "state_q", wStall: "stall_reason_q", wESR: "esr_q", wNReg: "nreg_q"}

@@ -59,18 +59,13 @@ type Tracer struct {
 	err     error
 
 	// What the capture keeps from cycle to cycle.
-	issueObs []issueObs // the issue stage (outputs hold when idle)
-	ops      []uint8    // opcode of each PC
-	wbq      wbQueue
-	wbSeq    uint64
-	wbObs    []wbObs
-	wbLast   []uint64 // sampleWriteback's scratch: the latest issue by scheduler
-	ctaOf    []int64  // CTA slot -> linear CTA id, -1 when free
-	ctaMark  []bool
-	poolV    regPoolObs
-	poolN    int // CTA slots of poolV read
-	trOut    trapunit.Outputs
-	idleIn   pipeline.UnitInputs // the units' inputs where no cycle drove them
+	issueV  []pipeline.IssueOutputs // the issue stage (outputs hold when idle)
+	ctaOf   []int64                 // CTA slot -> linear CTA id, -1 when free
+	ctaMark []bool
+	poolV   regPoolObs
+	poolN   int // CTA slots of poolV read
+	trOut   trapunit.Outputs
+	idleIn  pipeline.UnitInputs // the units' inputs where no cycle drove them
 
 	par *frames
 	lay layout // of frame.data
@@ -105,7 +100,7 @@ type inst struct {
 	cur  []uint64 // packed values of the fields last written
 	raw  []byte   // their memory
 	any  bool     // some field is dumped
-	fast bool     // warpObs fields in the order of the w* constants
+	fast bool     // pipeline.WarpRegs fields in the order of the w* constants
 	wd   []wdiff  // the struct's memory under the dumped fields, by word
 	runs []span   // the same, as runs of contiguous words
 	prev []uint64 // its contents at the last sample
@@ -256,17 +251,11 @@ func attach(sm *pipeline.SM, w io.Writer, opt Options, workers int) (*Tracer, er
 	if err := t.declare(); err != nil {
 		return nil, err
 	}
-	im := sm.Image()
-	t.ops = make([]uint8, len(im.Code))
-	for pc, in := range im.Code {
-		t.ops[pc] = uint8(in.Op)
-	}
 	t.layout()
 	t.s.flat()
 	t.poolN = min(len(t.poolV.Free), sm.RegPool().Params().NumCTAs, sm.MaxResidentCTAs()+1)
 	t.par = newFrames(t, workers)
 	sm.OnCycle(t.onCycle)
-	sm.OnIssue(t.onIssue)
 	return t, nil
 }
 
@@ -302,7 +291,7 @@ func underPrefix(path, prefix string) bool {
 	return c == '.' || c == '['
 }
 
-// Field indexes of warpObs, for the fast path of sampleWarps.
+// Field indexes of pipeline.WarpRegs, for the fast path of sampleWarps.
 const (
 	wValid = iota
 	wPC
@@ -377,7 +366,7 @@ func (t *Tracer) Close() error {
 			s.setTime(c * TicksPerCycle)
 			ci := t.sm.Observe()
 			t.capture(ci, f, true)
-			s.topV = topObs{Clk: true, RstN: true, Done: true, Status: statusCode(t.sm.Status(), t.enums["status"])}
+			s.topV = pipeline.TopPorts{Clk: true, RstN: true, Done: true, Status: pipeline.StatusCode(t.sm.Status())}
 			s.top.sample(s, &s.topV)
 			s.warpSlots(f, false)
 			s.body(f, false)

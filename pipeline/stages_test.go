@@ -1,0 +1,98 @@
+package pipeline_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/examples"
+	"github.com/smsim/smsim/pipeline"
+)
+
+// wbWant is what a writeback stage must show in one cycle, derived from
+// the issued instructions (IssueInfo.Done).
+type wbWant struct {
+	count   int
+	warp    int
+	pc      uint32
+	lastSeq int
+}
+
+// TestIssueAndWritebackStages checks the issue and writeback stages'
+// outputs of every example against what the OnIssue hook reports of each
+// issued instruction: in its cycle, u_issue_N shows its warp, PC, opcode,
+// active group and guard lanes, and a stage whose scheduler issued
+// nothing drops issue_valid_o; in the cycle its destinations become
+// available (IssueInfo.Done), u_writeback_N counts it, and shows it when
+// it was issued last among that cycle's writebacks.
+func TestIssueAndWritebackStages(t *testing.T) {
+	for _, preset := range []string{"h100", "small"} {
+		cfg, err := config.Preset(preset)
+		require.NoError(t, err)
+		for _, e := range examples.All() {
+			sm, err := newExampleSM(e, cfg)
+			if pipeline.IsLaunchError(err) && preset == "small" {
+				continue // the example does not fit the small SM
+			}
+			require.NoError(t, err, e.Name)
+			want := map[uint64][]wbWant{}
+			seq := 0
+			cycles, checked := 0, 0
+			sm.OnCycle(func(ci *pipeline.CycleInfo) {
+				cycles++
+				for s, o := range sm.IssueOut() {
+					if o.Valid != (ci.Issued[s] >= 0) {
+						t.Fatalf("%s/%s cycle %d: issue_valid_o[%d] = %v, scheduler issued slot %d", preset, e.Name, ci.Cycle, s, o.Valid, ci.Issued[s])
+					}
+					if !o.Valid && o.Op != pipeline.OpIdle {
+						t.Fatalf("%s/%s cycle %d: idle issue stage %d shows op %d", preset, e.Name, ci.Cycle, s, o.Op)
+					}
+				}
+				ws := want[ci.Cycle]
+				delete(want, ci.Cycle)
+				for s, o := range sm.WritebackOut() {
+					var w wbWant
+					if s < len(ws) {
+						w = ws[s]
+					}
+					if o.Valid != (w.count > 0) || int(o.Count) != min(w.count, 15) {
+						t.Fatalf("%s/%s cycle %d: writeback %d shows valid %v count %d, want %d", preset, e.Name, ci.Cycle, s, o.Valid, o.Count, w.count)
+					}
+					if w.count > 0 {
+						checked++
+						if int(o.Warp) != w.warp || o.PC != w.pc {
+							t.Fatalf("%s/%s cycle %d: writeback %d shows warp %d pc %d, want warp %d pc %d", preset, e.Name, ci.Cycle, s, o.Warp, o.PC, w.warp, w.pc)
+						}
+					}
+				}
+			})
+			sm.OnIssue(func(ii *pipeline.IssueInfo) {
+				o := sm.IssueOut()[ii.Sched]
+				got := [...]uint64{uint64(o.Warp), uint64(o.PC), uint64(o.Op), uint64(o.Mask), uint64(o.Exec)}
+				exp := [...]uint64{uint64(ii.Warp), uint64(ii.PC), uint64(ii.Inst.Op), uint64(ii.Mask), uint64(ii.Exec)}
+				if !o.Valid || got != exp {
+					t.Fatalf("%s/%s cycle %d: u_issue_%d shows %v (valid %v), the instruction issued is %v", preset, e.Name, ii.Cycle, ii.Sched, got, o.Valid, exp)
+				}
+				if ii.Done > ii.Cycle {
+					seq++
+					ws := want[ii.Done]
+					for len(ws) <= ii.Sched {
+						ws = append(ws, wbWant{})
+					}
+					w := &ws[ii.Sched]
+					w.count++
+					if seq > w.lastSeq {
+						w.warp, w.pc, w.lastSeq = ii.Warp, ii.PC, seq
+					}
+					want[ii.Done] = ws
+				}
+			})
+			rep, err := sm.Run()
+			require.NoError(t, err)
+			require.NotEmpty(t, rep.Status)
+			require.Positive(t, cycles, e.Name)
+			require.Positive(t, checked, "%s: no writeback was checked", e.Name)
+		}
+	}
+}
