@@ -13,8 +13,9 @@ import "github.com/smsim/smsim/config"
 // issue, drives the warp schedulers' inputs, evaluates the schedulers (in
 // an order rotating each cycle; a memory-port chain gives each its share
 // of mem.global_ports), accounts the eligible warps once the schedulers
-// chose, and sets the stages' outputs (IssueOutputs). It returns the
-// first scheduler of the cycle's order, which the execute stage follows.
+// chose. It returns the first scheduler of the cycle's order, which the
+// execute stage follows. The stages' outputs (IssueOutputs), which
+// nothing in the SM reads, are set by setIssueOutputs for observers.
 func (sm *SM) evalIssue(c uint64) int {
 	nw := sm.schedWords
 	for s := range sm.schedIn {
@@ -98,7 +99,6 @@ func (sm *SM) evalIssue(c uint64) int {
 		sm.stalls[st]++
 	}
 	sm.stalls[StateIdle] += uint64(len(sm.slots) - len(sm.resident))
-	sm.setIssueOutputs()
 	return first
 }
 
@@ -106,7 +106,8 @@ func (sm *SM) evalIssue(c uint64) int {
 // choice: the warp, its active group's PC, opcode and lanes, and those of
 // its lanes whose guard predicate (read from the register file) is true
 // (none for an instruction that cannot execute: a PC outside the code, an
-// instruction the decoder refused).
+// instruction the decoder refused). Step calls it only for the hooks:
+// nothing in the SM reads these outputs.
 func (sm *SM) setIssueOutputs() {
 	for s, slot := range sm.chosen {
 		o := &sm.issOut[s]

@@ -142,8 +142,9 @@ func StatusCode(s string) uint8 {
 }
 
 // IssueOut returns the issue stages' outputs in the current cycle (after
-// the schedulers chose; by scheduler). The slice is the SM's: read it, do
-// not keep it past the cycle.
+// the schedulers chose; by scheduler), as the OnCycle and OnIssue hooks
+// see them: the SM computes them only when a hook is registered. The
+// slice is the SM's: read it in a hook, do not keep it.
 func (sm *SM) IssueOut() []IssueOutputs { return sm.issOut }
 
 // WritebackOut returns the writeback stages' outputs in the current cycle

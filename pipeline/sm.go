@@ -402,7 +402,11 @@ func (sm *SM) Step() bool {
 	// issue stages (the scoreboard and the warp schedulers).
 	sm.wb.eval(c)
 	first := sm.evalIssue(c)
-	// The hooks sample the cycle.
+	// The hooks sample the cycle (the issue stages' outputs are computed
+	// for them only: nothing in the SM reads them).
+	if len(sm.hooks)+len(sm.issueHook) > 0 {
+		sm.setIssueOutputs()
+	}
 	if len(sm.hooks) > 0 {
 		sm.observe()
 	}

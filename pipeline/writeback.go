@@ -10,11 +10,12 @@ package pipeline
 // instructions whose destinations become available in a cycle.
 //
 // The pending writebacks of instructions due less than wbRing cycles
-// after their issue sit in a ring of per-cycle buckets, the rest in a
-// heap. A bucket holds the events of one cycle: evalWriteback takes a
-// bucket's events in their cycle, and a push into a bucket whose events
-// are older than the new one (their cycle was skipped as idle) drops
-// them, so skipping idle stretches needs no work here.
+// after their issue sit in a ring of per-cycle, per-scheduler slots that
+// hold what the stage will show in that cycle (the count, and the warp and
+// PC of the instruction issued last: instructions are pushed in issue
+// order); those due later wait in a heap. A slot whose cycle has passed
+// unevaluated (skipped as idle) is recognised by its cycle and starts
+// afresh, so skipping idle stretches needs no work here.
 
 // wbEvent is an instruction's writeback at cycle at.
 type wbEvent struct {
@@ -27,80 +28,99 @@ type wbEvent struct {
 
 func (e *wbEvent) before(f *wbEvent) bool { return e.at < f.at || e.at == f.at && e.seq < f.seq }
 
+// wbSlot is one cycle's writebacks of one scheduler.
+type wbSlot struct {
+	at    uint64 // the cycle (the slot is empty unless it is the one looked at)
+	seq   uint64 // issue order of the instruction shown
+	warp  uint16
+	count uint8
+	pc    uint32
+}
+
 // wbRing is the number of cycles ahead that the ring holds.
 const wbRing = 1024
 
 // writeback is the writeback stages of all sub-partitions.
 type writeback struct {
-	ring [wbRing][]wbEvent
+	ring []wbSlot // [cycle%wbRing*ns + sched]
+	ns   int
 	far  wbHeap
 	seq  uint64
 	out  []WritebackOutputs // by scheduler
 	at   uint64             // the cycle out belongs to (never: none yet)
-	last []uint64           // eval's scratch: the latest issue by scheduler
 }
 
 func (wb *writeback) init(nsched int) {
+	wb.ns = nsched
+	wb.ring = make([]wbSlot, wbRing*nsched)
+	for i := range wb.ring {
+		wb.ring[i].at = never
+	}
 	wb.out = make([]WritebackOutputs, nsched)
-	wb.last = make([]uint64, nsched)
 	wb.at = never
 }
 
 // push records that the instruction at pc of warp slot warp, issued by
 // scheduler s in cycle now, writes its destinations back at cycle at.
+// Instructions are pushed in issue order, so the last one pushed into a
+// slot is the one it shows.
 func (wb *writeback) push(now, at uint64, s, warp int, pc uint32) {
 	wb.seq++
-	e := wbEvent{at: at, seq: wb.seq, sched: int32(s), warp: int32(warp), pc: pc}
 	if at-now >= wbRing {
-		wb.far.push(e)
+		wb.far.push(wbEvent{at: at, seq: wb.seq, sched: int32(s), warp: int32(warp), pc: pc})
 		return
 	}
-	b := &wb.ring[at%wbRing]
-	if n := len(*b); n > 0 && (*b)[n-1].at != at {
-		*b = (*b)[:0] // a skipped cycle's events
+	x := &wb.ring[int(at&(wbRing-1))*wb.ns+s]
+	if x.at != at {
+		*x = wbSlot{at: at} // a slot of a cycle gone by
 	}
-	*b = append(*b, e)
+	if x.count < 15 { // wb_count_o saturates
+		x.count++
+	}
+	x.seq, x.warp, x.pc = wb.seq, uint16(warp), pc
 }
 
 // eval sets the outputs to cycle c's writebacks (always_comb of the
-// stage; the events are its pipeline registers). Evaluating a cycle again
-// changes nothing (an observer between Steps may evaluate it first).
+// stage; the ring and the heap are its pipeline registers). Evaluating a
+// cycle again changes nothing (an observer between Steps may evaluate it
+// first).
 func (wb *writeback) eval(c uint64) {
 	if wb.at == c {
 		return
 	}
 	wb.at = c
-	for s := range wb.out {
-		o := &wb.out[s]
-		o.Valid, o.Count = false, 0 // wb_warp_o and wb_pc_o hold
+	row := wb.ring[int(c&(wbRing-1))*wb.ns:][:wb.ns]
+	if len(wb.far) > 0 && wb.far[0].at <= c {
+		wb.popFar(row, c)
 	}
-	b := &wb.ring[c%wbRing]
-	if len(*b) != 0 {
-		if (*b)[0].at == c {
-			for i := range *b {
-				wb.take(&(*b)[i])
-			}
-		}
-		*b = (*b)[:0]
-	}
-	for len(wb.far) > 0 && wb.far[0].at <= c {
-		e := wb.far.pop()
-		if e.at == c {
-			wb.take(&e)
+	for s := range row {
+		x, o := &row[s], &wb.out[s]
+		if x.at == c {
+			*o = WritebackOutputs{Valid: true, Warp: x.warp, PC: x.pc, Count: x.count}
+		} else if o.Valid {
+			o.Valid, o.Count = false, 0 // wb_warp_o and wb_pc_o hold
 		}
 	}
 }
 
-// take adds event e of the current cycle to the outputs: of several
-// writebacks in one cycle, the one issued last shows its warp and PC.
-func (wb *writeback) take(e *wbEvent) {
-	o := &wb.out[e.sched]
-	if !o.Valid || e.seq > wb.last[e.sched] {
-		o.Warp, o.PC, wb.last[e.sched] = uint16(e.warp), e.pc, e.seq
-	}
-	o.Valid = true
-	if o.Count < 15 {
-		o.Count++
+// popFar moves the heap's events of cycle c into row (the ring's slots of
+// c) and drops those of cycles gone by.
+func (wb *writeback) popFar(row []wbSlot, c uint64) {
+	for len(wb.far) > 0 && wb.far[0].at <= c {
+		e := wb.far.pop()
+		if e.at != c {
+			continue
+		}
+		x := &row[e.sched]
+		if x.at != c {
+			*x = wbSlot{at: c}
+		}
+		if x.count < 15 {
+			x.count++
+		}
+		if e.seq > x.seq {
+			x.seq, x.warp, x.pc = e.seq, uint16(e.warp), e.pc
+		}
 	}
 }
 
