@@ -77,7 +77,11 @@ const NumBarriers = numBarriers
 
 // CTAInfo is one resident CTA as an observer sees it.
 type CTAInfo struct {
-	Linear uint64    // linear index in the grid
+	// Slot is the CTA slot the CTA holds while resident (the barrier
+	// unit's g_cta[Slot] and reg_pool's): the lowest free one at its
+	// launch.
+	Slot   int
+	Linear uint64 // linear index in the grid
 	ID     [3]uint32 // %ctaid
 	// Bars is the current phase of each named barrier.
 	Bars [NumBarriers]BarrierInfo
@@ -212,7 +216,7 @@ func (sm *SM) fillInfo() {
 	in.CTAs = slices.Grow(in.CTAs[:0], len(sm.ctas))[:len(sm.ctas)]
 	for i, c := range sm.ctas {
 		ci := &in.CTAs[i]
-		ci.Linear, ci.ID = c.linear, c.id
+		ci.Slot, ci.Linear, ci.ID = c.rps, c.linear, c.id
 		for b := range c.bars {
 			x := &c.bars[b]
 			ci.Bars[b] = BarrierInfo{Arrived: uint32(x.threads), Expected: uint32(x.expected), Waiting: x.warps}

@@ -141,54 +141,24 @@ func (t *Tracer) sampleIssue(final bool) {
 	}
 }
 
-// captureCTAs assigns the resident CTAs to CTA slots (a CTA keeps its
-// slot while resident; a new one takes the lowest free slot, in launch
-// order) and copies their barriers into f.
+// captureCTAs copies the resident CTAs' barriers into f, by CTA slot
+// (CTAInfo.Slot: a CTA keeps its slot while resident; a new one takes the
+// lowest free slot, in launch order).
 func (t *Tracer) captureCTAs(ci *pipeline.CycleInfo, f *frame) {
 	if len(t.s.ctas) == 0 {
 		return
 	}
-	for k := range t.ctaMark {
-		t.ctaMark[k] = false
-	}
-	for i := range ci.CTAs {
-		c := &ci.CTAs[i]
-		for k, l := range t.ctaOf {
-			if l == int64(c.Linear) {
-				t.ctaMark[k] = true
-				break
-			}
-		}
-	}
-	for k := range t.ctaOf {
-		if !t.ctaMark[k] {
-			t.ctaOf[k] = -1
-		}
+	for k := range f.ctaLin {
+		f.ctaLin[k] = -1
 	}
 	f.ctaOrder = f.ctaOrder[:0]
 	for i := range ci.CTAs {
 		c := &ci.CTAs[i]
-		slot := -1
-		for k, l := range t.ctaOf {
-			if l == int64(c.Linear) {
-				slot = k
-				break
-			}
+		if c.Slot >= len(f.ctaLin) {
+			continue // more resident CTAs than MaxResidentCTAs: cannot happen
 		}
-		if slot < 0 {
-			for k, l := range t.ctaOf {
-				if l < 0 {
-					slot = k
-					t.ctaOf[k] = int64(c.Linear)
-					break
-				}
-			}
-			if slot < 0 {
-				continue // more resident CTAs than MaxResidentCTAs: cannot happen
-			}
-		}
-		f.ctaOrder = append(f.ctaOrder, slot)
-		f.ctaInfo[slot] = *c
+		f.ctaOrder = append(f.ctaOrder, c.Slot)
+		f.ctaInfo[c.Slot] = *c
+		f.ctaLin[c.Slot] = int64(c.Linear)
 	}
-	copy(f.ctaLin, t.ctaOf)
 }

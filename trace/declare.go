@@ -194,12 +194,10 @@ func (t *Tracer) declare() error {
 	nc := sm.MaxResidentCTAs()
 	s.ctas = make([]tinst[pipeline.BarrierCTA], nc)
 	s.bars = make([][pipeline.NumBarriers]tinst[pipeline.BarrierRegs], nc)
-	t.ctaOf = make([]int64, nc)
 	s.ctaSeen = make([]pipeline.CTAInfo, nc)
 	s.ctaLin = make([]int64, nc)
-	t.ctaMark = make([]bool, nc)
 	for k := 0; k < nc; k++ {
-		t.ctaOf[k], s.ctaLin[k] = -1, -1
+		s.ctaLin[k] = -1
 		if s.ctas[k], err = newInst[pipeline.BarrierCTA](t, ss, pipeline.TopTable[pipeline.BarrierCTA](scopef(ScopeBarrier, k), p), nil); err != nil {
 			return err
 		}

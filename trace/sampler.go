@@ -447,7 +447,7 @@ func (s *sampler) dumpCTA(k int, c *pipeline.CTAInfo) {
 	s.ctas[k].sample(s, &o)
 	for b := range s.bars[k] {
 		x := &info.Bars[b]
-		bo := pipeline.BarrierRegs{Arrived: uint16(x.Arrived), Expected: uint16(x.Expected), Waiting: uint32(x.Waiting)}
+		bo := x.Regs()
 		s.bars[k][b].sample(s, &bo)
 	}
 }

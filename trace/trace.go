@@ -59,13 +59,11 @@ type Tracer struct {
 	err     error
 
 	// What the capture keeps from cycle to cycle.
-	issueV  []pipeline.IssueOutputs // the issue stage (outputs hold when idle)
-	ctaOf   []int64                 // CTA slot -> linear CTA id, -1 when free
-	ctaMark []bool
-	poolV   regPoolObs
-	poolN   int // CTA slots of poolV read
-	trOut   trapunit.Outputs
-	idleIn  pipeline.UnitInputs // the units' inputs where no cycle drove them
+	issueV []pipeline.IssueOutputs // the issue stage (outputs hold when idle)
+	poolV  regPoolObs
+	poolN  int // CTA slots of poolV read
+	trOut  trapunit.Outputs
+	idleIn pipeline.UnitInputs // the units' inputs where no cycle drove them
 
 	par *frames
 	lay layout // of frame.data
