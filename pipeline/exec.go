@@ -294,17 +294,7 @@ func (sm *SM) issue(w *warp, s int) {
 			sm.wb.push(c, ready, s, w.slot, pc)
 		}
 	}
-	// Fetch: control flow resolves in lat.branch; a jump refetches (the
-	// redirect of RTT is trap_unit's, at the edge).
-	seq := w.gpc == pc+1 || rtt
-	if d.ctrl {
-		w.branchUntil = c + sm.lat[latBranch]
-		if !seq {
-			w.fetchUntil = w.branchUntil + uint64(max(sm.cfg.Lat.Fetch, 1))
-		}
-	} else if !seq && w.gmask != 0 {
-		w.fetchUntil = c + 1 + uint64(max(sm.cfg.Lat.Fetch, 1))
-	}
+	sm.fetchNext(w, d, pc, rtt)
 	if exits != 0 {
 		w.cta.liveThreads -= bits.OnesCount32(exits)
 		if w.live() == 0 {

@@ -81,7 +81,7 @@ type CTAInfo struct {
 	// unit's g_cta[Slot] and reg_pool's): the lowest free one at its
 	// launch.
 	Slot   int
-	Linear uint64 // linear index in the grid
+	Linear uint64    // linear index in the grid
 	ID     [3]uint32 // %ctaid
 	// Bars is the current phase of each named barrier.
 	Bars [NumBarriers]BarrierInfo

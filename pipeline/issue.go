@@ -148,3 +148,80 @@ func (w *warp) guardMask(d *dinst) uint32 {
 	}
 	return p
 }
+
+// stateAt classifies a warp that is not eligible at cycle c.
+func (w *warp) stateAt(c uint64) WarpState {
+	switch {
+	case w.tr.paused:
+		return w.tr.pauseState
+	case c >= w.readyAt:
+		return StateEligible
+	case c < w.blockUntil:
+		return w.blockState
+	case c < w.branchUntil:
+		return StateBranchResolving
+	case c < w.fetchUntil:
+		return StateNoInstruction
+	case c < w.sbUntil:
+		return sbState(w.sbCls)
+	}
+	return StateMisc
+}
+
+// nextChange is the first cycle after c at which stateAt may change.
+func (w *warp) nextChange(c uint64) uint64 {
+	t := w.readyAt
+	for _, x := range [...]uint64{w.blockUntil, w.branchUntil, w.fetchUntil, w.sbUntil} {
+		if x > c && x < t {
+			t = x
+		}
+	}
+	return t
+}
+
+// refresh recomputes the scoreboard wait of the group's instruction and
+// readyAt.
+func (w *warp) refresh() {
+	sm := w.sm
+	w.sbUntil, w.sbCls, w.port = 0, sbFixed, false
+	if int(w.gpc) < len(sm.code) && w.gmask != 0 {
+		d := &sm.code[w.gpc]
+		w.port = d.usesPort
+		for _, r := range d.srcR {
+			if t := w.rdy[r]; t > w.sbUntil {
+				w.sbUntil, w.sbCls = t, w.rcls[r]
+			}
+		}
+		for _, r := range d.dstR {
+			if t := w.rdy[r]; t > w.sbUntil {
+				w.sbUntil, w.sbCls = t, w.rcls[r]
+			}
+		}
+		for _, p := range d.srcP {
+			if t := w.prdy[p]; t > w.sbUntil {
+				w.sbUntil, w.sbCls = t, w.pcls[p]
+			}
+		}
+		for _, p := range d.dstP {
+			if t := w.prdy[p]; t > w.sbUntil {
+				w.sbUntil, w.sbCls = t, w.pcls[p]
+			}
+		}
+		if d.cc != 0 && w.ccRdy > w.sbUntil {
+			w.sbUntil, w.sbCls = w.ccRdy, sbFixed
+		}
+	}
+	r := w.lastIssue + 1
+	if w.insts == 0 {
+		r = 0
+	}
+	for _, x := range [...]uint64{w.blockUntil, w.branchUntil, w.fetchUntil, w.sbUntil} {
+		if x > r {
+			r = x
+		}
+	}
+	if w.done || w.tr.paused {
+		r = never
+	}
+	w.readyAt = r
+}
