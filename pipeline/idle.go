@@ -85,7 +85,7 @@ func (sm *SM) skipIdle(limit uint64) {
 		sm.observeIdle(c, 0, 1)
 	}
 	for s, u := range sm.scheds {
-		u.Eval(sm.schedIn[s])
+		u.EvalRef(&sm.schedIn[s])
 		u.Tick()
 	}
 	if hooked {

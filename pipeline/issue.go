@@ -69,7 +69,7 @@ func (sm *SM) evalIssue(c uint64) int {
 		if idleEval && !in.WarpReady.AnyWords(nw) && !in.WarpLaunch.AnyWords(nw) {
 			continue // nothing ready, nothing launched: Eval would change nothing
 		}
-		out := sm.scheds[s].Eval(*in)
+		out := sm.scheds[s].EvalRef(in)
 		if !out.IssueValid {
 			continue
 		}

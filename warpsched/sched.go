@@ -93,6 +93,7 @@ type Sched struct {
 	p     Params
 	q, d  State
 	dirty []uint16 // Age entries of d that differ from q
+	ready rtl.Bits // EvalRef's scratch (only its first words words are ever set)
 	// words is how many words of an rtl.Bits hold warps 0..NumWarps-1:
 	// Eval reads and Tick copies only those (every search is bounded by
 	// NumWarps, and the registers' bits above it stay clear).
@@ -169,10 +170,14 @@ func and(a, b *rtl.Bits, k int) (r rtl.Bits) {
 
 // Eval is always_comb: it picks the warp to issue from the inputs and Q
 // and computes D.
-func (s *Sched) Eval(in Inputs) Outputs {
+func (s *Sched) Eval(in Inputs) Outputs { return s.EvalRef(&in) }
+
+// EvalRef is Eval with the inputs passed by reference (they are large:
+// four NumWarps-bit vectors); it does not keep or change *in.
+func (s *Sched) EvalRef(in *Inputs) Outputs {
 	s.copyQ()
 	n := s.p.NumWarps
-	if in.WarpLaunch.Any() {
+	if in.WarpLaunch.AnyWords(s.words) {
 		for w := in.WarpLaunch.NextFrom(0, n); w >= 0; w = in.WarpLaunch.NextFrom(w+1, n) {
 			s.d.Age[w] = s.d.NextAge
 			s.d.NextAge++
@@ -182,7 +187,12 @@ func (s *Sched) Eval(in Inputs) Outputs {
 	if in.Stall {
 		return Outputs{}
 	}
-	ready := and(&in.WarpReady, &in.WarpValid, s.words)
+	// ready is scratch whose words from s.words on stay zero: filling it
+	// in place spares clearing and copying a whole rtl.Bits per call.
+	ready := &s.ready
+	for i := range ready[:s.words] {
+		ready[i] = in.WarpReady[i] & in.WarpValid[i]
+	}
 	w := -1
 	switch s.p.Policy {
 	case PolicyLRR:
@@ -194,7 +204,7 @@ func (s *Sched) Eval(in Inputs) Outputs {
 		if s.q.GreedyValid && ready.Has(int(s.q.Greedy)) {
 			w = int(s.q.Greedy)
 		} else {
-			w = oldest(&ready, &s.d.Age, n)
+			w = oldest(ready, &s.d.Age, n)
 		}
 		if w >= 0 {
 			s.d.Greedy, s.d.GreedyValid, s.d.Last = uint16(w), true, uint16(w)
