@@ -148,9 +148,16 @@ func (u *PerfMon) Tick() { u.q = u.d }
 // Eval is always_comb: the outputs from Q, and D = Q plus this cycle's
 // increments.
 func (u *PerfMon) Eval(in Inputs) Outputs {
-	u.d = u.q
-	u.add(&u.d, &in, 1)
+	u.EvalRef(&in)
 	return u.Out()
+}
+
+// EvalRef is Eval with the inputs passed by reference, for a caller that
+// reads the outputs (functions of Q alone) through Out when it needs them:
+// D = Q plus this cycle's increments. It does not keep or change *in.
+func (u *PerfMon) EvalRef(in *Inputs) {
+	u.d = u.q
+	u.add(&u.d, in, 1)
 }
 
 // Out returns the outputs, a function of Q alone (no input reaches an
@@ -163,16 +170,20 @@ func (u *PerfMon) Out() Outputs {
 // add adds n cycles' worth of the increments in gives to s.
 func (u *PerfMon) add(s *State, in *Inputs, n uint64) {
 	var ev [NumEvents]uint64
+	anyEv := false
 	for p := 0; p < u.p.NumPorts; p++ {
 		if !in.EventValid[p] {
 			continue
 		}
 		for m := in.EventMask[p]; m != 0; m &= m - 1 {
 			ev[bits.TrailingZeros16(m)]++
+			anyEv = true
 		}
 	}
-	for k := range ev {
-		s.EventCount[k] += n * ev[k]
+	if anyEv {
+		for k := range ev {
+			s.EventCount[k] += n * ev[k]
+		}
 	}
 	for i, c := range u.p.Counters {
 		var inc uint64

@@ -148,7 +148,7 @@ func (u *units) tick(issued uint64, stalls *[numStates]uint64, rec *UnitInputs) 
 		rec.Perf, rec.Clock = u.pmIn, u.ctIn
 	}
 	u.syncPM()
-	u.pm.Eval(u.pmIn)
+	u.pm.EvalRef(&u.pmIn)
 	u.pm.Tick()
 	u.pmIn = perfmon.Inputs{}
 	if !u.req && u.asleep == 0 {
