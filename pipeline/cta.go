@@ -71,6 +71,8 @@ func (sm *SM) launchCTA(linear uint64) {
 		}
 		w.reset(max(int(sm.kern.Regs), sm.trap.hregs), max(int(sm.kern.Preds), sm.trap.hpreds))
 		w.cta, w.inCTA = c, wi
+		w.since = sm.cycle
+		sm.hist[w.state]++
 		w.nreg = sm.regsPerThread
 		nth := min(32, sm.threadsPerCTA-32*wi)
 		w.valid = uint32(uint64(1)<<uint(nth) - 1)
@@ -108,6 +110,7 @@ func (sm *SM) warpDone(w *warp) {
 	w.done = true
 	w.blockUntil, w.blockState = w.memBusy, StateDrain
 	w.readyAt = never
+	w.invalidate()
 	sm.nLive--
 	sm.trapExit(w)
 	sm.schedIn[w.sched].WarpValid.Clear(int(w.local))
@@ -130,6 +133,11 @@ func (sm *SM) retire() {
 			continue
 		}
 		sm.recordWarp(w, StateExited)
+		sm.hist[w.state]--
+		sm.until[w.slot] = never
+		sm.readyBase[w.sched].Clear(int(w.local))
+		sm.readyPort[w.sched].Clear(int(w.local))
+		sm.schedIn[w.sched].WarpLongWait.Clear(int(w.local))
 		sm.slots[w.slot] = nil
 		changed = true
 		t := w.cta

@@ -472,11 +472,9 @@ func (sm *SM) tick(c uint64, first int) bool {
 		if sm.stopped {
 			// The run stopped at an earlier instruction of this cycle:
 			// this warp's selection is withdrawn.
-			w.stalls[StateSelected]--
-			w.stalls[StateNotSelected]++
 			sm.stalls[StateSelected]--
 			sm.stalls[StateNotSelected]++
-			w.state = StateNotSelected
+			sm.reclass(w, c, StateNotSelected, 0)
 			continue
 		}
 		issued = true

@@ -64,14 +64,11 @@ func (sm *SM) skipIdle(limit uint64) {
 		return
 	}
 	n := t - c - 1 // cycles c .. t-2 are skipped; Step runs t-1
-	for _, w := range sm.resident {
-		st := sm.warpState(w, c)
-		if w.done {
-			st = StateDrain
-		}
-		w.state = st
-		w.stalls[st] += n
-		sm.stalls[st] += n
+	// Every warp holds its class through the stretch (its stall cycles
+	// follow lazily: warp.since).
+	sm.classify(c)
+	for st, k := range sm.hist {
+		sm.stalls[st] += n * k
 	}
 	sm.stalls[StateIdle] += n * uint64(len(sm.slots)-len(sm.resident))
 	sm.u.idle(n, &sm.stalls)

@@ -4,67 +4,53 @@
 
 package pipeline
 
-import "github.com/smsim/smsim/config"
+import (
+	"math/bits"
 
-// evalIssue is the issue stages' always_comb: it classifies every
-// resident warp from the registers (Q): the scoreboard and the timing
-// state of its next instruction (warp.refresh keeps readyAt, the cycle
-// from which nothing holds it), accounts the states of those that cannot
-// issue, drives the warp schedulers' inputs, evaluates the schedulers (in
-// an order rotating each cycle; a memory-port chain gives each its share
-// of mem.global_ports), accounts the eligible warps once the schedulers
-// chose. It returns the first scheduler of the cycle's order, which the
-// execute stage follows. The stages' outputs (IssueOutputs), which
-// nothing in the SM reads, are set by setIssueOutputs for observers.
+	"github.com/smsim/smsim/config"
+)
+
+// The issue stages keep, per warp slot, its class (warp.state) and the
+// first cycle at which the class may change (until): a warp that cannot
+// issue keeps its class until its registers change (refresh and the few
+// writers that do not refresh call invalidate) or time reaches the next
+// threshold of its timers (nextChange); an eligible warp stays eligible,
+// its bit set in the persistent ready vectors (readyBase, or readyPort
+// when its instruction needs a memory port), until it issues or its
+// registers change. Stall cycles are counted lazily: per warp from the
+// cycle it entered its class (warp.since, flushStalls), per state from the
+// number of warps in it (hist), which is the same as adding one per warp
+// per cycle.
+
+// evalIssue is the issue stages' always_comb: it classifies the warps
+// whose class may have changed (classify), drives the warp schedulers'
+// inputs from the ready vectors, evaluates the schedulers (in an order
+// rotating each cycle; a memory-port chain gives each its share of
+// mem.global_ports), and accounts the cycle: the chosen warps are
+// selected, the eligible warps of a scheduler the port chain left out are
+// throttled (lg_throttle), the other eligible ones not selected. It
+// returns the first scheduler of the cycle's order, which the execute
+// stage follows. The stages' outputs (IssueOutputs), which nothing in the
+// SM reads, are set by setIssueOutputs for observers.
 func (sm *SM) evalIssue(c uint64) int {
+	sm.classify(c)
 	nw := sm.schedWords
-	for s := range sm.schedIn {
-		in := &sm.schedIn[s]
-		in.WarpReady.ClearWords(nw)
-		in.WarpLongWait.ClearWords(nw)
-		sm.readyPort[s].ClearWords(nw)
-		sm.chosen[s] = -1
-	}
-	twoLevel := sm.cfg.Sched.Policy == config.PolicyTwoLevel
-	asleep := sm.u.asleep
-	elig := sm.elig[:0]
-	for _, w := range sm.resident {
-		sleeping := asleep != 0 && asleep>>uint(w.slot)&1 != 0
-		if c >= w.readyAt && !sleeping {
-			w.state = StateEligible
-			elig = append(elig, uint16(w.slot)) // no pointer: no write barrier
-			if w.port {
-				sm.readyPort[w.sched].Set(int(w.local))
-			} else {
-				sm.schedIn[w.sched].WarpReady.Set(int(w.local))
-			}
-			continue
-		}
-		st := StateSleeping
-		if !sleeping {
-			st = w.stateAt(c)
-		}
-		w.state = st
-		w.stalls[st]++
-		sm.stalls[st]++
-		if twoLevel && longWait(st) {
-			sm.schedIn[w.sched].WarpLongWait.Set(int(w.local))
-		}
-	}
-	sm.elig = elig
-	// The schedulers, in an order rotating each cycle; a memory-port
-	// chain gives each its share of mem.global_ports.
 	ns := len(sm.scheds)
 	ports := sm.cfg.Mem.GlobalPorts
 	first := int(c % uint64(ns))
 	// lrr and gto keep their registers when no warp is ready and none is
 	// launched (two_level may still drop warps from its active set).
-	idleEval := !twoLevel
+	idleEval := sm.cfg.Sched.Policy != config.PolicyTwoLevel
+	throttled := false
 	for j := 0; j < ns; j++ {
 		s := (first + j) % ns
+		sm.chosen[s] = -1
 		in := &sm.schedIn[s]
+		copy(in.WarpReady[:nw], sm.readyBase[s][:nw])
 		if ports > 0 {
 			in.WarpReady.OrWords(&sm.readyPort[s], nw)
+		} else if sm.readyPort[s].AnyWords(nw) {
+			throttled = true
 		}
 		if idleEval && !in.WarpReady.AnyWords(nw) && !in.WarpLaunch.AnyWords(nw) {
 			continue // nothing ready, nothing launched: Eval would change nothing
@@ -73,33 +59,111 @@ func (sm *SM) evalIssue(c uint64) int {
 		if !out.IssueValid {
 			continue
 		}
-		w := sm.slots[int(out.IssueWarp)*ns+s]
+		slot := int(out.IssueWarp)*ns + s
+		w := sm.slots[slot]
 		if w == nil {
 			continue
 		}
-		sm.chosen[s] = int32(w.slot)
+		sm.chosen[s] = int32(slot)
 		if w.port {
 			ports--
 		}
+		sm.reclass(w, c, StateSelected, 0)
 	}
-	// Stall accounting of the eligible warps.
-	for _, slot := range elig {
-		w := sm.slots[slot]
-		var st WarpState
-		switch {
-		case sm.chosen[w.sched] == int32(slot):
-			st = StateSelected
-		case w.port && !sm.schedIn[w.sched].WarpReady.Has(int(w.local)):
-			st = StateLGThrottle
-		default:
-			st = StateNotSelected
-		}
-		w.state = st
-		w.stalls[st]++
-		sm.stalls[st]++
+	if throttled {
+		sm.throttle(c)
+	}
+	for st, n := range sm.hist {
+		sm.stalls[st] += n
 	}
 	sm.stalls[StateIdle] += uint64(len(sm.slots) - len(sm.resident))
 	return first
+}
+
+// classify classifies the warps whose class may have changed by cycle c:
+// those invalidated or at a timer threshold, and those whose sleeping_o
+// bit changed.
+func (sm *SM) classify(c uint64) {
+	asleep := sm.u.asleep
+	if ch := asleep ^ sm.prevAsleep; ch != 0 {
+		for m := ch; m != 0; m &= m - 1 {
+			if s := bits.TrailingZeros64(m); s < len(sm.until) {
+				sm.until[s] = 0
+			}
+		}
+		sm.prevAsleep = asleep
+	}
+	twoLevel := sm.cfg.Sched.Policy == config.PolicyTwoLevel
+	for slot, u := range sm.until {
+		if u > c {
+			continue
+		}
+		w := sm.slots[slot]
+		local := int(w.local)
+		sleeping := asleep != 0 && asleep>>uint(slot)&1 != 0
+		if c >= w.readyAt && !sleeping {
+			// Eligible: not selected unless a scheduler picks it.
+			if w.port {
+				sm.readyBase[w.sched].Clear(local)
+				sm.readyPort[w.sched].Set(local)
+			} else {
+				sm.readyPort[w.sched].Clear(local)
+				sm.readyBase[w.sched].Set(local)
+			}
+			if twoLevel {
+				sm.schedIn[w.sched].WarpLongWait.Clear(local)
+			}
+			sm.reclass(w, c, StateNotSelected, never)
+			continue
+		}
+		sm.readyBase[w.sched].Clear(local)
+		sm.readyPort[w.sched].Clear(local)
+		st, until := StateSleeping, uint64(never) // until sleeping_o changes
+		if !sleeping {
+			st, until = w.stateAt(c), w.nextChange(c)
+		}
+		if twoLevel {
+			sm.schedIn[w.sched].WarpLongWait.Put(local, longWait(st))
+		}
+		sm.reclass(w, c, st, until)
+	}
+}
+
+// reclass puts w in state st from cycle c on, to be classified again at
+// cycle until.
+func (sm *SM) reclass(w *warp, c uint64, st WarpState, until uint64) {
+	w.flushStalls(c)
+	sm.hist[w.state]--
+	sm.hist[st]++
+	w.state = st
+	sm.until[w.slot] = until
+}
+
+// throttle accounts the eligible warps that needed a memory port in a
+// scheduler the port chain left out this cycle: lg_throttle for the cycle,
+// eligible again the next.
+func (sm *SM) throttle(c uint64) {
+	ns := len(sm.scheds)
+	for s := range sm.readyPort {
+		in := &sm.schedIn[s]
+		for k := 0; k < sm.schedWords; k++ {
+			for m := sm.readyPort[s][k] &^ in.WarpReady[k]; m != 0; m &= m - 1 {
+				slot := (k*64+bits.TrailingZeros64(m))*ns + s
+				sm.reclass(sm.slots[slot], c, StateLGThrottle, c+1)
+			}
+		}
+	}
+}
+
+// invalidate makes the issue stage classify w again at the next cycle it
+// evaluates (w's registers changed).
+func (w *warp) invalidate() { w.sm.until[w.slot] = 0 }
+
+// flushStalls adds the cycles w has spent in its class since it entered
+// it, up to cycle c (not included), to its stall counts.
+func (w *warp) flushStalls(c uint64) {
+	w.stalls[w.state] += c - w.since
+	w.since = c
 }
 
 // setIssueOutputs sets each issue stage's outputs from its scheduler's
@@ -182,6 +246,7 @@ func (w *warp) nextChange(c uint64) uint64 {
 // refresh recomputes the scoreboard wait of the group's instruction and
 // readyAt.
 func (w *warp) refresh() {
+	w.invalidate()
 	sm := w.sm
 	w.sbUntil, w.sbCls, w.port = 0, sbFixed, false
 	if int(w.gpc) < len(sm.code) && w.gmask != 0 {

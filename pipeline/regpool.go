@@ -220,6 +220,7 @@ func (sm *SM) execSetmaxnreg(w *warp, d *dinst, pc uint32, emask uint32, s int) 
 	r.ev = true
 	w.rpHeld = true
 	w.blockUntil, w.blockState = never, StateMisc
+	w.invalidate()
 	r.nHeld++
 	return nil
 }
@@ -258,6 +259,7 @@ func (sm *SM) rpStep() {
 			for _, x := range w.cta.warps[g:min(g+regpool.WarpsPerGroup, len(w.cta.warps))] {
 				if x.rpHeld && !x.tr.handler {
 					x.blockState = StateRegpool
+					x.invalidate()
 				}
 			}
 		}

@@ -80,8 +80,17 @@ type SM struct {
 	scheds    []*warpsched.Sched
 	schedIn   []warpsched.Inputs
 	readyPort []rtl.Bits
-	chosen    []int32  // per scheduler: the slot it issues this cycle, -1: none
-	elig      []uint16 // scratch: the slots of the cycle's eligible warps
+	chosen    []int32 // per scheduler: the slot it issues this cycle, -1: none
+	// The issue stages' classification (issue.go): per slot the cycle
+	// from which a warp must be classified again (0: now; never: a free
+	// slot or a class that holds until something changes it), the warps
+	// in each state, sleeping_o at the last classification, and the
+	// persistent ready vectors (eligible warps, by scheduler; readyPort:
+	// those whose instruction needs a memory port).
+	until      []uint64
+	hist       [numStates]uint64
+	prevAsleep uint64
+	readyBase  []rtl.Bits
 	// schedWords is the number of rtl.Bits words a scheduler's warps
 	// occupy (the SM clears and merges only those).
 	schedWords int
@@ -279,6 +288,11 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	sm.schedIn = make([]warpsched.Inputs, nsched)
 	sm.schedWords = rtl.Words(wp.NumWarps)
 	sm.readyPort = make([]rtl.Bits, nsched)
+	sm.readyBase = make([]rtl.Bits, nsched)
+	sm.until = make([]uint64, c.MaxWarps)
+	for i := range sm.until {
+		sm.until[i] = never
+	}
 	sm.chosen = make([]int32, nsched)
 	for s := range sm.chosen {
 		sm.chosen[s] = -1

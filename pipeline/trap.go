@@ -446,6 +446,7 @@ func (sm *SM) enterHandler(w *warp, before *trapunit.State) {
 		}
 		x.blockUntil, x.blockState = w.blockUntil, w.blockState
 		w.blockUntil, w.blockState = 0, StateMisc
+		w.invalidate()
 		w.blocked = 0
 		// The handler's bank: its registers are all defined and all
 		// within the warp's count.
@@ -621,6 +622,7 @@ func (sm *SM) execTrapUnit(w *warp, d *dinst, pc uint32, mask, emask uint32) *fa
 	case trapunit.EvBPTDrain:
 		if t := w.drainUntil(); t > sm.cycle+1 {
 			w.blockUntil, w.blockState = max(w.blockUntil, t), StateDrain
+			w.invalidate()
 		}
 		return nil
 	}

@@ -80,7 +80,8 @@ type warp struct {
 	undefAny bool
 	undef    [4]uint64
 	insts    uint64
-	stalls   [numStates]uint64
+	stalls   [numStates]uint64 // stall cycles by state, but those since since (flushStalls)
+	since    uint64            // the cycle from which the warp has been in state
 	lastPC   uint32
 
 	lmem [32][]byte
@@ -115,7 +116,7 @@ func (w *warp) reset(nregs, npreds int) {
 	w.asyncOpen, w.asyncGroups = 0, w.asyncGroups[:0]
 	w.insts = 0
 	w.stalls = [numStates]uint64{}
-	w.state = StateNoInstruction
+	w.state, w.since = StateNoInstruction, 0
 	w.tr = warpTrap{ctx: w.tr.ctx}
 	for i := range w.lmem {
 		if b := w.lmem[i]; cap(b) > 0 {
