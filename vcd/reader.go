@@ -413,12 +413,17 @@ func (r *Reader) expectEnd(kw string) error {
 	return err
 }
 
+// sectionFields is sectionText and its words.
+func (r *Reader) sectionFields(kw string) (string, []string, error) {
+	text, err := r.sectionText(kw)
+	return text, strings.Fields(text), err
+}
+
 func (r *Reader) parseScope() error {
-	text, err := r.sectionText("$scope")
+	text, f, err := r.sectionFields("$scope")
 	if err != nil {
 		return err
 	}
-	f := strings.Fields(text)
 	if len(f) != 2 {
 		if r.Strict || len(f) == 0 {
 			if r.Strict {
@@ -439,11 +444,10 @@ func (r *Reader) parseScope() error {
 }
 
 func (r *Reader) parseVar() error {
-	text, err := r.sectionText("$var")
+	text, f, err := r.sectionFields("$var")
 	if err != nil {
 		return err
 	}
-	f := strings.Fields(text)
 	if len(f) < 4 || (r.Strict && len(f) > 5) {
 		if r.Strict {
 			return r.fail(ErrSyntax, "$var: want type, width, identifier code, reference [range], got %q", clipS(text))
