@@ -10,11 +10,9 @@ cd "$(dirname "$0")/../.."
 . bench/lib.sh
 benchtime="${1:-3x}"
 count="${2:-5}"
-out="$(GOMAXPROCS=1 go test -run '^$' -bench '^BenchmarkIntLoop$' -benchtime "$benchtime" -count "$count" -benchmem ./pipeline)"
-echo "$out" | grep -E '^Benchmark' >&2
-field() { bench_values BenchmarkIntLoop "$1"; }
-wips="$(field warp-instr/s | median)"
-cps="$(field cycles/s | median)"
+run_bench BenchmarkIntLoop pipeline "$benchtime" "$count" -benchmem
+wips="$(bench_field warp-instr/s | median)"
+cps="$(bench_field cycles/s | median)"
 printf 'sm model: %.0f warp-instructions/s, %.0f cycles/s (median of %s runs, GOMAXPROCS=1, load %s)\n' "$wips" "$cps" "$count" "$(load)"
 
 # Memory over a long run: the same kernel with enough iterations for 10 M cycles.

@@ -13,9 +13,7 @@ cd "$(dirname "$0")/../.."
 . bench/lib.sh
 benchtime="${1:-2s}"
 count="${2:-5}"
-out="$(GOMAXPROCS=1 go test -run '^$' -bench '^BenchmarkWriter$' -benchtime "$benchtime" -count "$count" ./vcd)"
-echo "$out" | grep -E '^Benchmark' >&2
-field() { bench_values BenchmarkWriter "$1"; }
-wall="$(field MB/s | median)" || { echo "writer.sh: no BenchmarkWriter result" >&2; exit 1; }
-cpu="$(field cpu-MB/s | median)" || cpu="n/a"
+run_bench BenchmarkWriter vcd "$benchtime" "$count"
+wall="$(bench_field MB/s | median)" || { echo "writer.sh: no BenchmarkWriter result" >&2; exit 1; }
+cpu="$(bench_field cpu-MB/s | median)" || cpu="n/a"
 echo "vcd writer: ${wall} MB/s wall-clock, ${cpu} MB/s per CPU-second (median of ${count} runs, GOMAXPROCS=1, load $(load))"
