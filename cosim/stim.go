@@ -28,3 +28,26 @@ func (g *phases) step(n int, draw func()) {
 
 // pick returns one of levels, each as likely.
 func (g *phases) pick(levels ...int) int { return levels[g.r.IntN(len(levels))] }
+
+// weighted is one choice of a table that draw picks from.
+type weighted[T any] struct {
+	w int // its share: w in the sum of the table's weights
+	v T
+}
+
+// draw picks one of tab's choices with a single r.IntN of the sum of the
+// weights.
+func draw[T any](r *rand.Rand, tab []weighted[T]) T {
+	sum := 0
+	for _, c := range tab {
+		sum += c.w
+	}
+	x := r.IntN(sum)
+	for _, c := range tab[:len(tab)-1] {
+		if x < c.w {
+			return c.v
+		}
+		x -= c.w
+	}
+	return tab[len(tab)-1].v
+}

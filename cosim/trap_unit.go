@@ -147,51 +147,38 @@ func (g *trapStim) kind(inHandler, masked bool) (trapunit.EvKind, uint8) {
 			return trapunit.EvWarpError, uint8(r.IntN(16)) // code 0 included: UNKNOWN
 		}
 	}
-	if inHandler {
-		switch x := r.IntN(32); {
-		case x < 10:
-			return trapunit.EvRTT, 0
-		case x < 15:
-			return trapunit.EvBPTPause, 0
-		case x < 21:
-			return trapunit.EvBPTPauseQuiet, 0
-		case x < 24:
-			return trapunit.EvBPTInt, 0
-		case x < 26:
-			return trapunit.EvBPTTrap, uint8(1 + r.IntN(7)) // nested
-		case x < 28:
-			return trapunit.EvIDEEnable, 0
-		case x < 30:
-			return trapunit.EvIDEDisable, 0
-		default:
-			return trapunit.EvBPTDrain, 0
+	// The kind by weight (in 32nds), then its argument.
+	tab := handlerKinds
+	if !inHandler {
+		en := 4
+		if masked {
+			en = 8 // unmask more often
 		}
+		// RTT and BPT.PAUSE are illegal outside the handler.
+		tab = []weighted[trapunit.EvKind]{{9, trapunit.EvBPTTrap}, {2, trapunit.EvPTXBrkpt},
+			{4, trapunit.EvIDEDisable}, {en, trapunit.EvIDEEnable}, {9 - en, trapunit.EvBPTInt},
+			{2, trapunit.EvBPTDrain}, {1, trapunit.EvRTT}, {1, trapunit.EvBPTPause}, {4, trapunit.EvNone}}
 	}
-	switch x := r.IntN(32); {
-	case x < 9:
+	k := draw(r, tab)
+	switch {
+	case k == trapunit.EvBPTTrap && inHandler:
+		return k, uint8(1 + r.IntN(7)) // nested
+	case k == trapunit.EvBPTTrap:
 		reason := 1 + r.IntN(7)
 		if g.chance(1, 16) {
 			reason = 0 // illegal
 		}
-		return trapunit.EvBPTTrap, uint8(reason) | uint8(r.IntN(2))<<3 // bit 3 is not part of the reason
-	case x < 11:
-		return trapunit.EvPTXBrkpt, 0
-	case x < 15:
-		return trapunit.EvIDEDisable, 0
-	case x < 19 || (x < 23 && masked):
-		return trapunit.EvIDEEnable, 0
-	case x < 24:
-		return trapunit.EvBPTInt, 0
-	case x < 26:
-		return trapunit.EvBPTDrain, 0
-	case x < 27:
-		return trapunit.EvRTT, 0 // illegal outside the handler
-	case x < 28:
-		return trapunit.EvBPTPause, 0 // illegal outside the handler
-	default:
-		return trapunit.EvNone, uint8(r.IntN(16))
+		return k, uint8(reason) | uint8(r.IntN(2))<<3 // bit 3 is not part of the reason
+	case k == trapunit.EvNone:
+		return k, uint8(r.IntN(16))
 	}
+	return k, 0
 }
+
+// handlerKinds are the weights of the events of a warp in the handler.
+var handlerKinds = []weighted[trapunit.EvKind]{{10, trapunit.EvRTT}, {5, trapunit.EvBPTPause},
+	{6, trapunit.EvBPTPauseQuiet}, {3, trapunit.EvBPTInt}, {2, trapunit.EvBPTTrap},
+	{2, trapunit.EvIDEEnable}, {2, trapunit.EvIDEDisable}, {2, trapunit.EvBPTDrain}}
 
 // hostCmd draws the host's command from the registers the host sees.
 func (g *trapStim) hostCmd(q trapunit.State, in *trapunit.Inputs) {
