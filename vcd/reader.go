@@ -308,55 +308,13 @@ func (r *Reader) parseHeader() error {
 			continue
 		}
 		kw := string(t)
+		if parse := headerSections[kw]; parse != nil {
+			if err := parse(r, kw); err != nil {
+				return err
+			}
+			continue
+		}
 		switch kw {
-		case "$date", "$version", "$comment":
-			text, err := r.sectionText(kw)
-			if err != nil {
-				return err
-			}
-			switch kw {
-			case "$date":
-				r.hdr.Date = text
-			case "$version":
-				r.hdr.Version = text
-			default:
-				if r.hdr.Comment != "" {
-					r.hdr.Comment += "\n"
-				}
-				r.hdr.Comment += text
-			}
-		case "$timescale":
-			text, err := r.sectionText(kw)
-			if err != nil {
-				return err
-			}
-			ts, err := parseTimescale(text, r.Strict)
-			if err != nil {
-				if r.Strict {
-					return r.fail(ErrTimescale, "%v", err)
-				}
-			} else {
-				r.hdr.Timescale = ts
-			}
-		case "$scope":
-			if err := r.parseScope(); err != nil {
-				return err
-			}
-		case "$upscope":
-			if err := r.expectEnd(kw); err != nil {
-				return err
-			}
-			if len(r.scopes) == 0 {
-				if r.Strict {
-					return r.fail(ErrScope, "$upscope without $scope")
-				}
-			} else {
-				r.scopes = r.scopes[:len(r.scopes)-1]
-			}
-		case "$var":
-			if err := r.parseVar(); err != nil {
-				return err
-			}
 		case "$enddefinitions":
 			if err := r.expectEnd(kw); err != nil {
 				return err
@@ -380,6 +338,67 @@ func (r *Reader) parseHeader() error {
 			}
 		}
 	}
+}
+
+// headerSections parse the header's declarations, each after its
+// keyword, up to its $end.
+var headerSections = map[string]func(r *Reader, kw string) error{
+	"$date": (*Reader).parseInfo, "$version": (*Reader).parseInfo, "$comment": (*Reader).parseInfo,
+	"$timescale": (*Reader).parseTimescaleDecl,
+	"$scope":     (*Reader).parseScope,
+	"$upscope":   (*Reader).parseUpscope,
+	"$var":       (*Reader).parseVar,
+}
+
+// parseInfo reads $date, $version or $comment (comments accumulate, one
+// per line).
+func (r *Reader) parseInfo(kw string) error {
+	text, err := r.sectionText(kw)
+	if err != nil {
+		return err
+	}
+	switch kw {
+	case "$date":
+		r.hdr.Date = text
+	case "$version":
+		r.hdr.Version = text
+	default:
+		if r.hdr.Comment != "" {
+			r.hdr.Comment += "\n"
+		}
+		r.hdr.Comment += text
+	}
+	return nil
+}
+
+func (r *Reader) parseTimescaleDecl(kw string) error {
+	text, err := r.sectionText(kw)
+	if err != nil {
+		return err
+	}
+	ts, err := parseTimescale(text, r.Strict)
+	if err != nil {
+		if r.Strict {
+			return r.fail(ErrTimescale, "%v", err)
+		}
+	} else {
+		r.hdr.Timescale = ts
+	}
+	return nil
+}
+
+func (r *Reader) parseUpscope(kw string) error {
+	if err := r.expectEnd(kw); err != nil {
+		return err
+	}
+	if len(r.scopes) == 0 {
+		if r.Strict {
+			return r.fail(ErrScope, "$upscope without $scope")
+		}
+	} else {
+		r.scopes = r.scopes[:len(r.scopes)-1]
+	}
+	return nil
 }
 
 func (r *Reader) endHeader() error {
@@ -419,8 +438,8 @@ func (r *Reader) sectionFields(kw string) (string, []string, error) {
 	return text, strings.Fields(text), err
 }
 
-func (r *Reader) parseScope() error {
-	text, f, err := r.sectionFields("$scope")
+func (r *Reader) parseScope(kw string) error {
+	text, f, err := r.sectionFields(kw)
 	if err != nil {
 		return err
 	}
@@ -443,8 +462,8 @@ func (r *Reader) parseScope() error {
 	return nil
 }
 
-func (r *Reader) parseVar() error {
-	text, f, err := r.sectionFields("$var")
+func (r *Reader) parseVar(kw string) error {
+	text, f, err := r.sectionFields(kw)
 	if err != nil {
 		return err
 	}
