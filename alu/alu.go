@@ -213,16 +213,20 @@ func evalMov(in *isa.Inst, a, b uint64) Result {
 	return Result{D: a & mask(w)}
 }
 
+// evalPredLogic is and, or, xor and not on predicates: the first three
+// are setp's combining operations.
 func evalPredLogic(op isa.Opcode, a, b bool) bool {
+	bop := isa.BoolAnd
 	switch op {
 	case isa.OpAND:
-		return a && b
 	case isa.OpOR:
-		return a || b
+		bop = isa.BoolOr
 	case isa.OpXOR:
-		return a != b
+		bop = isa.BoolXor
+	default:
+		return !a // NOT
 	}
-	return !a // NOT
+	return combine(bop, a, b)
 }
 
 func evalSetp(in *isa.Inst, a, b, c uint64) Result {

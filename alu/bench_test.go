@@ -17,64 +17,33 @@ func benchEval(b *testing.B, in *isa.Inst, a, x, c uint64) {
 	sink = r
 }
 
-func BenchmarkEvalAdd(b *testing.B) { benchEval(b, mk(isa.OpADD, isa.U32, 0), 1, 2, 0) }
-
-func BenchmarkEvalAddSat(b *testing.B) { benchEval(b, mk(isa.OpADD, isa.S32, isa.ModSat), 1, 2, 0) }
-
-func BenchmarkEvalMadWide(b *testing.B) {
-	benchEval(b, mk(isa.OpMAD, isa.S32, isa.MulWide), 12345, 678, 9)
-}
-
-func BenchmarkEvalMulHiS64(b *testing.B) {
-	benchEval(b, mk(isa.OpMUL, isa.S64, isa.MulHi), 0x123456789, 0xFFFFFFFF12345, 0)
-}
-
-func BenchmarkEvalDivS32(b *testing.B) { benchEval(b, mk(isa.OpDIV, isa.S32, 0), 1000000, 7, 0) }
-
-func BenchmarkEvalSetp(b *testing.B) {
-	benchEval(b, mk(isa.OpSETP, isa.S32, isa.CmpLT|isa.BoolAnd<<isa.ModBoolShift), 5, 7, 1)
-}
-
-func BenchmarkEvalBfe(b *testing.B) { benchEval(b, mk(isa.OpBFE, isa.S32, 0), 0xABCD1234, 4, 12) }
-
-func BenchmarkEvalPrmt(b *testing.B) {
-	benchEval(b, mk(isa.OpPRMT, isa.B32, 0), 0x11223344, 0x55667788, 0x5140)
-}
-
-func BenchmarkEvalAddF32(b *testing.B) {
-	benchEval(b, mk(isa.OpADD, isa.F32, 0), f32b(1.5), f32b(2.25), 0)
-}
-
-func BenchmarkEvalFmaF32(b *testing.B) {
-	benchEval(b, mk(isa.OpFMA, isa.F32, rndM(isa.RndRN)), f32b(1.5), f32b(2.25), f32b(-3))
-}
-
-func BenchmarkEvalFmaF32RZ(b *testing.B) {
-	benchEval(b, mk(isa.OpFMA, isa.F32, rndM(isa.RndRZ)), f32b(1.5), f32b(2.25), f32b(-3))
-}
-
-func BenchmarkEvalDivF32RN(b *testing.B) {
-	benchEval(b, mk(isa.OpDIV, isa.F32, rndM(isa.RndRN)), f32b(1), f32b(3), 0)
-}
-
-func BenchmarkEvalFmaF64(b *testing.B) {
-	benchEval(b, mk(isa.OpFMA, isa.F64, rndM(isa.RndRN)), f64b(1.5), f64b(2.25), f64b(-3))
-}
-
-func BenchmarkEvalFmaF64RZ(b *testing.B) {
-	benchEval(b, mk(isa.OpFMA, isa.F64, rndM(isa.RndRZ)), f64b(1.1), f64b(2.3), f64b(-3))
-}
-
-func BenchmarkEvalDivF64RZ(b *testing.B) {
-	benchEval(b, mk(isa.OpDIV, isa.F64, rndM(isa.RndRZ)), f64b(1), f64b(3), 0)
-}
-
-func BenchmarkEvalCvtF16F32(b *testing.B) {
-	benchEval(b, cvt(isa.F16, isa.F32, rndM(isa.RndRN)), f32b(0.1), 0, 0)
-}
-
-func BenchmarkEvalCvtS32F32(b *testing.B) {
-	benchEval(b, cvt(isa.S32, isa.F32, rndM(isa.RndRNI)), f32b(-12.5), 0, 0)
+// BenchmarkEval times Eval on one form of each instruction class.
+func BenchmarkEval(b *testing.B) {
+	for _, bc := range []struct {
+		name    string
+		in      *isa.Inst
+		a, x, c uint64
+	}{
+		{"Add", mk(isa.OpADD, isa.U32, 0), 1, 2, 0},
+		{"AddSat", mk(isa.OpADD, isa.S32, isa.ModSat), 1, 2, 0},
+		{"MadWide", mk(isa.OpMAD, isa.S32, isa.MulWide), 12345, 678, 9},
+		{"MulHiS64", mk(isa.OpMUL, isa.S64, isa.MulHi), 0x123456789, 0xFFFFFFFF12345, 0},
+		{"DivS32", mk(isa.OpDIV, isa.S32, 0), 1000000, 7, 0},
+		{"Setp", mk(isa.OpSETP, isa.S32, isa.CmpLT|isa.BoolAnd<<isa.ModBoolShift), 5, 7, 1},
+		{"Bfe", mk(isa.OpBFE, isa.S32, 0), 0xABCD1234, 4, 12},
+		{"Prmt", mk(isa.OpPRMT, isa.B32, 0), 0x11223344, 0x55667788, 0x5140},
+		{"AddF32", mk(isa.OpADD, isa.F32, 0), f32b(1.5), f32b(2.25), 0},
+		{"FmaF32", mk(isa.OpFMA, isa.F32, rndM(isa.RndRN)), f32b(1.5), f32b(2.25), f32b(-3)},
+		{"FmaF32RZ", mk(isa.OpFMA, isa.F32, rndM(isa.RndRZ)), f32b(1.5), f32b(2.25), f32b(-3)},
+		{"DivF32RN", mk(isa.OpDIV, isa.F32, rndM(isa.RndRN)), f32b(1), f32b(3), 0},
+		{"FmaF64", mk(isa.OpFMA, isa.F64, rndM(isa.RndRN)), f64b(1.5), f64b(2.25), f64b(-3)},
+		{"FmaF64RZ", mk(isa.OpFMA, isa.F64, rndM(isa.RndRZ)), f64b(1.1), f64b(2.3), f64b(-3)},
+		{"DivF64RZ", mk(isa.OpDIV, isa.F64, rndM(isa.RndRZ)), f64b(1), f64b(3), 0},
+		{"CvtF16F32", cvt(isa.F16, isa.F32, rndM(isa.RndRN)), f32b(0.1), 0, 0},
+		{"CvtS32F32", cvt(isa.S32, isa.F32, rndM(isa.RndRNI)), f32b(-12.5), 0, 0},
+	} {
+		b.Run(bc.name, func(b *testing.B) { benchEval(b, bc.in, bc.a, bc.x, bc.c) })
+	}
 }
 
 func BenchmarkCompiledAdd(b *testing.B) {

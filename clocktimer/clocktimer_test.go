@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/smsim/smsim/internal/unittest"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/rtl/rtltest"
 )
@@ -341,13 +342,7 @@ func TestSleepDurationDeterministic(t *testing.T) {
 		}
 		return out
 	}
-	a, b, c := draw(7), draw(7), draw(8)
-	if !reflect.DeepEqual(a, b) {
-		t.Error("equal seeds, different draws")
-	}
-	if reflect.DeepEqual(a, c) {
-		t.Error("different seeds, same draws")
-	}
+	unittest.Repeatable(t, 7, draw)
 	var sum uint64
 	rng := NewRNG(9)
 	const n = 20000
@@ -377,25 +372,14 @@ func TestSignalTable(t *testing.T) {
 	// The h100 preset's clock_timer (unitcfg.ClockTimer of config.Default).
 	u := mustNew(t, Params{NumWarps: 64, NumPorts: 4, MHz: 1755, ResolutionNs: 32})
 	tab := u.Signals()
-	want := map[string]struct {
-		w int
-		d rtl.Dir
-	}{
-		"sleep_valid_i": {4, rtl.DirIn}, "sleep_warp_i": {24, rtl.DirIn}, "sleep_ns_i": {128, rtl.DirIn},
-		"clock_o": {32, rtl.DirOut}, "clock_hi_o": {32, rtl.DirOut}, "clock64_o": {64, rtl.DirOut},
-		"globaltimer_o": {64, rtl.DirOut}, "globaltimer_lo_o": {32, rtl.DirOut}, "globaltimer_hi_o": {32, rtl.DirOut},
-		"sleeping_o": {64, rtl.DirOut},
-		"cycle_q":    {64, rtl.DirReg}, "gtimer_q": {64, rtl.DirReg}, "gtimer_frac_q": {32, rtl.DirReg}, "sleep_cnt_q": {2048, rtl.DirReg},
+	want := map[string]unittest.Sig{
+		"sleep_valid_i": {W: 4, Dir: rtl.DirIn}, "sleep_warp_i": {W: 24, Dir: rtl.DirIn}, "sleep_ns_i": {W: 128, Dir: rtl.DirIn},
+		"clock_o": {W: 32, Dir: rtl.DirOut}, "clock_hi_o": {W: 32, Dir: rtl.DirOut}, "clock64_o": {W: 64, Dir: rtl.DirOut},
+		"globaltimer_o": {W: 64, Dir: rtl.DirOut}, "globaltimer_lo_o": {W: 32, Dir: rtl.DirOut}, "globaltimer_hi_o": {W: 32, Dir: rtl.DirOut},
+		"sleeping_o": {W: 64, Dir: rtl.DirOut},
+		"cycle_q":    {W: 64, Dir: rtl.DirReg}, "gtimer_q": {W: 64, Dir: rtl.DirReg}, "gtimer_frac_q": {W: 32, Dir: rtl.DirReg}, "sleep_cnt_q": {W: 2048, Dir: rtl.DirReg},
 	}
-	if len(tab) != len(want) {
-		t.Errorf("table has %d signals, want %d: %v", len(tab), len(want), tab.Names())
-	}
-	for _, s := range tab {
-		w, ok := want[s.Name]
-		if !ok || s.Width != w.w || s.Dir != w.d || s.Scope != "sm_top.u_clock_timer" {
-			t.Errorf("signal %+v, want %+v", s, w)
-		}
-	}
+	unittest.CheckTable(t, tab, "sm_top.u_clock_timer", want, Inputs{}, Outputs{}, State{})
 }
 
 // TestOutNoCombPath: Out equals Eval's outputs whatever the inputs, and

@@ -1,8 +1,6 @@
 package cosim
 
 import (
-	"math/rand/v2"
-
 	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
@@ -28,26 +26,13 @@ func rescope(t rtl.Table, scope string) rtl.Table {
 
 // ClockTimer returns clock_timer at the parameters p.
 func ClockTimer(p clocktimer.Params) (Unit, error) {
-	u, err := clocktimer.New(p)
-	if err != nil {
-		return nil, err
-	}
 	params := []Param{{"NumWarps", p.NumWarps}, {"NumPorts", p.NumPorts}, {"MHz", p.MHz}}
 	params = append(params, split64("ClockStart", p.ClockStart)...)
 	params = append(params, split64("ResolutionNs", p.ResolutionNs)...)
 	params = append(params, split64("TimerStartNs", p.TimerStartNs)...)
-	return Bind(Spec[clocktimer.Inputs, clocktimer.Outputs, clocktimer.State]{
-		Module: "clock_timer",
-		RTL:    []string{"smsim_pkg.sv", "clock_timer.sv"},
-		Params: params,
-		Table:  rescope(u.Signals(), "clock_timer"),
-		New: func() (GoUnit[clocktimer.Inputs, clocktimer.Outputs, clocktimer.State], error) {
-			return clocktimer.New(p)
-		},
-		Random: func(seed uint64) func(uint64, *clocktimer.Inputs) {
-			return newClockTimerStim(p, seed).next
-		},
-	})
+	return bindUnit("clock_timer", params, func() (*clocktimer.ClockTimer, error) { return clocktimer.New(p) },
+		rescoped[*clocktimer.ClockTimer]("clock_timer"),
+		func(seed uint64) func(uint64, *clocktimer.Inputs) { return newClockTimerStim(p, seed).next })
 }
 
 // ClockTimerSets are clock_timer's standard parameter sets: a small SM at
@@ -72,9 +57,7 @@ func clockTimerInfo() *UnitInfo {
 			return units(ClockTimer, unitcfg.ClockTimer(config.Default()),
 				clocktimer.Params{NumWarps: 8, NumPorts: 2, MHz: 1000, ResolutionNs: 1})
 		},
-		FromConfig: func(cfg config.Config) (Unit, error) {
-			return ClockTimer(unitcfg.ClockTimer(cfg))
-		},
+		FromConfig: fromConfig(fixedParams(unitcfg.ClockTimer), ClockTimer),
 	}
 }
 
@@ -85,28 +68,24 @@ func clockTimerInfo() *UnitInfo {
 // drawn from short (a few cycles: warps wake and are put back to sleep
 // often), medium, up to and beyond the 1 ms clamp, and any 32-bit value.
 type clockTimerStim struct {
-	p    clocktimer.Params
-	r    *rand.Rand
-	left int
+	p clocktimer.Params
+	phases
 	rate int // per port, in 64ths
 	long int // chance of a long duration, in 64ths
 	wild int // chance of an out-of-range warp, in 64ths
 }
 
 func newClockTimerStim(p clocktimer.Params, seed uint64) *clockTimerStim {
-	return &clockTimerStim{p: p, r: rand.New(rand.NewPCG(seed, 0xc10c_7173_0000_0001))}
+	return &clockTimerStim{p: p, phases: newPhases(seed, 0xc10c_7173_0000_0001)}
 }
 
 func (g *clockTimerStim) next(_ uint64, in *clocktimer.Inputs) {
+	g.step(4096, func() {
+		g.rate = g.pick(0, 0, 1, 4, 16, 64)
+		g.long = g.pick(0, 1, 8)
+		g.wild = g.pick(0, 0, 2, 16)
+	})
 	r := g.r
-	pick := func(levels ...int) int { return levels[r.IntN(len(levels))] }
-	if g.left == 0 {
-		g.left = 1 + r.IntN(4096)
-		g.rate = pick(0, 0, 1, 4, 16, 64)
-		g.long = pick(0, 1, 8)
-		g.wild = pick(0, 0, 2, 16)
-	}
-	g.left--
 	*in = clocktimer.Inputs{}
 	idxBits := 1
 	for (1 << idxBits) < g.p.NumWarps {

@@ -122,22 +122,25 @@ func putWord(b []byte, v uint64, n int) {
 	}
 }
 
+// at returns field i's codec, its address in the struct at base and its
+// bytes in the record rec.
+func (c *structCodec) at(i int, base unsafe.Pointer, rec []byte) (*fieldCodec, unsafe.Pointer, []byte) {
+	fc := &c.fields[i]
+	return fc, unsafe.Add(base, fc.goOff), rec[fc.off : fc.off+fc.size]
+}
+
 // encode writes the fields of the struct at base (a pointer to a value
 // of the codec's type) into rec.
 func (c *structCodec) encode(base unsafe.Pointer, rec []byte) {
 	for i := range c.fields {
-		fc := &c.fields[i]
-		p := unsafe.Add(base, fc.goOff)
-		dst := rec[fc.off : fc.off+fc.size]
+		fc, p, dst := c.at(i, base, rec)
 		switch fc.kind {
 		case kBool:
 			clear(dst)
 			if *(*bool)(p) {
 				dst[0] = 1
 			}
-		case kUint:
-			putWide(dst, loadUint(p, fc.goSize)&mask(fc.width))
-		case kInt:
+		case kUint, kInt:
 			putWide(dst, loadUint(p, fc.goSize)&mask(fc.width))
 		case kBits:
 			b := (*rtl.Bits)(p)
@@ -249,9 +252,7 @@ func putWide(dst []byte, v uint64) {
 // extra elements stay zero).
 func (c *structCodec) decode(rec []byte, base unsafe.Pointer) {
 	for i := range c.fields {
-		fc := &c.fields[i]
-		p := unsafe.Add(base, fc.goOff)
-		src := rec[fc.off : fc.off+fc.size]
+		fc, p, src := c.at(i, base, rec)
 		switch fc.kind {
 		case kBool:
 			*(*bool)(p) = src[0]&1 != 0

@@ -2,7 +2,6 @@ package cosim
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/perfmon"
@@ -24,26 +23,13 @@ func PerfMonCounterCode(c perfmon.Counter) int {
 
 // PerfMon returns perf_mon at the parameters p.
 func PerfMon(p perfmon.Params) (Unit, error) {
-	u, err := perfmon.New(p)
-	if err != nil {
-		return nil, err
-	}
 	params := []Param{{"NumPorts", p.NumPorts}}
 	for i, c := range p.Counters {
 		params = append(params, Param{fmt.Sprintf("Counter%d", i), PerfMonCounterCode(c)})
 	}
-	return Bind(Spec[perfmon.Inputs, perfmon.Outputs, perfmon.State]{
-		Module: "perf_mon",
-		RTL:    []string{"smsim_pkg.sv", "perf_mon.sv"},
-		Params: params,
-		Table:  rescope(u.Signals(), "perf_mon"),
-		New: func() (GoUnit[perfmon.Inputs, perfmon.Outputs, perfmon.State], error) {
-			return perfmon.New(p)
-		},
-		Random: func(seed uint64) func(uint64, *perfmon.Inputs) {
-			return newPerfMonStim(p.NumPorts, seed).next
-		},
-	})
+	return bindUnit("perf_mon", params, func() (*perfmon.PerfMon, error) { return perfmon.New(p) },
+		rescoped[*perfmon.PerfMon]("perf_mon"),
+		func(seed uint64) func(uint64, *perfmon.Inputs) { return newPerfMonStim(p.NumPorts, seed).next })
 }
 
 func pmCounters(specs ...string) [perfmon.NumCounters]perfmon.Counter {
@@ -92,28 +78,24 @@ func perfMonInfo() *UnitInfo {
 // one event (pmevent) or any (pmevent.mask), an issue count of up to
 // NumPorts, and stall counts from none through small to any 16-bit value.
 type perfMonStim struct {
-	n                  int
-	r                  *rand.Rand
-	left               int
+	n int
+	phases
 	rate, multi, stall int // in 64ths
 	big                bool
 }
 
 func newPerfMonStim(n int, seed uint64) *perfMonStim {
-	return &perfMonStim{n: n, r: rand.New(rand.NewPCG(seed, 0x9e7f_0000_0000_0001))}
+	return &perfMonStim{n: n, phases: newPhases(seed, 0x9e7f_0000_0000_0001)}
 }
 
 func (g *perfMonStim) next(_ uint64, in *perfmon.Inputs) {
 	r := g.r
-	pick := func(levels ...int) int { return levels[r.IntN(len(levels))] }
-	if g.left == 0 {
-		g.left = 1 + r.IntN(2048)
-		g.rate = pick(0, 1, 8, 32, 64)
-		g.multi = pick(0, 8, 32, 64)
-		g.stall = pick(0, 16, 48, 64)
+	g.step(2048, func() {
+		g.rate = g.pick(0, 1, 8, 32, 64)
+		g.multi = g.pick(0, 8, 32, 64)
+		g.stall = g.pick(0, 16, 48, 64)
 		g.big = r.IntN(4) == 0
-	}
-	g.left--
+	})
 	*in = perfmon.Inputs{}
 	for p := 0; p < g.n; p++ {
 		if r.IntN(64) >= g.rate {

@@ -1,8 +1,6 @@
 package cosim
 
 import (
-	"math/rand/v2"
-
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/unitcfg"
 
@@ -12,24 +10,12 @@ import (
 
 // RegPool returns reg_pool at the parameters p.
 func RegPool(p regpool.Params) (Unit, error) {
-	u, err := regpool.New(p)
-	if err != nil {
-		return nil, err
-	}
-	return Bind(Spec[regpool.Inputs, regpool.Outputs, regpool.State]{
-		Module: "reg_pool",
-		RTL:    []string{"smsim_pkg.sv", "reg_pool.sv"},
-		Params: []Param{{"NumCTAs", p.NumCTAs}, {"NumPorts", p.NumPorts}, {"AllocGranularity", p.AllocGranularity},
-			{"MaxThreadsPerCTA", p.MaxThreadsPerCTA}, {"MaxRegsPerThread", p.MaxRegsPerThread},
-			{"Regfile", p.Regfile}, {"RegAllocUnit", p.RegAllocUnit}},
-		Table: u.Signals("reg_pool"),
-		New: func() (GoUnit[regpool.Inputs, regpool.Outputs, regpool.State], error) {
-			return regpool.New(p)
-		},
-		Random: func(seed uint64) func(uint64, *regpool.Inputs) {
-			return newRegPoolStim(p, seed).next
-		},
-	})
+	params := []Param{{"NumCTAs", p.NumCTAs}, {"NumPorts", p.NumPorts}, {"AllocGranularity", p.AllocGranularity},
+		{"MaxThreadsPerCTA", p.MaxThreadsPerCTA}, {"MaxRegsPerThread", p.MaxRegsPerThread},
+		{"Regfile", p.Regfile}, {"RegAllocUnit", p.RegAllocUnit}}
+	return bindUnit("reg_pool", params, func() (*regpool.Pool, error) { return regpool.New(p) },
+		func(u *regpool.Pool) rtl.Table { return u.Signals("reg_pool") },
+		func(seed uint64) func(uint64, *regpool.Inputs) { return newRegPoolStim(p, seed).next })
 }
 
 // RegPoolStdParams is reg_pool's small cosim parameter set: 2 CTA slots
@@ -63,9 +49,7 @@ func regPoolInfo() *UnitInfo {
 		// hundreds of $alu and $macc candidates), so reg_pool is
 		// synthesized without it: its cell count is an upper bound.
 		SynthFlags: "-noshare",
-		FromConfig: func(cfg config.Config) (Unit, error) {
-			return RegPool(unitcfg.RegPool(cfg))
-		},
+		FromConfig: fromConfig(fixedParams(unitcfg.RegPool), RegPool),
 	}
 }
 
@@ -80,8 +64,8 @@ func regPoolInfo() *UnitInfo {
 // protocol errors (partial warps, mismatched setmaxnreg, exits of held
 // warps, bad counts, launches into busy slots, ...).
 type regPoolStim struct {
-	p    regpool.Params
-	r    *rand.Rand
+	p regpool.Params
+	phases
 	pool *regpool.Pool
 	cw   int // CTA index bits
 
@@ -94,7 +78,6 @@ type regPoolStim struct {
 	armed [1024][regpool.MaxGroups]bool
 
 	unsat                                 int // CTA of the last cycle's inc_unsat_cta_o, or -1
-	left                                  int
 	launch, ctaExit, warpExit, arrive, sy int // densities in 64ths
 	wild                                  int
 }
@@ -104,19 +87,16 @@ func newRegPoolStim(p regpool.Params, seed uint64) *regPoolStim {
 	if err != nil {
 		panic(err)
 	}
-	return &regPoolStim{p: p, r: rand.New(rand.NewPCG(seed, 0x5eed_9e90_0000_0002)), pool: pool, cw: rtl.IdxWidth(p.NumCTAs), unsat: -1}
+	return &regPoolStim{p: p, phases: newPhases(seed, 0x5eed_9e90_0000_0002), pool: pool, cw: rtl.IdxWidth(p.NumCTAs), unsat: -1}
 }
 
 func (g *regPoolStim) phase() {
-	r := g.r
-	pick := func(levels ...int) int { return levels[r.IntN(len(levels))] }
-	g.left = 1 + r.IntN(2048)
-	g.launch = pick(1, 4, 16, 64)
-	g.ctaExit = pick(1, 4, 16, 64)
-	g.warpExit = pick(0, 0, 1, 4)
-	g.arrive = pick(0, 4, 16, 32, 64)
-	g.sy = pick(0, 2, 8, 32)
-	g.wild = pick(0, 0, 0, 1, 4, 16)
+	g.launch = g.pick(1, 4, 16, 64)
+	g.ctaExit = g.pick(1, 4, 16, 64)
+	g.warpExit = g.pick(0, 0, 1, 4)
+	g.arrive = g.pick(0, 4, 16, 32, 64)
+	g.sy = g.pick(0, 2, 8, 32)
+	g.wild = g.pick(0, 0, 0, 1, 4, 16)
 }
 
 func (g *regPoolStim) chance(k int) bool { return g.r.IntN(64) < k }
@@ -130,10 +110,7 @@ func (g *regPoolStim) nwarps(c int) int {
 }
 
 func (g *regPoolStim) next(_ uint64, in *regpool.Inputs) {
-	if g.left == 0 {
-		g.phase()
-	}
-	g.left--
+	g.step(2048, g.phase)
 	r := g.r
 	*in = regpool.Inputs{}
 	n, np := g.p.NumCTAs, g.p.NumPorts

@@ -1,9 +1,6 @@
 package cosim
 
 import (
-	"math/rand/v2"
-
-	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/unitcfg"
@@ -11,26 +8,14 @@ import (
 
 // TrapUnit returns trap_unit at the parameters p.
 func TrapUnit(p trapunit.Params) (Unit, error) {
-	u, err := trapunit.New(p)
-	if err != nil {
-		return nil, err
-	}
 	has := 0
 	if p.HasHandler {
 		has = 1
 	}
-	return Bind(Spec[trapunit.Inputs, trapunit.Outputs, trapunit.State]{
-		Module: "trap_unit",
-		RTL:    []string{"smsim_pkg.sv", "trap_unit.sv"},
-		Params: []Param{{"NumWarps", p.NumWarps}, {"NumPorts", p.NumPorts}, {"HasHandler", has}},
-		Table:  rescope(u.Signals(), "trap_unit"),
-		New: func() (GoUnit[trapunit.Inputs, trapunit.Outputs, trapunit.State], error) {
-			return trapunit.New(p)
-		},
-		Random: func(seed uint64) func(uint64, *trapunit.Inputs) {
-			return newTrapStim(p, seed).next
-		},
-	})
+	params := []Param{{"NumWarps", p.NumWarps}, {"NumPorts", p.NumPorts}, {"HasHandler", has}}
+	return bindUnit("trap_unit", params, func() (*trapunit.Unit, error) { return trapunit.New(p) },
+		rescoped[*trapunit.Unit]("trap_unit"),
+		func(seed uint64) func(uint64, *trapunit.Inputs) { return newTrapStim(p, seed).next })
 }
 
 func trapUnitInfo() *UnitInfo {
@@ -49,9 +34,7 @@ func trapUnitInfo() *UnitInfo {
 		AreaSets: func() ([]Unit, error) {
 			return units(TrapUnit, trapunit.Params{NumWarps: 8, NumPorts: 2, HasHandler: true})
 		},
-		FromConfig: func(cfg config.Config) (Unit, error) {
-			return TrapUnit(unitcfg.TrapUnit(cfg))
-		},
+		FromConfig: fromConfig(fixedParams(unitcfg.TrapUnit), TrapUnit),
 	}
 }
 
@@ -67,21 +50,20 @@ func trapUnitInfo() *UnitInfo {
 // paused warps, reserved kinds and commands, bad warp arguments, BPT.TRAP
 // 0), which Go and RTL must handle alike.
 type trapStim struct {
-	p      trapunit.Params
-	r      *rand.Rand
+	p trapunit.Params
+	phases
 	shadow *trapunit.Unit
 	idx    int // WarpIdxWidth
 	live   rtl.Bits
 	pc     [trapunit.MaxWarps]uint32
 
-	left                int
 	launch, exit        int // per-warp chance per cycle, in 1/1024
 	ev, host, wild, err int // per-port event chance, host command chance, rule breaking, error share (in 1/64)
 }
 
 func newTrapStim(p trapunit.Params, seed uint64) *trapStim {
 	s, _ := trapunit.New(p)
-	g := &trapStim{p: p, r: rand.New(rand.NewPCG(seed, 0x7ea9_0000_5eed_0002)), shadow: s, idx: rtl.IdxWidth(p.NumWarps)}
+	g := &trapStim{p: p, phases: newPhases(seed, 0x7ea9_0000_5eed_0002), shadow: s, idx: rtl.IdxWidth(p.NumWarps)}
 	for w := range g.pc {
 		g.pc[w] = uint32(w) << 16
 	}
@@ -89,24 +71,18 @@ func newTrapStim(p trapunit.Params, seed uint64) *trapStim {
 }
 
 func (g *trapStim) phase() {
-	r := g.r
-	pick := func(levels ...int) int { return levels[r.IntN(len(levels))] }
-	g.left = 1 + r.IntN(2048)
-	g.launch = pick(0, 2, 16, 128)
-	g.exit = pick(0, 0, 1, 8, 64)
-	g.ev = pick(0, 2, 8, 24, 48, 64)
-	g.host = pick(2, 8, 32, 64)
-	g.wild = pick(0, 0, 0, 1, 4)
-	g.err = pick(1, 4, 12)
+	g.launch = g.pick(0, 2, 16, 128)
+	g.exit = g.pick(0, 0, 1, 8, 64)
+	g.ev = g.pick(0, 2, 8, 24, 48, 64)
+	g.host = g.pick(2, 8, 32, 64)
+	g.wild = g.pick(0, 0, 0, 1, 4)
+	g.err = g.pick(1, 4, 12)
 }
 
 func (g *trapStim) chance(k, of int) bool { return g.r.IntN(of) < k }
 
 func (g *trapStim) next(_ uint64, in *trapunit.Inputs) {
-	if g.left == 0 {
-		g.phase()
-	}
-	g.left--
+	g.step(2048, g.phase)
 	r := g.r
 	n := g.p.NumWarps
 	q := g.shadow.Q()
@@ -171,51 +147,38 @@ func (g *trapStim) kind(inHandler, masked bool) (trapunit.EvKind, uint8) {
 			return trapunit.EvWarpError, uint8(r.IntN(16)) // code 0 included: UNKNOWN
 		}
 	}
-	if inHandler {
-		switch x := r.IntN(32); {
-		case x < 10:
-			return trapunit.EvRTT, 0
-		case x < 15:
-			return trapunit.EvBPTPause, 0
-		case x < 21:
-			return trapunit.EvBPTPauseQuiet, 0
-		case x < 24:
-			return trapunit.EvBPTInt, 0
-		case x < 26:
-			return trapunit.EvBPTTrap, uint8(1 + r.IntN(7)) // nested
-		case x < 28:
-			return trapunit.EvIDEEnable, 0
-		case x < 30:
-			return trapunit.EvIDEDisable, 0
-		default:
-			return trapunit.EvBPTDrain, 0
+	// The kind by weight (in 32nds), then its argument.
+	tab := handlerKinds
+	if !inHandler {
+		en := 4
+		if masked {
+			en = 8 // unmask more often
 		}
+		// RTT and BPT.PAUSE are illegal outside the handler.
+		tab = []weighted[trapunit.EvKind]{{9, trapunit.EvBPTTrap}, {2, trapunit.EvPTXBrkpt},
+			{4, trapunit.EvIDEDisable}, {en, trapunit.EvIDEEnable}, {9 - en, trapunit.EvBPTInt},
+			{2, trapunit.EvBPTDrain}, {1, trapunit.EvRTT}, {1, trapunit.EvBPTPause}, {4, trapunit.EvNone}}
 	}
-	switch x := r.IntN(32); {
-	case x < 9:
+	k := draw(r, tab)
+	switch {
+	case k == trapunit.EvBPTTrap && inHandler:
+		return k, uint8(1 + r.IntN(7)) // nested
+	case k == trapunit.EvBPTTrap:
 		reason := 1 + r.IntN(7)
 		if g.chance(1, 16) {
 			reason = 0 // illegal
 		}
-		return trapunit.EvBPTTrap, uint8(reason) | uint8(r.IntN(2))<<3 // bit 3 is not part of the reason
-	case x < 11:
-		return trapunit.EvPTXBrkpt, 0
-	case x < 15:
-		return trapunit.EvIDEDisable, 0
-	case x < 19 || (x < 23 && masked):
-		return trapunit.EvIDEEnable, 0
-	case x < 24:
-		return trapunit.EvBPTInt, 0
-	case x < 26:
-		return trapunit.EvBPTDrain, 0
-	case x < 27:
-		return trapunit.EvRTT, 0 // illegal outside the handler
-	case x < 28:
-		return trapunit.EvBPTPause, 0 // illegal outside the handler
-	default:
-		return trapunit.EvNone, uint8(r.IntN(16))
+		return k, uint8(reason) | uint8(r.IntN(2))<<3 // bit 3 is not part of the reason
+	case k == trapunit.EvNone:
+		return k, uint8(r.IntN(16))
 	}
+	return k, 0
 }
+
+// handlerKinds are the weights of the events of a warp in the handler.
+var handlerKinds = []weighted[trapunit.EvKind]{{10, trapunit.EvRTT}, {5, trapunit.EvBPTPause},
+	{6, trapunit.EvBPTPauseQuiet}, {3, trapunit.EvBPTInt}, {2, trapunit.EvBPTTrap},
+	{2, trapunit.EvIDEEnable}, {2, trapunit.EvIDEDisable}, {2, trapunit.EvBPTDrain}}
 
 // hostCmd draws the host's command from the registers the host sees.
 func (g *trapStim) hostCmd(q trapunit.State, in *trapunit.Inputs) {

@@ -240,6 +240,38 @@ type UnitInfo struct {
 	FromConfig func(cfg config.Config) (Unit, error)
 }
 
+// bindUnit is the Spec of one of smsim's units, whose RTL is module.sv
+// beside the generated package: newUnit makes the Go unit at the parameter
+// set whose Verilog parameters are params, table returns its signal table
+// scoped by module, and random is the stimulus (Spec.Random).
+func bindUnit[I, O, S any, U GoUnit[I, O, S]](module string, params []Param, newUnit func() (U, error),
+	table func(U) rtl.Table, random func(seed uint64) func(uint64, *I)) (Unit, error) {
+	u, err := newUnit()
+	if err != nil {
+		return nil, err
+	}
+	return Bind(Spec[I, O, S]{
+		Module: module,
+		RTL:    []string{"smsim_pkg.sv", module + ".sv"},
+		Params: params,
+		Table:  table(u),
+		New:    func() (GoUnit[I, O, S], error) { return newUnit() },
+		Random: random,
+	})
+}
+
+// rescoped is a bindUnit table: the unit's own table (its Signals
+// method, scoped by the SM instance path) rescoped to module.
+func rescoped[U interface{ Signals() rtl.Table }](module string) func(U) rtl.Table {
+	return func(u U) rtl.Table { return rescope(u.Signals(), module) }
+}
+
+// fixedParams adapts, for fromConfig, a mapping from the configuration to
+// a unit's parameters that cannot fail.
+func fixedParams[P any](params func(config.Config) P) func(config.Config) (P, error) {
+	return func(cfg config.Config) (P, error) { return params(cfg), nil }
+}
+
 // fromConfig is a UnitInfo.FromConfig: the unit bind makes at the
 // parameters params maps the configuration to.
 func fromConfig[P any](params func(config.Config) (P, error), bind func(P) (Unit, error)) func(config.Config) (Unit, error) {

@@ -1,8 +1,6 @@
 package cosim
 
 import (
-	"math/rand/v2"
-
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/unitcfg"
 	"github.com/smsim/smsim/warpsched"
@@ -14,22 +12,10 @@ func policies() []warpsched.Policy {
 
 // WarpSched returns warp_sched at the parameters p.
 func WarpSched(p warpsched.Params) (Unit, error) {
-	s, err := warpsched.New(p)
-	if err != nil {
-		return nil, err
-	}
-	return Bind(Spec[warpsched.Inputs, warpsched.Outputs, warpsched.State]{
-		Module: "warp_sched",
-		RTL:    []string{"smsim_pkg.sv", "warp_sched.sv"},
-		Params: []Param{{"NumWarps", p.NumWarps}, {"Policy", int(p.Policy)}, {"TwoLevelActive", p.TwoLevelActive}},
-		Table:  s.Signals("warp_sched"),
-		New: func() (GoUnit[warpsched.Inputs, warpsched.Outputs, warpsched.State], error) {
-			return warpsched.New(p)
-		},
-		Random: func(seed uint64) func(uint64, *warpsched.Inputs) {
-			return newWarpSchedStim(p.NumWarps, seed).next
-		},
-	})
+	params := []Param{{"NumWarps", p.NumWarps}, {"Policy", int(p.Policy)}, {"TwoLevelActive", p.TwoLevelActive}}
+	return bindUnit("warp_sched", params, func() (*warpsched.Sched, error) { return warpsched.New(p) },
+		func(s *warpsched.Sched) rtl.Table { return s.Signals("warp_sched") },
+		func(seed uint64) func(uint64, *warpsched.Inputs) { return newWarpSchedStim(p.NumWarps, seed).next })
 }
 
 func warpSchedInfo() *UnitInfo {
@@ -64,17 +50,16 @@ func warpSchedInfo() *UnitInfo {
 // launches into occupied slots, valid warps never launched), which the
 // unit must handle the same way in Go and in RTL.
 type warpSchedStim struct {
-	n     int
-	r     *rand.Rand
+	n int
+	phases
 	valid rtl.Bits
 
-	left                          int // cycles left in the phase
 	launch, exit                  int // densities in 64ths: see mask
 	ready, long, stall, wild, odd int
 }
 
 func newWarpSchedStim(n int, seed uint64) *warpSchedStim {
-	return &warpSchedStim{n: n, r: rand.New(rand.NewPCG(seed, 0x5eed_ca5e_0000_0001))}
+	return &warpSchedStim{n: n, phases: newPhases(seed, 0x5eed_ca5e_0000_0001)}
 }
 
 // mask returns a random word whose bits are set with probability k/64
@@ -100,23 +85,17 @@ func (g *warpSchedStim) mask(k int) uint64 {
 }
 
 func (g *warpSchedStim) phase() {
-	r := g.r
-	pick := func(levels ...int) int { return levels[r.IntN(len(levels))] }
-	g.left = 1 + r.IntN(2048)
-	g.launch = pick(0, 1, 2, 8, 32)
-	g.exit = pick(0, 1, 2, 4, 16)
-	g.ready = pick(0, 4, 16, 32, 48, 60, 64)
-	g.long = pick(0, 8, 16, 32, 56)
-	g.stall = pick(0, 0, 2, 16)
-	g.wild = pick(0, 0, 0, 1, 4) // inputs outside the SM's conventions
-	g.odd = pick(0, 0, 1)        // valid without a launch
+	g.launch = g.pick(0, 1, 2, 8, 32)
+	g.exit = g.pick(0, 1, 2, 4, 16)
+	g.ready = g.pick(0, 4, 16, 32, 48, 60, 64)
+	g.long = g.pick(0, 8, 16, 32, 56)
+	g.stall = g.pick(0, 0, 2, 16)
+	g.wild = g.pick(0, 0, 0, 1, 4) // inputs outside the SM's conventions
+	g.odd = g.pick(0, 0, 1)        // valid without a launch
 }
 
 func (g *warpSchedStim) next(_ uint64, in *warpsched.Inputs) {
-	if g.left == 0 {
-		g.phase()
-	}
-	g.left--
+	g.step(2048, g.phase)
 	*in = warpsched.Inputs{}
 	for w := 0; w*64 < g.n; w++ {
 		top := ^uint64(0)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/examples"
+	"github.com/smsim/smsim/internal/testptx"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/pipeline"
 )
@@ -271,27 +272,10 @@ func TestVarsPersist(t *testing.T) {
 	wantErr(t, d.Free(tab), "not an allocation")
 }
 
-const oobPTX = `
-.version 7.8
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 p)
-{
-	.reg .b32 %r<3>;
-	.reg .b64 %rd<4>;
-	ld.param.u64 %rd1, [p];
-	mov.u32 %r1, %tid.x;
-	mul.wide.u32 %rd2, %r1, 4;
-	add.s64 %rd3, %rd1, %rd2;
-	st.global.u32 [%rd3], %r1;
-	ret;
-}
-`
-
 // Memcheck sees the device's allocations: a kernel writing past one
 // faults with out_of_bounds naming it; the run error carries the report.
 func TestMemcheckNamesAllocation(t *testing.T) {
-	d, m := openLoad(t, "oob.ptx", []byte(oobPTX))
+	d, m := openLoad(t, "oob.ptx", []byte(testptx.StoreTid))
 	small, _ := d.Alloc("small", 8)
 	rep, err := m.Launch("k", LaunchConfig{Block: Dim3{4}}, small)
 	var re *RunError

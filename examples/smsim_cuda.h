@@ -26,18 +26,17 @@ typedef unsigned long long u64;
 
 #define SREG(name) __nvvm_read_ptx_sreg_##name()
 
-static __device__ __forceinline__ u32 tid_x() { return SREG(tid_x); }
-static __device__ __forceinline__ u32 tid_y() { return SREG(tid_y); }
-static __device__ __forceinline__ u32 tid_z() { return SREG(tid_z); }
-static __device__ __forceinline__ u32 ntid_x() { return SREG(ntid_x); }
-static __device__ __forceinline__ u32 ntid_y() { return SREG(ntid_y); }
-static __device__ __forceinline__ u32 ntid_z() { return SREG(ntid_z); }
-static __device__ __forceinline__ u32 ctaid_x() { return SREG(ctaid_x); }
-static __device__ __forceinline__ u32 ctaid_y() { return SREG(ctaid_y); }
-static __device__ __forceinline__ u32 ctaid_z() { return SREG(ctaid_z); }
-static __device__ __forceinline__ u32 nctaid_x() { return SREG(nctaid_x); }
-static __device__ __forceinline__ u32 nctaid_y() { return SREG(nctaid_y); }
-static __device__ __forceinline__ u32 nctaid_z() { return SREG(nctaid_z); }
+// tid_x() .. nctaid_z(): the x, y and z components of the 3-D registers.
+#define SREG_XYZ(name)                                                         \
+  static __device__ __forceinline__ u32 name##_x() { return SREG(name##_x); }  \
+  static __device__ __forceinline__ u32 name##_y() { return SREG(name##_y); }  \
+  static __device__ __forceinline__ u32 name##_z() { return SREG(name##_z); }
+SREG_XYZ(tid)
+SREG_XYZ(ntid)
+SREG_XYZ(ctaid)
+SREG_XYZ(nctaid)
+#undef SREG_XYZ
+
 static __device__ __forceinline__ u32 laneid() { return SREG(laneid); }
 
 // Global thread index in a 1-D launch.

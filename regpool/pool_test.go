@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/internal/unittest"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/rtl/rtltest"
 )
@@ -358,37 +359,18 @@ func TestSignalTags(t *testing.T) {
 func TestSignalTable(t *testing.T) {
 	u, _ := New(testParams())
 	tab := u.Signals("sm_top.u_reg_pool")
-	if len(tab) != reflect.TypeOf(Inputs{}).NumField()+reflect.TypeOf(Outputs{}).NumField()+reflect.TypeOf(State{}).NumField() {
-		t.Fatalf("%d signals", len(tab))
+	want := map[string]unittest.Sig{
+		"kern_threads_i": {W: 11, Dir: rtl.DirIn}, "cta_launch_i": {W: 4, Dir: rtl.DirIn}, "arrive_valid_i": {W: 4, Dir: rtl.DirIn},
+		"arrive_cta_i": {W: 8, Dir: rtl.DirIn}, "arrive_warp_i": {W: 20, Dir: rtl.DirIn}, "arrive_pc_i": {W: 128, Dir: rtl.DirIn},
+		"arrive_count_i": {W: 36, Dir: rtl.DirIn}, "sync_warps_i": {W: 128, Dir: rtl.DirIn}, "stat_cta_i": {W: 2, Dir: rtl.DirIn},
+		"rel_valid_o": {W: 9, Dir: rtl.DirOut}, "rel_warps_o": {W: 9 * 32, Dir: rtl.DirOut}, "rel_old_o": {W: 81, Dir: rtl.DirOut},
+		"ub_valid_o": {W: 8, Dir: rtl.DirOut}, "ub_warp_o": {W: 40, Dir: rtl.DirOut}, "ub_kind_o": {W: 40, Dir: rtl.DirOut},
+		"err_code_o": {W: 4, Dir: rtl.DirOut}, "inc_unsatisfiable_o": {W: 1, Dir: rtl.DirOut}, "inc_unsat_cta_o": {W: 2, Dir: rtl.DirOut},
+		"stat_blocked_cycles_o": {W: 64, Dir: rtl.DirOut},
+		"cta_valid_q":           {W: 4, Dir: rtl.DirReg}, "grant_rr_q": {W: 2, Dir: rtl.DirReg}, "cta_free_q": {W: 128, Dir: rtl.DirReg},
+		"cta_nwarps_q": {W: 24, Dir: rtl.DirReg}, "wg_nreg_q": {W: 4 * 8 * 9, Dir: rtl.DirReg}, "wg_blk_cycles_q": {W: 4 * 8 * 64, Dir: rtl.DirReg},
 	}
-	want := map[string]struct {
-		w   int
-		dir rtl.Dir
-	}{
-		"kern_threads_i": {11, rtl.DirIn}, "cta_launch_i": {4, rtl.DirIn}, "arrive_valid_i": {4, rtl.DirIn},
-		"arrive_cta_i": {8, rtl.DirIn}, "arrive_warp_i": {20, rtl.DirIn}, "arrive_pc_i": {128, rtl.DirIn},
-		"arrive_count_i": {36, rtl.DirIn}, "sync_warps_i": {128, rtl.DirIn}, "stat_cta_i": {2, rtl.DirIn},
-		"rel_valid_o": {9, rtl.DirOut}, "rel_warps_o": {9 * 32, rtl.DirOut}, "rel_old_o": {81, rtl.DirOut},
-		"ub_valid_o": {8, rtl.DirOut}, "ub_warp_o": {40, rtl.DirOut}, "ub_kind_o": {40, rtl.DirOut},
-		"err_code_o": {4, rtl.DirOut}, "inc_unsatisfiable_o": {1, rtl.DirOut}, "inc_unsat_cta_o": {2, rtl.DirOut},
-		"stat_blocked_cycles_o": {64, rtl.DirOut},
-		"cta_valid_q":           {4, rtl.DirReg}, "grant_rr_q": {2, rtl.DirReg}, "cta_free_q": {128, rtl.DirReg},
-		"cta_nwarps_q": {24, rtl.DirReg}, "wg_nreg_q": {4 * 8 * 9, rtl.DirReg}, "wg_blk_cycles_q": {4 * 8 * 64, rtl.DirReg},
-	}
-	for _, s := range tab {
-		if !strings.HasPrefix(s.Path(), "sm_top.u_reg_pool.") {
-			t.Errorf("path %s", s.Path())
-		}
-		if w, ok := want[s.Name]; ok {
-			if s.Width != w.w || s.Dir != w.dir {
-				t.Errorf("%s: width %d dir %s, want %d %s", s.Name, s.Width, s.Dir, w.w, w.dir)
-			}
-			delete(want, s.Name)
-		}
-	}
-	if len(want) != 0 {
-		t.Errorf("missing signals %v", want)
-	}
+	unittest.CheckTable(t, tab, "sm_top.u_reg_pool", want, Inputs{}, Outputs{}, State{})
 }
 
 // TestCopyHelpers guards copyGlobal, copyCTA and zeroCTA (the partial

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,7 +53,7 @@ func CheckMetric(m string) error {
 			}
 			t = f
 		case reflect.Map:
-			if path == "stalls" && !contains(pipeline.StateNames(), seg) && seg != "idle" {
+			if path == "stalls" && !slices.Contains(pipeline.StateNames(), seg) && seg != "idle" {
 				return fmt.Errorf("unknown metric %q: no stall state %q (states: %s)", m, seg, strings.Join(pipeline.StateNames(), ", "))
 			}
 			t = t.Elem()

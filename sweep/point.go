@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/smsim/smsim/config"
 )
@@ -74,7 +75,7 @@ func (s *Spec) excluded(p *Point) bool {
 	for _, rule := range s.Exclude {
 		match := len(rule) > 0
 		for k, vals := range rule {
-			if !contains(vals, p.Value(k)) {
+			if !slices.Contains(vals, p.Value(k)) {
 				match = false
 				break
 			}

@@ -2,10 +2,10 @@ package trapunit
 
 import (
 	"math/rand"
-	"reflect"
 	"testing"
 	"time"
 
+	"github.com/smsim/smsim/internal/unittest"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/rtl/rtltest"
 )
@@ -36,28 +36,17 @@ func TestSignals(t *testing.T) {
 		t.Fatal(err)
 	}
 	tab := u.Signals()
-	want := map[string]struct {
-		w int
-		d rtl.Dir
-	}{
-		"warp_live_i": {48, rtl.DirIn}, "warp_pc_i": {32 * 48, rtl.DirIn}, "ev_valid_i": {4, rtl.DirIn},
-		"ev_warp_i": {6 * 4, rtl.DirIn}, "ev_kind_i": {16, rtl.DirIn}, "ev_arg_i": {16, rtl.DirIn},
-		"ev_pc_next_i": {128, rtl.DirIn}, "host_cmd_i": {3, rtl.DirIn}, "host_arg_i": {16, rtl.DirIn},
-		"sm_trapped_o": {1, rtl.DirOut}, "enter_handler_o": {48, rtl.DirOut}, "resume_pc_o": {32 * 48, rtl.DirOut},
-		"irq_cause_o": {4, rtl.DirOut}, "warp_esr_o": {16 * 48, rtl.DirOut}, "host_err_o": {3, rtl.DirOut},
-		"s2r_global_esr_o": {16, rtl.DirOut},
-		"sm_trapped_q":     {1, rtl.DirReg}, "saved_pc_q": {32 * 48, rtl.DirReg}, "warp_esr_q": {16 * 48, rtl.DirReg},
-		"global_esr_q": {16, rtl.DirReg}, "irq_pending_q": {4, rtl.DirReg}, "int_mask_q": {48, rtl.DirReg},
+	want := map[string]unittest.Sig{
+		"warp_live_i": {W: 48, Dir: rtl.DirIn}, "warp_pc_i": {W: 32 * 48, Dir: rtl.DirIn}, "ev_valid_i": {W: 4, Dir: rtl.DirIn},
+		"ev_warp_i": {W: 6 * 4, Dir: rtl.DirIn}, "ev_kind_i": {W: 16, Dir: rtl.DirIn}, "ev_arg_i": {W: 16, Dir: rtl.DirIn},
+		"ev_pc_next_i": {W: 128, Dir: rtl.DirIn}, "host_cmd_i": {W: 3, Dir: rtl.DirIn}, "host_arg_i": {W: 16, Dir: rtl.DirIn},
+		"sm_trapped_o": {W: 1, Dir: rtl.DirOut}, "enter_handler_o": {W: 48, Dir: rtl.DirOut}, "resume_pc_o": {W: 32 * 48, Dir: rtl.DirOut},
+		"irq_cause_o": {W: 4, Dir: rtl.DirOut}, "warp_esr_o": {W: 16 * 48, Dir: rtl.DirOut}, "host_err_o": {W: 3, Dir: rtl.DirOut},
+		"s2r_global_esr_o": {W: 16, Dir: rtl.DirOut},
+		"sm_trapped_q":     {W: 1, Dir: rtl.DirReg}, "saved_pc_q": {W: 32 * 48, Dir: rtl.DirReg}, "warp_esr_q": {W: 16 * 48, Dir: rtl.DirReg},
+		"global_esr_q": {W: 16, Dir: rtl.DirReg}, "irq_pending_q": {W: 4, Dir: rtl.DirReg}, "int_mask_q": {W: 48, Dir: rtl.DirReg},
 	}
-	for name, w := range want {
-		s, ok := tab.Find(name)
-		if !ok || s.Width != w.w || s.Dir != w.d || s.Scope != "sm_top.u_trap_unit" {
-			t.Errorf("%s: %+v %v, want width %d dir %s", name, s, ok, w.w, w.d)
-		}
-	}
-	if n := len(tab); n != reflect.TypeOf(Inputs{}).NumField()+reflect.TypeOf(Outputs{}).NumField()+reflect.TypeOf(State{}).NumField() {
-		t.Errorf("%d signals", n)
-	}
+	unittest.CheckTable(t, tab, "sm_top.u_trap_unit", want, Inputs{}, Outputs{}, State{})
 	// The smallest unit still has a 1-bit warp index.
 	u1, _ := New(Params{NumWarps: 1, NumPorts: 1})
 	if s, _ := u1.Signals().Find("ev_warp_i"); s.Width != 1 {

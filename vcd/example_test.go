@@ -2,7 +2,6 @@ package vcd_test
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -111,16 +110,12 @@ b101 !
 		return
 	}
 	fmt.Println(h.Timescale, h.Vars[0].Name, h.Vars[0].Width)
-	for {
-		c, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
+	err = r.Each(func(c vcd.Change) error {
 		fmt.Println(c.Time, c.ID, c.Bits)
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
 	}
 	// Output:
 	// 1ns sm_top.u_warp_sched.pc_q 4

@@ -308,55 +308,13 @@ func (r *Reader) parseHeader() error {
 			continue
 		}
 		kw := string(t)
+		if parse := headerSections[kw]; parse != nil {
+			if err := parse(r, kw); err != nil {
+				return err
+			}
+			continue
+		}
 		switch kw {
-		case "$date", "$version", "$comment":
-			text, err := r.sectionText(kw)
-			if err != nil {
-				return err
-			}
-			switch kw {
-			case "$date":
-				r.hdr.Date = text
-			case "$version":
-				r.hdr.Version = text
-			default:
-				if r.hdr.Comment != "" {
-					r.hdr.Comment += "\n"
-				}
-				r.hdr.Comment += text
-			}
-		case "$timescale":
-			text, err := r.sectionText(kw)
-			if err != nil {
-				return err
-			}
-			ts, err := parseTimescale(text, r.Strict)
-			if err != nil {
-				if r.Strict {
-					return r.fail(ErrTimescale, "%v", err)
-				}
-			} else {
-				r.hdr.Timescale = ts
-			}
-		case "$scope":
-			if err := r.parseScope(); err != nil {
-				return err
-			}
-		case "$upscope":
-			if err := r.expectEnd(kw); err != nil {
-				return err
-			}
-			if len(r.scopes) == 0 {
-				if r.Strict {
-					return r.fail(ErrScope, "$upscope without $scope")
-				}
-			} else {
-				r.scopes = r.scopes[:len(r.scopes)-1]
-			}
-		case "$var":
-			if err := r.parseVar(); err != nil {
-				return err
-			}
 		case "$enddefinitions":
 			if err := r.expectEnd(kw); err != nil {
 				return err
@@ -380,6 +338,67 @@ func (r *Reader) parseHeader() error {
 			}
 		}
 	}
+}
+
+// headerSections parse the header's declarations, each after its
+// keyword, up to its $end.
+var headerSections = map[string]func(r *Reader, kw string) error{
+	"$date": (*Reader).parseInfo, "$version": (*Reader).parseInfo, "$comment": (*Reader).parseInfo,
+	"$timescale": (*Reader).parseTimescaleDecl,
+	"$scope":     (*Reader).parseScope,
+	"$upscope":   (*Reader).parseUpscope,
+	"$var":       (*Reader).parseVar,
+}
+
+// parseInfo reads $date, $version or $comment (comments accumulate, one
+// per line).
+func (r *Reader) parseInfo(kw string) error {
+	text, err := r.sectionText(kw)
+	if err != nil {
+		return err
+	}
+	switch kw {
+	case "$date":
+		r.hdr.Date = text
+	case "$version":
+		r.hdr.Version = text
+	default:
+		if r.hdr.Comment != "" {
+			r.hdr.Comment += "\n"
+		}
+		r.hdr.Comment += text
+	}
+	return nil
+}
+
+func (r *Reader) parseTimescaleDecl(kw string) error {
+	text, err := r.sectionText(kw)
+	if err != nil {
+		return err
+	}
+	ts, err := parseTimescale(text, r.Strict)
+	if err != nil {
+		if r.Strict {
+			return r.fail(ErrTimescale, "%v", err)
+		}
+	} else {
+		r.hdr.Timescale = ts
+	}
+	return nil
+}
+
+func (r *Reader) parseUpscope(kw string) error {
+	if err := r.expectEnd(kw); err != nil {
+		return err
+	}
+	if len(r.scopes) == 0 {
+		if r.Strict {
+			return r.fail(ErrScope, "$upscope without $scope")
+		}
+	} else {
+		r.scopes = r.scopes[:len(r.scopes)-1]
+	}
+	return nil
 }
 
 func (r *Reader) endHeader() error {
@@ -413,12 +432,17 @@ func (r *Reader) expectEnd(kw string) error {
 	return err
 }
 
-func (r *Reader) parseScope() error {
-	text, err := r.sectionText("$scope")
+// sectionFields is sectionText and its words.
+func (r *Reader) sectionFields(kw string) (string, []string, error) {
+	text, err := r.sectionText(kw)
+	return text, strings.Fields(text), err
+}
+
+func (r *Reader) parseScope(kw string) error {
+	text, f, err := r.sectionFields(kw)
 	if err != nil {
 		return err
 	}
-	f := strings.Fields(text)
 	if len(f) != 2 {
 		if r.Strict || len(f) == 0 {
 			if r.Strict {
@@ -438,12 +462,11 @@ func (r *Reader) parseScope() error {
 	return nil
 }
 
-func (r *Reader) parseVar() error {
-	text, err := r.sectionText("$var")
+func (r *Reader) parseVar(kw string) error {
+	text, f, err := r.sectionFields(kw)
 	if err != nil {
 		return err
 	}
-	f := strings.Fields(text)
 	if len(f) < 4 || (r.Strict && len(f) > 5) {
 		if r.Strict {
 			return r.fail(ErrSyntax, "$var: want type, width, identifier code, reference [range], got %q", clipS(text))

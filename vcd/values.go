@@ -312,12 +312,8 @@ func (w *Writer) SetReal(id ID, f float64) error {
 	if !x.unknown && math.Float64bits(x.r) == math.Float64bits(f) {
 		return nil
 	}
-	x.r, x.unknown = f, false
-	if !w.timed() {
-		return nil
-	}
-	w.appendReal(x)
-	return w.maybeFlush()
+	x.r = f
+	return w.changed(x, (*Writer).appendReal)
 }
 
 // SetString sets a String variable (GTKWave extension, written as
@@ -334,11 +330,18 @@ func (w *Writer) SetString(id ID, s string) error {
 	if !x.unknown && x.s == s {
 		return nil
 	}
-	x.s, x.unknown = s, false
+	x.s = s
+	return w.changed(x, (*Writer).appendString)
+}
+
+// changed ends a Set whose new value x holds: x is known from now on, and
+// appendLine writes its change line when one is written now (timed).
+func (w *Writer) changed(x *wvar, appendLine func(*Writer, *wvar)) error {
+	x.unknown = false
 	if !w.timed() {
 		return nil
 	}
-	w.appendString(x)
+	appendLine(w, x)
 	return w.maybeFlush()
 }
 

@@ -2,9 +2,9 @@ package warpsched
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/internal/unittest"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/rtl/rtltest"
 )
@@ -167,25 +167,14 @@ func TestNewErrors(t *testing.T) {
 func TestSignalTable(t *testing.T) {
 	s, _ := New(Params{NumWarps: 16, Policy: PolicyGTO})
 	tab := s.Signals("sm_top.u_warp_sched_1")
-	want := map[string]struct {
-		w   int
-		dir rtl.Dir
-	}{
-		"warp_valid_i": {16, rtl.DirIn}, "warp_ready_i": {16, rtl.DirIn}, "warp_long_wait_i": {16, rtl.DirIn},
-		"warp_launch_i": {16, rtl.DirIn}, "stall_i": {1, rtl.DirIn},
-		"issue_valid_o": {1, rtl.DirOut}, "issue_warp_o": {4, rtl.DirOut},
-		"last_q": {4, rtl.DirReg}, "greedy_q": {4, rtl.DirReg}, "greedy_valid_q": {1, rtl.DirReg}, "active_q": {16, rtl.DirReg},
-		"next_age_q": {32, rtl.DirReg}, "warp_age_q": {512, rtl.DirReg},
+	want := map[string]unittest.Sig{
+		"warp_valid_i": {W: 16, Dir: rtl.DirIn}, "warp_ready_i": {W: 16, Dir: rtl.DirIn}, "warp_long_wait_i": {W: 16, Dir: rtl.DirIn},
+		"warp_launch_i": {W: 16, Dir: rtl.DirIn}, "stall_i": {W: 1, Dir: rtl.DirIn},
+		"issue_valid_o": {W: 1, Dir: rtl.DirOut}, "issue_warp_o": {W: 4, Dir: rtl.DirOut},
+		"last_q": {W: 4, Dir: rtl.DirReg}, "greedy_q": {W: 4, Dir: rtl.DirReg}, "greedy_valid_q": {W: 1, Dir: rtl.DirReg}, "active_q": {W: 16, Dir: rtl.DirReg},
+		"next_age_q": {W: 32, Dir: rtl.DirReg}, "warp_age_q": {W: 512, Dir: rtl.DirReg},
 	}
-	if len(tab) != len(want) {
-		t.Fatalf("table has %d signals: %v", len(tab), tab.Names())
-	}
-	for _, sig := range tab {
-		w, ok := want[sig.Name]
-		if !ok || w.w != sig.Width || w.dir != sig.Dir || !strings.HasPrefix(sig.Path(), "sm_top.u_warp_sched_1.") {
-			t.Errorf("signal %+v", sig)
-		}
-	}
+	unittest.CheckTable(t, tab, "sm_top.u_warp_sched_1", want, Inputs{}, Outputs{}, State{})
 	if err := rtl.CheckState(State{}); err != nil {
 		t.Error(err)
 	}

@@ -7,15 +7,13 @@
 # Usage: bench/sm/run.sh [benchtime] [count]   (default 3x 5)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/lib.sh
 benchtime="${1:-3x}"
 count="${2:-5}"
-out="$(GOMAXPROCS=1 go test -run '^$' -bench '^BenchmarkIntLoop$' -benchtime "$benchtime" -count "$count" -benchmem ./pipeline)"
-echo "$out" | grep -E '^Benchmark' >&2
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-field() { echo "$out" | awk -v unit="$1" '/^BenchmarkIntLoop/ { for (i = 1; i < NF; i++) if ($(i+1) == unit) print $i }'; }
-wips="$(field warp-instr/s | median)"
-cps="$(field cycles/s | median)"
-printf 'sm model: %.0f warp-instructions/s, %.0f cycles/s (median of %s runs, GOMAXPROCS=1, load %s)\n' "$wips" "$cps" "$count" "$(cut -d' ' -f1 /proc/loadavg)"
+run_bench BenchmarkIntLoop pipeline "$benchtime" "$count" -benchmem
+wips="$(bench_field warp-instr/s | median)"
+cps="$(bench_field cycles/s | median)"
+printf 'sm model: %.0f warp-instructions/s, %.0f cycles/s (median of %s runs, GOMAXPROCS=1, load %s)\n' "$wips" "$cps" "$count" "$(load)"
 
 # Memory over a long run: the same kernel with enough iterations for 10 M cycles.
 go build -o bin/smsim ./cmd/smsim

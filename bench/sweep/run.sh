@@ -9,12 +9,11 @@
 # Usage: bench/sweep/run.sh [pairs]   (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/lib.sh
 pairs="${1:-3}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/smsim" ./cmd/smsim
-load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 timed() { # workers, out dir: prints seconds
   local s e
   s=$(date +%s.%N)

@@ -24,15 +24,14 @@
 # Usage: bench/trace/run.sh [pairs] [verilator-cycles]   (default 9 200000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/lib.sh
 pairs="${1:-9}"
 vcycles="${2:-200000}"
-load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # 1. Tracing cost.
 out="$(go test -run '^$' -bench '^BenchmarkRatio$' -benchtime "${pairs}x" ./bench/trace)"
 echo "$out" | grep -E '^Benchmark' >&2
-metric() { echo "$out" | awk -v unit="$1" '/^BenchmarkRatio/ { for (i = 1; i < NF; i++) if ($(i+1) == unit) print $i }'; }
+metric() { bench_values BenchmarkRatio "$1"; }
 printf 'tracing cost: untraced %s ms, traced %s ms wall-clock (ratio %s); CPU time %s ms vs %s ms (ratio %s); VCD %s MB (median of %s pairs, GOMAXPROCS=%s, %s cores, load %s)\n' \
   "$(metric untraced-wall-ms)" "$(metric traced-wall-ms)" "$(metric wall-ratio)" \
   "$(metric untraced-cpu-ms)" "$(metric traced-cpu-ms)" "$(metric ratio)" "$(metric vcd-MB)" \

@@ -10,12 +10,10 @@
 # Usage: bench/vcd/writer.sh [benchtime] [count]   (default 2s 5)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/lib.sh
 benchtime="${1:-2s}"
 count="${2:-5}"
-out="$(GOMAXPROCS=1 go test -run '^$' -bench '^BenchmarkWriter$' -benchtime "$benchtime" -count "$count" ./vcd)"
-echo "$out" | grep -E '^Benchmark' >&2
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-field() { echo "$out" | awk -v unit="$1" '/^BenchmarkWriter/ { for (i = 1; i < NF; i++) if ($(i+1) == unit) print $i }'; }
-wall="$(field MB/s | median)" || { echo "writer.sh: no BenchmarkWriter result" >&2; exit 1; }
-cpu="$(field cpu-MB/s | median)" || cpu="n/a"
-echo "vcd writer: ${wall} MB/s wall-clock, ${cpu} MB/s per CPU-second (median of ${count} runs, GOMAXPROCS=1, load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?))"
+run_bench BenchmarkWriter vcd "$benchtime" "$count"
+wall="$(bench_field MB/s | median)" || { echo "writer.sh: no BenchmarkWriter result" >&2; exit 1; }
+cpu="$(bench_field cpu-MB/s | median)" || cpu="n/a"
+echo "vcd writer: ${wall} MB/s wall-clock, ${cpu} MB/s per CPU-second (median of ${count} runs, GOMAXPROCS=1, load $(load))"

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/internal/testptx"
 )
 
 // smsim runs the CLI in-process and returns exit code, stdout and stderr.
@@ -25,25 +27,8 @@ func writeFile(t *testing.T, name, text string) string {
 	return p
 }
 
-const tinyPTX = `.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 k_param_0)
-{
-	.reg .b32 %r<3>;
-	.reg .b64 %rd<3>;
-	ld.param.u64 %rd1, [k_param_0];
-	cvta.to.global.u64 %rd2, %rd1;
-	mov.u32 %r1, %tid.x;
-	mul.wide.u32 %rd1, %r1, 4;
-	add.s64 %rd2, %rd2, %rd1;
-	st.global.u32 [%rd2], %r1;
-	ret;
-}
-`
-
 func TestAsmDisasmRoundTrip(t *testing.T) {
-	src := writeFile(t, "k.ptx", tinyPTX)
+	src := writeFile(t, "k.ptx", testptx.StoreTid)
 	bin := strings.TrimSuffix(src, ".ptx") + ".bin"
 	if code, _, stderr := smsim(t, "asm", src); code != 0 {
 		t.Fatalf("asm: exit %d: %s", code, stderr)
@@ -68,7 +53,7 @@ func TestAsmDisasmRoundTrip(t *testing.T) {
 }
 
 func TestAsmStats(t *testing.T) {
-	src := writeFile(t, "k.ptx", tinyPTX)
+	src := writeFile(t, "k.ptx", testptx.StoreTid)
 	code, out, stderr := smsim(t, "asm", "--stats", src)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -124,7 +109,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
 // input: disasm -o onto a full device (the error from writing or from
 // Close is reported), demo --source and disasm onto a failing stdout.
 func TestOutputErrorsExit1(t *testing.T) {
-	src := writeFile(t, "k.ptx", tinyPTX)
+	src := writeFile(t, "k.ptx", testptx.StoreTid)
 	bin := filepath.Join(t.TempDir(), "k.bin")
 	if code, _, stderr := smsim(t, "asm", src, "-o", bin); code != 0 {
 		t.Fatalf("asm: exit %d %s", code, stderr)

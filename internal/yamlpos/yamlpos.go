@@ -7,6 +7,7 @@ package yamlpos
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -165,6 +166,28 @@ func (r *Reader) Scalar(n ast.Node, what string) (string, bool) {
 	}
 	r.Errorf(n, "%s: want a scalar, have %s", what, Kind(n))
 	return "", false
+}
+
+// Item is one mapping of a list of mappings.
+type Item struct {
+	Index   int    // its position in the list
+	What    string // its name in messages: what[Index]
+	Node    ast.Node
+	Entries []Entry
+}
+
+// Mappings yields the items of a list that are mappings, in order, and
+// reports the others (what names the list).
+func (r *Reader) Mappings(items []ast.Node, what string) iter.Seq[Item] {
+	return func(yield func(Item) bool) {
+		for i, it := range items {
+			w := fmt.Sprintf("%s[%d]", what, i)
+			es, ok := r.Mapping(it, w)
+			if ok && !yield(Item{i, w, it, es}) {
+				return
+			}
+		}
+	}
 }
 
 // List returns a sequence's items; with one, a scalar is a list of one.

@@ -313,10 +313,12 @@ class Harness {
   uint64_t inject_cycle_ = 0;
 };
 
-bool read_full(int fd, void* p, size_t n) {
-  uint8_t* c = static_cast<uint8_t*>(p);
+// Moves n bytes at c through op (read or write), retrying after a signal
+// unless the harness is stopping; false at end of file or on an error.
+template <class Byte, class Op>
+bool transfer_full(int fd, Byte* c, size_t n, Op op) {
   while (n > 0) {
-    ssize_t k = read(fd, c, n);
+    ssize_t k = op(fd, c, n);
     if (k < 0 && errno == EINTR && !g_stop) continue;
     if (k <= 0) return false;
     c += k;
@@ -325,16 +327,10 @@ bool read_full(int fd, void* p, size_t n) {
   return true;
 }
 
+bool read_full(int fd, void* p, size_t n) { return transfer_full(fd, static_cast<uint8_t*>(p), n, ::read); }
+
 bool write_full(int fd, const void* p, size_t n) {
-  const uint8_t* c = static_cast<const uint8_t*>(p);
-  while (n > 0) {
-    ssize_t k = write(fd, c, n);
-    if (k < 0 && errno == EINTR && !g_stop) continue;
-    if (k <= 0) return false;
-    c += k;
-    n -= size_t(k);
-  }
-  return true;
+  return transfer_full(fd, static_cast<const uint8_t*>(p), n, ::write);
 }
 
 // A reply: 4-byte length, type, payload.

@@ -187,17 +187,6 @@ module trap_unit #(
     host_err       = smsim_pkg::HostOk;
     host_ack       = 1'b0;
     pend           = '0;
-    ev_w           = '0;
-    ev_kind        = '0;
-    ev_arg         = '0;
-    ev_pc          = '0;
-    do_err         = 1'b0;
-    err_code       = '0;
-    do_bpt         = 1'b0;
-    bpt_r          = '0;
-    do_take        = 1'b0;
-    take_r         = '0;
-    do_leave       = 1'b0;
 
     // 1. Launches and exits.
     for (int w = 0; w < NumWarps; w++) begin
