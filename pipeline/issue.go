@@ -252,26 +252,10 @@ func (w *warp) refresh() {
 	if int(w.gpc) < len(sm.code) && w.gmask != 0 {
 		d := &sm.code[w.gpc]
 		w.port = d.usesPort
-		for _, r := range d.srcR {
-			if t := w.rdy[r]; t > w.sbUntil {
-				w.sbUntil, w.sbCls = t, w.rcls[r]
-			}
-		}
-		for _, r := range d.dstR {
-			if t := w.rdy[r]; t > w.sbUntil {
-				w.sbUntil, w.sbCls = t, w.rcls[r]
-			}
-		}
-		for _, p := range d.srcP {
-			if t := w.prdy[p]; t > w.sbUntil {
-				w.sbUntil, w.sbCls = t, w.pcls[p]
-			}
-		}
-		for _, p := range d.dstP {
-			if t := w.prdy[p]; t > w.sbUntil {
-				w.sbUntil, w.sbCls = t, w.pcls[p]
-			}
-		}
+		w.waitOn(d.srcR, w.rdy, w.rcls)
+		w.waitOn(d.dstR, w.rdy, w.rcls)
+		w.waitOn(d.srcP, w.prdy, w.pcls)
+		w.waitOn(d.dstP, w.prdy, w.pcls)
 		if d.cc != 0 && w.ccRdy > w.sbUntil {
 			w.sbUntil, w.sbCls = w.ccRdy, sbFixed
 		}
@@ -289,4 +273,15 @@ func (w *warp) refresh() {
 		r = never
 	}
 	w.readyAt = r
+}
+
+// waitOn raises the scoreboard wait (sbUntil, sbCls) to the latest
+// pending write among registers regs (rdy: the cycle each is available,
+// cls: its scoreboard class).
+func (w *warp) waitOn(regs []uint8, rdy []uint64, cls []uint8) {
+	for _, r := range regs {
+		if t := rdy[r]; t > w.sbUntil {
+			w.sbUntil, w.sbCls = t, cls[r]
+		}
+	}
 }

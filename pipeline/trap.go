@@ -453,13 +453,13 @@ func (sm *SM) enterHandler(w *warp, before *trapunit.State) {
 		x.nreg, x.undefAny, x.undef = w.nreg, w.undefAny, w.undef
 		w.nreg, w.undefAny, w.undef = t.hregs, false, [4]uint64{}
 		w.swapBank()
-		w.regs = resize32(w.regs, t.hregs*32)
-		w.preds = resize32(w.preds, max(t.hpreds, 1))
+		w.regs = resize(w.regs, t.hregs*32)
+		w.preds = resize(w.preds, max(t.hpreds, 1))
 		w.cc, w.ccRdy = 0, 0
-		w.rdy = resize64(w.rdy, t.hregs)
-		w.rcls = resize8(w.rcls, t.hregs)
-		w.prdy = resize64(w.prdy, max(t.hpreds, 1))
-		w.pcls = resize8(w.pcls, max(t.hpreds, 1))
+		w.rdy = resize(w.rdy, t.hregs)
+		w.rcls = resize(w.rcls, t.hregs)
+		w.prdy = resize(w.prdy, max(t.hpreds, 1))
+		w.pcls = resize(w.pcls, max(t.hpreds, 1))
 		w.tr.handler = true
 	}
 	x := w.tr.ctx

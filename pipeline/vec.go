@@ -168,33 +168,18 @@ func vec32[T uint32 | uint64](op vop, a, b, c *[32]T, r *[32]uint32) {
 // vecSetp compares every lane (32-bit integers) and returns the lane mask
 // of true results.
 func vecSetp[T uint32 | uint64](cmp int, signed bool, a, b *[32]T) uint32 {
-	var m uint32
 	if signed && cmp <= isa.CmpGE {
-		for l := 0; l < 32; l++ {
-			x, y := int32(uint32(a[l])), int32(uint32(b[l]))
-			var p bool
-			switch cmp {
-			case isa.CmpEQ:
-				p = x == y
-			case isa.CmpNE:
-				p = x != y
-			case isa.CmpLT:
-				p = x < y
-			case isa.CmpLE:
-				p = x <= y
-			case isa.CmpGT:
-				p = x > y
-			default:
-				p = x >= y
-			}
-			if p {
-				m |= 1 << uint(l)
-			}
-		}
-		return m
+		return setpLanes[T, int32](cmp, a, b)
 	}
+	return setpLanes[T, uint32](cmp, a, b)
+}
+
+// setpLanes is vecSetp with the lanes' low 32 bits read as C (the
+// unsigned orderings LO, LS, HI and HS are those of uint32).
+func setpLanes[T uint32 | uint64, C int32 | uint32](cmp int, a, b *[32]T) uint32 {
+	var m uint32
 	for l := 0; l < 32; l++ {
-		x, y := uint32(a[l]), uint32(b[l])
+		x, y := C(uint32(a[l])), C(uint32(b[l]))
 		var p bool
 		switch cmp {
 		case isa.CmpEQ:

@@ -103,13 +103,13 @@ func (w *warp) reset(nregs, npreds int) {
 	for i := range w.stack {
 		w.stack[i] = w.stack[i][:0]
 	}
-	w.regs = resize32(w.regs, nregs*32)
-	w.preds = resize32(w.preds, max(npreds, 1))
+	w.regs = resize(w.regs, nregs*32)
+	w.preds = resize(w.preds, max(npreds, 1))
 	w.cc, w.ccRdy = 0, 0
-	w.rdy = resize64(w.rdy, nregs)
-	w.rcls = resize8(w.rcls, nregs)
-	w.prdy = resize64(w.prdy, max(npreds, 1))
-	w.pcls = resize8(w.pcls, max(npreds, 1))
+	w.rdy = resize(w.rdy, nregs)
+	w.rcls = resize(w.rcls, nregs)
+	w.prdy = resize(w.prdy, max(npreds, 1))
+	w.pcls = resize(w.pcls, max(npreds, 1))
 	w.blockUntil, w.blockState = 0, StateMisc
 	w.branchUntil, w.fetchUntil, w.sbUntil, w.sbCls = 0, 0, 0, 0
 	w.readyAt, w.lastIssue, w.memBusy = 0, 0, 0
@@ -126,27 +126,11 @@ func (w *warp) reset(nregs, npreds int) {
 	}
 }
 
-func resize32(s []uint32, n int) []uint32 {
+// resize returns s with length n, cleared (a new slice when s is too
+// small).
+func resize[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]uint32, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
-
-func resize64(s []uint64, n int) []uint64 {
-	if cap(s) < n {
-		return make([]uint64, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
-
-func resize8(s []uint8, n int) []uint8 {
-	if cap(s) < n {
-		return make([]uint8, n)
+		return make([]T, n)
 	}
 	s = s[:n]
 	clear(s)
