@@ -134,7 +134,7 @@ func (sm *SM) retire() {
 		}
 		sm.recordWarp(w, StateExited)
 		sm.hist[w.state]--
-		sm.until[w.slot] = never
+		sm.tm.clear(w.slot)
 		sm.readyBase[w.sched].Clear(int(w.local))
 		sm.readyPort[w.sched].Clear(int(w.local))
 		sm.schedIn[w.sched].WarpLongWait.Clear(int(w.local))

@@ -81,62 +81,69 @@ func (sm *SM) evalIssue(c uint64) int {
 }
 
 // classify classifies the warps whose class may have changed by cycle c:
-// those invalidated or at a timer threshold, and those whose sleeping_o
-// bit changed.
+// those invalidated or at a timer threshold (timers), and those whose
+// sleeping_o bit changed.
 func (sm *SM) classify(c uint64) {
+	tm := &sm.tm
+	tm.advance(c)
 	asleep := sm.u.asleep
 	if ch := asleep ^ sm.prevAsleep; ch != 0 {
 		for m := ch; m != 0; m &= m - 1 {
-			if s := bits.TrailingZeros64(m); s < len(sm.until) {
-				sm.until[s] = 0
+			if s := bits.TrailingZeros64(m); s < len(tm.until) && sm.slots[s] != nil {
+				tm.mark(s)
 			}
 		}
 		sm.prevAsleep = asleep
 	}
 	twoLevel := sm.cfg.Sched.Policy == config.PolicyTwoLevel
-	for slot, u := range sm.until {
-		if u > c {
+	for k, word := range tm.dirty {
+		if word == 0 {
 			continue
 		}
-		w := sm.slots[slot]
-		local := int(w.local)
-		sleeping := asleep != 0 && asleep>>uint(slot)&1 != 0
-		if c >= w.readyAt && !sleeping {
-			// Eligible: not selected unless a scheduler picks it.
-			if w.port {
-				sm.readyBase[w.sched].Clear(local)
-				sm.readyPort[w.sched].Set(local)
-			} else {
-				sm.readyPort[w.sched].Clear(local)
-				sm.readyBase[w.sched].Set(local)
+		tm.dirty[k] = 0 // classifying a warp marks none (its next threshold is later)
+		for ; word != 0; word &= word - 1 {
+			slot := k*64 + bits.TrailingZeros64(word)
+			w := sm.slots[slot]
+			local := int(w.local)
+			sleeping := asleep != 0 && asleep>>uint(slot)&1 != 0
+			if c >= w.readyAt && !sleeping {
+				// Eligible: not selected unless a scheduler picks it.
+				if w.port {
+					sm.readyBase[w.sched].Clear(local)
+					sm.readyPort[w.sched].Set(local)
+				} else {
+					sm.readyPort[w.sched].Clear(local)
+					sm.readyBase[w.sched].Set(local)
+				}
+				if twoLevel {
+					sm.schedIn[w.sched].WarpLongWait.Clear(local)
+				}
+				sm.reclass(w, c, StateNotSelected, never)
+				continue
+			}
+			sm.readyBase[w.sched].Clear(local)
+			sm.readyPort[w.sched].Clear(local)
+			st, until := StateSleeping, uint64(never) // until sleeping_o changes
+			if !sleeping {
+				st, until = w.stateAt(c), w.nextChange(c)
 			}
 			if twoLevel {
-				sm.schedIn[w.sched].WarpLongWait.Clear(local)
+				sm.schedIn[w.sched].WarpLongWait.Put(local, longWait(st))
 			}
-			sm.reclass(w, c, StateNotSelected, never)
-			continue
+			sm.reclass(w, c, st, until)
 		}
-		sm.readyBase[w.sched].Clear(local)
-		sm.readyPort[w.sched].Clear(local)
-		st, until := StateSleeping, uint64(never) // until sleeping_o changes
-		if !sleeping {
-			st, until = w.stateAt(c), w.nextChange(c)
-		}
-		if twoLevel {
-			sm.schedIn[w.sched].WarpLongWait.Put(local, longWait(st))
-		}
-		sm.reclass(w, c, st, until)
 	}
 }
 
 // reclass puts w in state st from cycle c on, to be classified again at
-// cycle until.
+// cycle until (0: at the next classification; never: when something
+// changes it).
 func (sm *SM) reclass(w *warp, c uint64, st WarpState, until uint64) {
 	w.flushStalls(c)
 	sm.hist[w.state]--
 	sm.hist[st]++
 	w.state = st
-	sm.until[w.slot] = until
+	sm.tm.set(w.slot, c, until)
 }
 
 // throttle accounts the eligible warps that needed a memory port in a
@@ -157,7 +164,7 @@ func (sm *SM) throttle(c uint64) {
 
 // invalidate makes the issue stage classify w again at the next cycle it
 // evaluates (w's registers changed).
-func (w *warp) invalidate() { w.sm.until[w.slot] = 0 }
+func (w *warp) invalidate() { w.sm.tm.mark(w.slot) }
 
 // flushStalls adds the cycles w has spent in its class since it entered
 // it, up to cycle c (not included), to its stall counts.

@@ -81,13 +81,12 @@ type SM struct {
 	schedIn   []warpsched.Inputs
 	readyPort []rtl.Bits
 	chosen    []int32 // per scheduler: the slot it issues this cycle, -1: none
-	// The issue stages' classification (issue.go): per slot the cycle
-	// from which a warp must be classified again (0: now; never: a free
-	// slot or a class that holds until something changes it), the warps
-	// in each state, sleeping_o at the last classification, and the
-	// persistent ready vectors (eligible warps, by scheduler; readyPort:
-	// those whose instruction needs a memory port).
-	until      []uint64
+	// The issue stages' classification (issue.go): when each warp must
+	// be classified again (timers.go), the warps in each state,
+	// sleeping_o at the last classification, and the persistent ready
+	// vectors (eligible warps, by scheduler; readyPort: those whose
+	// instruction needs a memory port).
+	tm         timers
 	hist       [numStates]uint64
 	prevAsleep uint64
 	readyBase  []rtl.Bits
@@ -289,10 +288,7 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	sm.schedWords = rtl.Words(wp.NumWarps)
 	sm.readyPort = make([]rtl.Bits, nsched)
 	sm.readyBase = make([]rtl.Bits, nsched)
-	sm.until = make([]uint64, c.MaxWarps)
-	for i := range sm.until {
-		sm.until[i] = never
-	}
+	sm.tm.init(c.MaxWarps)
 	sm.chosen = make([]int32, nsched)
 	for s := range sm.chosen {
 		sm.chosen[s] = -1
