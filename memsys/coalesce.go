@@ -101,7 +101,7 @@ type CoalescerInputs struct {
 	ReqValid bool `sv:"req_valid_i"`
 	// ReqOp, ReqSpace: its kind and state space (Op, Space encodings).
 	ReqOp    uint8 `sv:"req_op_i" width:"2"`
-	ReqSpace uint8 `sv:"req_space_i" width:"2"`
+	ReqSpace uint8 `sv:"req_space_i" width:"3"`
 	// ReqSize: bytes per lane (1, 2, 4, 8, 16).
 	ReqSize uint8 `sv:"req_size_i" width:"5"`
 	// ReqMask: active lanes.
@@ -131,7 +131,7 @@ type CoalescerOutputs struct {
 	OutValid bool `sv:"out_valid_o"`
 	// OutOp, OutSpace, OutID: the warp request's.
 	OutOp    uint8  `sv:"out_op_o" width:"2"`
-	OutSpace uint8  `sv:"out_space_o" width:"2"`
+	OutSpace uint8  `sv:"out_space_o" width:"3"`
 	OutID    uint32 `sv:"out_id_o"`
 	// OutAddr: the line address; OutSectors its sectors accessed; OutLanes
 	// the lanes served by it.
@@ -149,7 +149,7 @@ type CoalescerOutputs struct {
 type CoalescerState struct {
 	Busy    bool             `sv:"busy_q"`
 	Op      uint8            `sv:"op_q" width:"2"`
-	Space   uint8            `sv:"space_q" width:"2"`
+	Space   uint8            `sv:"space_q" width:"3"`
 	ID      uint32           `sv:"id_q"`
 	NLines  uint8            `sv:"n_lines_q" width:"6"`
 	Idx     uint8            `sv:"idx_q" width:"5"`
