@@ -70,15 +70,14 @@ func ExamplePort() {
 		req.Addr[l] = 0x1000 + uint64(4*l)
 	}
 	for i := 0; i < 2; i++ {
-		o := p.Step(memsys.PortInputs{Valid: true, Req: req})
+		o := p.Step(&req)
 		fmt.Println("taken:", o.Ready, "sectors:", o.Facts.Sectors, "lines:", o.Facts.Lines)
 		for p.Inflight() > 0 {
 			if n, ok := p.NextEvent(); ok && n > 0 {
 				p.Advance(n) // nothing happens for n cycles
 				continue
 			}
-			o := p.Step(memsys.PortInputs{})
-			for _, r := range o.Responses() {
+			for _, r := range p.Step(nil).Responses() {
 				fmt.Println("tag", r.Tag, "done after", r.Cycle-r.Issued, "cycles")
 			}
 		}

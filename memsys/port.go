@@ -139,15 +139,9 @@ type Response struct {
 // queue (a shared request's and an empty one's).
 const MaxResponses = 4
 
-// PortInputs are what the load/store stage drives on the port in a cycle.
-type PortInputs struct {
-	// Valid: Req is offered this cycle.
-	Valid bool
-	Req   Request
-}
-
 // PortOutputs are the port's outputs in a cycle. Responses are given in
-// the cycle they complete, and the SM must take them then.
+// the cycle they complete, and the SM must take them then. Eval returns
+// them by pointer, valid until the next Eval or Tick (no copy per cycle).
 type PortOutputs struct {
 	// Ready: the offered request is taken this cycle.
 	Ready bool
@@ -187,8 +181,9 @@ type fixedDone struct {
 // constant and parameter loads to the constant cache. It answers each
 // request once, with its tag, when the whole request is done.
 //
-// It keeps the SM's two-phase protocol: Eval(in) computes the outputs from
-// the state and the inputs and changes nothing; Tick performs the cycle.
+// It keeps the SM's two-phase protocol: Eval(req) computes the outputs from
+// the state and the offered request and changes nothing; Tick performs the
+// cycle.
 // A caller that steps every cycle calls Eval and Tick (or Step); a caller
 // that skips idle cycles asks NextEvent how far it may go and calls
 // Advance, which gives the same result as that many Ticks without input.
@@ -211,14 +206,16 @@ type Port struct {
 	m     Metrics
 
 	// Latched by Eval for Tick.
-	in    PortInputs
-	out   PortOutputs
-	take  int32 // slot given to the offered request, -1 if none
-	co1   CoalescerOutputs
-	bk1   BankOutputs
-	ho    PortOut
-	wf    int  // wavefronts of the taken shared request
-	evald bool // Eval was called since the last Tick
+	req     Request // the offered request (valid: offered)
+	offered bool
+	out     PortOutputs
+	take    int32 // slot given to the offered request, -1 if none
+	co1     CoalescerOutputs
+	bk1     BankOutputs
+	ho      PortOut
+	wf      int  // wavefronts of the taken shared request
+	evald   bool // Eval was called since the last Tick
+	idle    bool // that Eval found nothing offered and nothing in flight
 }
 
 // NewPort checks p and returns an empty, idle port at cycle 0.
@@ -339,11 +336,25 @@ func distinct(req *Request) int {
 	return n
 }
 
-// Eval computes this cycle's outputs from the state and in, and latches
-// in for Tick. It changes no state; calling it again replaces the inputs.
-func (t *Port) Eval(in PortInputs) PortOutputs {
-	t.in, t.take, t.wf, t.evald = in, -1, 0, true
-	var o PortOutputs
+// Eval computes this cycle's outputs from the state and the offered
+// request (nil: none), and latches the request (a copy) for Tick. It
+// changes no state; calling it again replaces the request. The outputs
+// are the port's own, valid until the next Eval.
+func (t *Port) Eval(req *Request) *PortOutputs {
+	t.take, t.wf, t.evald = -1, 0, true
+	o := &t.out
+	o.Ready, o.Err, o.Facts, o.NResp = false, nil, Facts{}, 0
+	t.offered = req != nil
+	if !t.offered && len(t.free) == t.p.Inflight {
+		// Nothing offered, nothing in flight: no output, and the units'
+		// D is already their Q (the last Tick copied it).
+		t.ho, t.idle = PortOut{}, true
+		return o
+	}
+	if t.offered {
+		t.req = *req
+	}
+	t.idle = false
 	ho := t.h.Out()
 	t.ho = ho
 
@@ -352,8 +363,8 @@ func (t *Port) Eval(in PortInputs) PortOutputs {
 	var bkIn BankInputs
 	coIn.OutReady = ho.ReqReady
 	offerOK := false
-	if in.Valid {
-		f, err := analyze(t.p.Banks, &in.Req)
+	if t.offered {
+		f, err := analyze(t.p.Banks, &t.req)
 		o.Facts, o.Err = f, err
 		offerOK = err == nil && len(t.free) > 0
 	}
@@ -361,8 +372,8 @@ func (t *Port) Eval(in PortInputs) PortOutputs {
 	if offerOK {
 		slot = t.free[len(t.free)-1]
 	}
-	r := &in.Req
-	empty := in.Valid && r.Mask == 0
+	r := &t.req
+	empty := t.offered && r.Mask == 0
 	switch {
 	case !offerOK:
 	case empty:
@@ -433,7 +444,6 @@ func (t *Port) Eval(in PortInputs) PortOutputs {
 		}
 		add(d.slot)
 	}
-	t.out = o
 	return o
 }
 
@@ -441,13 +451,13 @@ func (t *Port) Eval(in PortInputs) PortOutputs {
 // was not called since the last Tick).
 func (t *Port) Tick() {
 	if !t.evald {
-		t.Eval(PortInputs{})
+		t.Eval(nil)
 	}
-	o, in := &t.out, &t.in
+	o := &t.out
 	// 1. The request taken this cycle (its slot is the top of the free
 	// list as Eval saw it, before this cycle's responses free theirs).
 	if t.take >= 0 {
-		r := &in.Req
+		r := &t.req
 		s := &t.slots[t.take]
 		*s = portSlot{busy: true, tag: r.Tag, op: r.Op, space: r.Space, issued: t.now, lines: o.Facts.Lines}
 		t.free = t.free[:len(t.free)-1]
@@ -475,17 +485,25 @@ func (t *Port) Tick() {
 		t.fixed = t.fixed[1:]
 	}
 	// 3. The units.
-	t.co.Tick()
-	t.banks.Tick()
-	t.h.Tick()
+	switch {
+	case !t.idle:
+		t.co.Tick()
+		t.banks.Tick()
+		t.h.Tick()
+	case t.h.Idle():
+		t.h.Advance(1) // the same as a Tick with nothing to do, cheaper
+	default:
+		t.h.Tick() // write-backs still drain behind the port
+	}
 	t.now++
-	t.in, t.take, t.out, t.ho, t.evald = PortInputs{}, -1, PortOutputs{}, PortOut{}, false
+	t.take, t.ho, t.evald = -1, PortOut{}, false
 }
 
-// Step is Eval(in) then Tick, for a caller with nothing to do between the
-// two phases; it returns the outputs of the cycle.
-func (t *Port) Step(in PortInputs) PortOutputs {
-	o := t.Eval(in)
+// Step is Eval(req) then Tick, for a caller with nothing to do between
+// the two phases; it returns the outputs of the cycle (valid until the
+// next Eval).
+func (t *Port) Step(req *Request) *PortOutputs {
+	o := t.Eval(req)
 	t.Tick()
 	return o
 }
@@ -541,5 +559,5 @@ func (t *Port) Advance(n uint64) {
 	}
 	t.h.Advance(n)
 	t.now += n
-	t.in, t.take, t.out, t.ho, t.evald = PortInputs{}, -1, PortOutputs{}, PortOut{}, false
+	t.take, t.ho, t.evald = -1, PortOut{}, false
 }

@@ -35,12 +35,8 @@ func newDrv(t testing.TB, cfg config.Config) *drv {
 }
 
 // cycle runs one cycle offering req (nil: none).
-func (d *drv) cycle(req *memsys.Request) memsys.PortOutputs {
-	var in memsys.PortInputs
-	if req != nil {
-		in = memsys.PortInputs{Valid: true, Req: *req}
-	}
-	o := d.p.Step(in)
+func (d *drv) cycle(req *memsys.Request) *memsys.PortOutputs {
+	o := d.p.Step(req)
 	if o.Err != nil {
 		d.t.Fatalf("request %+v: %v", req, o.Err)
 	}
@@ -338,10 +334,9 @@ func TestPortEvalPure(t *testing.T) {
 	d := newDrv(t, config.Default())
 	reqs := randomRequests(rand.New(rand.NewSource(5)), 200)
 	for c, req := range reqs {
-		in := memsys.PortInputs{Valid: true, Req: req}
 		now, inf := d.p.Now(), d.p.Inflight()
-		o1 := d.p.Eval(in)
-		o2 := d.p.Eval(in)
+		o1 := *d.p.Eval(&req)
+		o2 := *d.p.Eval(&req)
 		if !reflect.DeepEqual(o1, o2) || d.p.Now() != now || d.p.Inflight() != inf {
 			t.Fatalf("cycle %d: %+v / %+v", c, o1, o2)
 		}

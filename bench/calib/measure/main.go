@@ -188,12 +188,8 @@ func newPort(cfg config.Config) *port {
 	return &port{p: p}
 }
 
-func (p *port) cycle(r *memsys.Request) memsys.PortOutputs {
-	var in memsys.PortInputs
-	if r != nil {
-		in = memsys.PortInputs{Valid: true, Req: *r}
-	}
-	o := p.p.Step(in)
+func (p *port) cycle(r *memsys.Request) *memsys.PortOutputs {
+	o := p.p.Step(r)
 	if o.Err != nil {
 		fail(o.Err)
 	}
