@@ -20,6 +20,10 @@
 // and then uses the pipe. A warp whose next instruction's pipe is not
 // ready reports Nsight Compute's math_pipe_throttle stall.
 //
+// An SM that skips idle cycles asks ReadyIn when a busy pipe takes an
+// instruction again and moves the unit with Advance(n), the same as n
+// cycles without a request.
+//
 // Classify maps a PTX ALU instruction to its pipe. The unit counts the
 // instructions each pipe accepted (smsp__inst_executed_pipe_*: Metrics).
 //

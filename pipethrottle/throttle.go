@@ -213,3 +213,37 @@ type Metric struct {
 	Name  string
 	Value uint64
 }
+
+// ReadyIn is the number of cycles, from now, until pipe q of scheduler k
+// can take an instruction if nothing is dispatched to it meanwhile: 0 when
+// it is ready now. An SM that skips idle cycles wakes a warp stalled in
+// math_pipe_throttle after that many.
+func (u *Unit) ReadyIn(k int, q Pipe) uint64 {
+	c, cost := int(u.q.Credit[k*int(NumPipes)+int(q)]), u.p.Cost()
+	if c >= cost {
+		return 0
+	}
+	r := u.p.Rate[q]
+	return uint64((cost - c + r - 1) / r)
+}
+
+// Advance moves the unit n cycles forward as n cycles without a request
+// would (every pipe earns n times its rate, up to its cap), in one step:
+// for an SM that skips idle cycles. Like Tick, it is a clock edge, not
+// part of Eval.
+func (u *Unit) Advance(n uint64) {
+	if n == 0 {
+		return
+	}
+	for k := 0; k < u.p.NumPorts; k++ {
+		for q := Pipe(0); q < NumPipes; q++ {
+			i := k*int(NumPipes) + int(q)
+			c, capq := uint64(u.q.Credit[i]), uint64(u.p.Cap(q))
+			if c < capq {
+				c = min(c+n*uint64(u.p.Rate[q]), capq)
+			}
+			u.q.Credit[i] = uint16(c)
+		}
+	}
+	u.d = u.q
+}

@@ -201,3 +201,44 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// Advance(n) is n cycles without a request, and ReadyIn says when a busy
+// pipe takes an instruction again, as stepping finds.
+func TestAdvanceAndReadyIn(t *testing.T) {
+	p := pipethrottle.Params{NumPorts: 4, Rate: [pipethrottle.NumPipes]int{128, 64, 48, 64, 16, 7}}
+	stepped, _ := pipethrottle.New(p)
+	skipped, _ := pipethrottle.New(p)
+	r := rand.New(rand.NewSource(4))
+	for i := 0; i < 300; i++ {
+		var in pipethrottle.Inputs
+		for k := 0; k < 4; k++ {
+			in.ReqValid[k], in.ReqPipe[k] = r.Intn(2) == 0, uint8(r.Intn(int(pipethrottle.NumPipes)))
+		}
+		stepped.Eval(in)
+		stepped.Tick()
+		skipped.Eval(in)
+		skipped.Tick()
+		// ReadyIn agrees with stepping a copy.
+		for q := pipethrottle.Pipe(0); q < pipethrottle.NumPipes; q++ {
+			want := uint64(0)
+			probe := *stepped
+			for !probe.Ready(1, q) {
+				probe.Eval(pipethrottle.Inputs{})
+				probe.Tick()
+				want++
+			}
+			if got := stepped.ReadyIn(1, q); got != want {
+				t.Fatalf("step %d: ReadyIn(1, %s) = %d, stepping %d", i, q, got, want)
+			}
+		}
+		n := uint64(r.Intn(12))
+		for j := uint64(0); j < n; j++ {
+			stepped.Eval(pipethrottle.Inputs{})
+			stepped.Tick()
+		}
+		skipped.Advance(n)
+		if stepped.Q() != skipped.Q() {
+			t.Fatalf("step %d: after %d idle cycles\nstepped %+v\nskipped %+v", i, n, stepped.Q(), skipped.Q())
+		}
+	}
+}
