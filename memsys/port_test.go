@@ -454,3 +454,38 @@ func TestPortMetricNames(t *testing.T) {
 		}
 	}
 }
+
+// Atomics and reductions resolve at the L2: an atomic on a line the L2
+// holds costs its partition's latency plus l2.atomic_latency plus one
+// cycle per further lane; a reduction the same, answered as a red; local
+// accesses go through the L1 like global ones.
+func TestPortAtomicsAndLocal(t *testing.T) {
+	cfg := config.Default()
+	d := newDrv(t, cfg)
+	p, _ := unitcfg.MemSys(cfg)
+	a := uint64(1 << 24)
+	for !p.L2.Near(a) {
+		a += memsys.LineBytes
+	}
+	d.do(strided(memsys.OpLoad, memsys.SpaceGlobal, a, 4, 1)) // bring the line into L1 and L2
+	atom := strided(memsys.OpAtomic, memsys.SpaceGlobal, a, 4, 1)
+	atom.Mask = 0xf
+	if lat, want := d.do(atom), uint64(cfg.L2.LatencyNear+cfg.L2.AtomicLatency+3); lat != want {
+		t.Errorf("atomic %d cycles, want %d", lat, want)
+	}
+	red := atom
+	red.Op, red.Tag = memsys.OpRed, 5
+	d.issue(red)
+	if r := d.wait(5); r.Op != memsys.OpRed || r.Cycle-r.Issued != uint64(cfg.L2.LatencyNear+cfg.L2.AtomicLatency+3) {
+		t.Errorf("red %+v", r)
+	}
+	loc := strided(memsys.OpLoad, memsys.SpaceLocal, 1<<26, 4, 1)
+	d.do(loc)
+	if lat := d.do(loc); lat != uint64(cfg.L1.HitLatency) {
+		t.Errorf("local load after fill %d cycles, want an L1 hit", lat)
+	}
+	m := d.p.Metrics()
+	if m.GlobalAtom.Requests != 1 || m.GlobalRed.Requests != 1 || m.LocalLd.Requests != 2 || m.LocalLd.Sectors != 8 {
+		t.Errorf("metrics %+v %+v %+v", m.GlobalAtom, m.GlobalRed, m.LocalLd)
+	}
+}
