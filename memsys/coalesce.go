@@ -124,9 +124,11 @@ type CoalescerOutputs struct {
 	// ReqErr: the offered request is malformed (a size other than 1, 2, 4,
 	// 8, 16 or a misaligned lane); it is dropped. The LSU faults the warp.
 	ReqErr bool `sv:"req_err_o"`
-	// ReqSectors: sectors of the offered request (for the metrics), valid
-	// with req_valid_i.
+	// ReqSectors and ReqLines: sectors and lines of the offered request
+	// (for the metrics and the LSU's throttle accounting), valid with
+	// req_valid_i.
 	ReqSectors uint8 `sv:"req_sectors_o" width:"6"`
+	ReqLines   uint8 `sv:"req_lines_o" width:"6"`
 	// OutValid: a line request is on out_*.
 	OutValid bool `sv:"out_valid_o"`
 	// OutOp, OutSpace, OutID: the warp request's.
@@ -220,7 +222,7 @@ func (u *Coalescer) Eval(in CoalescerInputs) CoalescerOutputs {
 		r := WarpReq{Op: Op(in.ReqOp), Space: Space(in.ReqSpace), Size: int(in.ReqSize), Mask: in.ReqMask, Addr: in.ReqAddr}
 		c, err := Coalesce(&r)
 		o.ReqErr = err != nil
-		o.ReqSectors = uint8(c.Sectors)
+		o.ReqSectors, o.ReqLines = uint8(c.Sectors), uint8(c.N)
 		if o.ReqReady && err == nil && c.N > 0 {
 			u.d.Busy, u.d.Op, u.d.Space, u.d.ID = true, in.ReqOp, in.ReqSpace, in.ReqID
 			u.d.NLines, u.d.Idx = uint8(c.N), 0

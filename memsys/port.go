@@ -276,10 +276,7 @@ func (t *Port) Analyze(req *Request) (Facts, error) {
 
 func analyze(bp BankParams, req *Request) (Facts, error) {
 	f := Facts{Path: PathOf(req.Space)}
-	if req.Op > OpRed {
-		return f, fmt.Errorf("memsys: unknown op %d", req.Op)
-	}
-	if err := CheckSize(req.Size); err != nil {
+	if err := precheck(req); err != nil {
 		return f, err
 	}
 	switch req.Space {
@@ -294,9 +291,6 @@ func analyze(bp BankParams, req *Request) (Facts, error) {
 		var a [WarpSize]uint32
 		for m := req.Mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
-			if req.Addr[l] > 1<<32-1 {
-				return f, fmt.Errorf("memsys: lane %d shared address %#x is beyond 32 bits", l, req.Addr[l])
-			}
 			a[l] = uint32(req.Addr[l])
 		}
 		w, err := SharedWavefronts(bp, &a, req.Size, req.Mask)
@@ -304,15 +298,39 @@ func analyze(bp BankParams, req *Request) (Facts, error) {
 			return f, err
 		}
 		f.Wavefronts, f.Conflicts = w.N, w.Conflicts()
-	case SpaceConst, SpaceParam:
-		if req.Op != OpLoad {
-			return f, fmt.Errorf("memsys: %s to the %s space", req.Op, req.Space)
-		}
+	default: // const, param
 		f.Accesses = distinct(req)
-	default:
-		return f, fmt.Errorf("memsys: unknown space %d", req.Space)
 	}
 	return f, nil
+}
+
+// precheck finds the faults of req that do not need its addresses
+// coalesced: an unknown op or space, a bad size, a shared address beyond
+// 32 bits, a store or atomic to the constant space.
+func precheck(req *Request) error {
+	if req.Op > OpRed {
+		return fmt.Errorf("memsys: unknown op %d", req.Op)
+	}
+	if err := CheckSize(req.Size); err != nil {
+		return err
+	}
+	switch req.Space {
+	case SpaceGlobal, SpaceLocal:
+	case SpaceShared:
+		for m := req.Mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			if req.Addr[l] > 1<<32-1 {
+				return fmt.Errorf("memsys: lane %d shared address %#x is beyond 32 bits", l, req.Addr[l])
+			}
+		}
+	case SpaceConst, SpaceParam:
+		if req.Op != OpLoad {
+			return fmt.Errorf("memsys: %s to the %s space", req.Op, req.Space)
+		}
+	default:
+		return fmt.Errorf("memsys: unknown space %d", req.Space)
+	}
+	return nil
 }
 
 // distinct counts the distinct addresses of req's active lanes.
@@ -363,17 +381,25 @@ func (t *Port) Eval(req *Request) *PortOutputs {
 	var bkIn BankInputs
 	coIn.OutReady = ho.ReqReady
 	offerOK := false
+	r := &t.req
+	empty := t.offered && r.Mask == 0
+	// The coalescer and the banks find the facts of a request they are
+	// offered (one coalescing per cycle); the others are found here.
+	viaUnit := t.offered && len(t.free) > 0 && !empty &&
+		(r.Space == SpaceGlobal || r.Space == SpaceLocal || r.Space == SpaceShared)
 	if t.offered {
-		f, err := analyze(t.p.Banks, &t.req)
-		o.Facts, o.Err = f, err
+		o.Facts.Path = PathOf(r.Space)
+		err := precheck(r)
+		if err == nil && !viaUnit {
+			o.Facts, err = analyze(t.p.Banks, r)
+		}
+		o.Err = err
 		offerOK = err == nil && len(t.free) > 0
 	}
 	slot := int32(-1)
 	if offerOK {
 		slot = t.free[len(t.free)-1]
 	}
-	r := &t.req
-	empty := t.offered && r.Mask == 0
 	switch {
 	case !offerOK:
 	case empty:
@@ -404,11 +430,16 @@ func (t *Port) Eval(req *Request) *PortOutputs {
 	bk := t.banks.Eval(bkIn)
 	t.co1, t.bk1 = co, bk
 	if coIn.ReqValid {
-		o.Ready = co.ReqReady
+		o.Ready = co.ReqReady && !co.ReqErr
+		o.Facts.Lines, o.Facts.Sectors = int(co.ReqLines), int(co.ReqSectors)
 	}
 	if bkIn.ReqValid {
-		o.Ready = bk.ReqReady
+		o.Ready = bk.ReqReady && !bk.ReqErr
+		o.Facts.Wavefronts, o.Facts.Conflicts = int(bk.ReqWavefronts), int(bk.ReqConflicts)
 		t.wf = int(bk.ReqWavefronts)
+	}
+	if co.ReqErr && coIn.ReqValid || bk.ReqErr && bkIn.ReqValid {
+		_, o.Err = analyze(t.p.Banks, r) // the unit's reason, in words
 	}
 	if o.Ready {
 		t.take = slot

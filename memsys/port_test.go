@@ -340,6 +340,9 @@ func TestPortEvalPure(t *testing.T) {
 		if !reflect.DeepEqual(o1, o2) || d.p.Now() != now || d.p.Inflight() != inf {
 			t.Fatalf("cycle %d: %+v / %+v", c, o1, o2)
 		}
+		if f, err := d.p.Analyze(&req); f != o1.Facts || (err == nil) != (o1.Err == nil) {
+			t.Fatalf("cycle %d: Eval's facts %+v %v, Analyze's %+v %v", c, o1.Facts, o1.Err, f, err)
+		}
 		d.p.Tick()
 	}
 }
@@ -487,5 +490,26 @@ func TestPortAtomicsAndLocal(t *testing.T) {
 	m := d.p.Metrics()
 	if m.GlobalAtom.Requests != 1 || m.GlobalRed.Requests != 1 || m.LocalLd.Requests != 2 || m.LocalLd.Sectors != 8 {
 		t.Errorf("metrics %+v %+v %+v", m.GlobalAtom, m.GlobalRed, m.LocalLd)
+	}
+}
+
+// Malformed requests are refused with the reason, whichever unit finds it.
+func TestPortErrors(t *testing.T) {
+	d := newDrv(t, config.Default())
+	for _, r := range []memsys.Request{
+		{Op: memsys.OpLoad, Space: memsys.SpaceGlobal, Size: 4, Mask: 1, Addr: [32]uint64{2}},
+		{Op: memsys.OpLoad, Space: memsys.SpaceShared, Size: 8, Mask: 2, Addr: [32]uint64{0, 4}},
+		{Op: memsys.OpLoad, Space: memsys.SpaceShared, Size: 4, Mask: 1, Addr: [32]uint64{1 << 40}},
+		{Op: memsys.OpLoad, Space: memsys.SpaceGlobal, Size: 3, Mask: 1},
+		{Op: memsys.OpStore, Space: memsys.SpaceParam, Size: 4, Mask: 1},
+		{Op: memsys.OpLoad, Space: 7, Size: 4, Mask: 1},
+	} {
+		o := d.p.Step(&r)
+		if o.Err == nil || o.Ready {
+			t.Errorf("%+v: taken (%v)", r, o.Err)
+		}
+	}
+	if d.p.Inflight() != 0 {
+		t.Fatal("a malformed request took a slot")
 	}
 }
