@@ -28,6 +28,7 @@ type Config struct {
 	SM      SM      `yaml:"sm" doc:"SM identity, resident limits and storage sizes"`
 	Lat     Lat     `yaml:"lat" doc:"execution latencies, issue to result available"`
 	Mem     Mem     `yaml:"mem" doc:"memory pipeline widths"`
+	Pipe    Pipe    `yaml:"pipe" doc:"execution-pipe throughputs, results per clock per SM (package pipethrottle; the pipeline does not use them yet)"`
 	L1      L1      `yaml:"l1" doc:"L1 data cache, unified with shared memory (package memsys; the pipeline does not use it yet)"`
 	Smem    Smem    `yaml:"smem" doc:"shared-memory banks (package memsys; the pipeline does not use them yet)"`
 	L2      L2      `yaml:"l2" doc:"this SM's view of the L2 cache (package memsys; the pipeline does not use it yet)"`
@@ -125,6 +126,23 @@ type Lat struct {
 // Mem holds memory-pipeline widths.
 type Mem struct {
 	GlobalPorts int `yaml:"global_ports" unit:"requests/cycle" min:"1" max:"32" doc:"warp-wide global/local memory requests the SM accepts per cycle"`
+	Inflight    int `yaml:"inflight" unit:"requests" min:"1" max:"65536" doc:"warp memory instructions the load/store unit's port tracks at once (taken, not yet answered); with all in use a warp waits in lg_throttle or mio_throttle (package memsys; the pipeline does not use it yet)"`
+}
+
+// Pipe holds the throughput of each execution pipe, in results (lanes) per
+// clock per SM as the CUDA C++ Programming Guide's table of arithmetic
+// instruction throughput gives them. Each of the sched.count schedulers
+// has its own copy of every pipe at rate / sched.count lanes per clock, so
+// a warp instruction holds its pipe 32 * sched.count / rate cycles; a warp
+// that waits for a busy pipe is in math_pipe_throttle. Sources and the
+// mapping of instructions to pipes: docs/calibration.md.
+type Pipe struct {
+	FP32  int `yaml:"fp32" unit:"results/clock/SM" min:"1" max:"1024" doc:"FP32 add, multiply, fma, compare, min/max, and the f16/bf16 arithmetic (one result per packed pair): 128 on compute capability 9.0"`
+	INT32 int `yaml:"int32" unit:"results/clock/SM" min:"1" max:"1024" doc:"32-bit integer add, subtract, logic, shift, compare, min/max, select, move, and conversions between integer types of at most 32 bits: 64 on 9.0"`
+	IMAD  int `yaml:"imad" unit:"results/clock/SM" min:"1" max:"1024" doc:"integer multiply, multiply-add, mul24/mad24, sad, dp4a/dp2a: 64 on 9.0"`
+	FP64  int `yaml:"fp64" unit:"results/clock/SM" min:"1" max:"1024" doc:"FP64 add, multiply, fma, compare: 64 on 9.0"`
+	SFU   int `yaml:"sfu" unit:"results/clock/SM" min:"1" max:"1024" doc:"special functions rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh, and popc, clz, brev, bfind, integer div/rem: 16 on 9.0"`
+	CVT   int `yaml:"cvt" unit:"results/clock/SM" min:"1" max:"1024" doc:"conversions (cvt) with a float or 64-bit type on either side: 16 on 9.0"`
 }
 
 // L1 is the L1 data cache, which shares its storage with shared memory.
@@ -328,7 +346,12 @@ func h100() Config {
 			Barrier: 8,   // assumed
 			Fetch:   2,   // assumed
 		},
-		Mem: Mem{GlobalPorts: 1},
+		Mem: Mem{GlobalPorts: 1, Inflight: 256}, // inflight: assumed (64 warps x 4 outstanding loads)
+		// Execution pipes: CUDA C++ Programming Guide, "Arithmetic
+		// Instructions", throughput table, compute capability 9.0 (and
+		// the H100 whitepaper's 128 FP32, 64 INT32 and 64 FP64 units per
+		// SM); docs/calibration.md.
+		Pipe: Pipe{FP32: 128, INT32: 64, IMAD: 64, FP64: 64, SFU: 16, CVT: 16},
 		// Memory system (package memsys). Latencies at 1755 MHz from
 		// [2501.12084] (L1 32.1, L2 near 264 / far 502, cold DRAM 655;
 		// [2402.13499] has 40.7 for L1 and 478.8 for DRAM with a warm
@@ -370,7 +393,8 @@ func h100() Config {
 // 2 schedulers, 8 warps, 4 CTAs, 8192 registers, 16 KiB of shared memory,
 // 1 MiB of global memory and short latencies; a 16 KiB L1 beside the
 // 16 KiB of shared memory, a 256 KiB L2 of one partition, 64 and 16 bytes
-// per cycle of L2 and DRAM bandwidth. At 1000 MHz one cycle is one
+// per cycle of L2 and DRAM bandwidth; the h100's pipes per scheduler
+// (half the rates per SM) and 16 memory requests in flight. At 1000 MHz one cycle is one
 // nanosecond, which keeps %globaltimer easy to read in waveforms.
 func small() Config {
 	c := h100()
@@ -399,6 +423,10 @@ func small() Config {
 	}
 	c.DRAM = DRAM{Latency: 24, BandwidthGBs: 16, Queue: 8}
 	c.Const = Const{Bytes: 512, LineBytes: 64, Assoc: 2, MSHRs: 2, Queue: 2}
+	// Half the h100's schedulers with the same pipes each: every rate
+	// halves, so a scheduler sees the h100's cycles per instruction.
+	c.Pipe = Pipe{FP32: 64, INT32: 32, IMAD: 32, FP64: 32, SFU: 8, CVT: 8}
+	c.Mem.Inflight = 16
 	c.Run = Run{MaxCycles: 10_000_000, WatchdogCycles: 2_000_000, Seed: 1}
 	return c
 }

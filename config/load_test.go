@@ -38,7 +38,7 @@ func TestLoadErrors(t *testing.T) {
 		{"leaf is mapping", "sched:\n  count: {a: 1}\n",
 			`f.yaml:2:10: sched.count: want a single value (an integer in 1..8 (decimal, 0x hex, 0o octal, 0b binary, _ separators)); got a mapping`},
 		{"root is list", "- 1\n",
-			`f.yaml:1:1: a config file is a mapping of sections (clock, timer, sched, sm, lat, mem, l1, smem, l2, dram, const_cache, grid, env, graph, trap, regpool, sleep, pm, run); got a list`},
+			`f.yaml:1:1: a config file is a mapping of sections (clock, timer, sched, sm, lat, mem, pipe, l1, smem, l2, dram, const_cache, grid, env, graph, trap, regpool, sleep, pm, run); got a list`},
 		{"duplicate key", "sched:\n  count: 2\n  count: 4\n",
 			`f.yaml:3:3: duplicate key sched.count (first at line 2)`},
 		{"short list", "pm:\n  counter: [cycles]\n",

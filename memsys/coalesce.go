@@ -101,7 +101,7 @@ type CoalescerInputs struct {
 	ReqValid bool `sv:"req_valid_i"`
 	// ReqOp, ReqSpace: its kind and state space (Op, Space encodings).
 	ReqOp    uint8 `sv:"req_op_i" width:"2"`
-	ReqSpace uint8 `sv:"req_space_i" width:"2"`
+	ReqSpace uint8 `sv:"req_space_i" width:"3"`
 	// ReqSize: bytes per lane (1, 2, 4, 8, 16).
 	ReqSize uint8 `sv:"req_size_i" width:"5"`
 	// ReqMask: active lanes.
@@ -124,14 +124,16 @@ type CoalescerOutputs struct {
 	// ReqErr: the offered request is malformed (a size other than 1, 2, 4,
 	// 8, 16 or a misaligned lane); it is dropped. The LSU faults the warp.
 	ReqErr bool `sv:"req_err_o"`
-	// ReqSectors: sectors of the offered request (for the metrics), valid
-	// with req_valid_i.
+	// ReqSectors and ReqLines: sectors and lines of the offered request
+	// (for the metrics and the LSU's throttle accounting), valid with
+	// req_valid_i.
 	ReqSectors uint8 `sv:"req_sectors_o" width:"6"`
+	ReqLines   uint8 `sv:"req_lines_o" width:"6"`
 	// OutValid: a line request is on out_*.
 	OutValid bool `sv:"out_valid_o"`
 	// OutOp, OutSpace, OutID: the warp request's.
 	OutOp    uint8  `sv:"out_op_o" width:"2"`
-	OutSpace uint8  `sv:"out_space_o" width:"2"`
+	OutSpace uint8  `sv:"out_space_o" width:"3"`
 	OutID    uint32 `sv:"out_id_o"`
 	// OutAddr: the line address; OutSectors its sectors accessed; OutLanes
 	// the lanes served by it.
@@ -149,7 +151,7 @@ type CoalescerOutputs struct {
 type CoalescerState struct {
 	Busy    bool             `sv:"busy_q"`
 	Op      uint8            `sv:"op_q" width:"2"`
-	Space   uint8            `sv:"space_q" width:"2"`
+	Space   uint8            `sv:"space_q" width:"3"`
 	ID      uint32           `sv:"id_q"`
 	NLines  uint8            `sv:"n_lines_q" width:"6"`
 	Idx     uint8            `sv:"idx_q" width:"5"`
@@ -220,7 +222,7 @@ func (u *Coalescer) Eval(in CoalescerInputs) CoalescerOutputs {
 		r := WarpReq{Op: Op(in.ReqOp), Space: Space(in.ReqSpace), Size: int(in.ReqSize), Mask: in.ReqMask, Addr: in.ReqAddr}
 		c, err := Coalesce(&r)
 		o.ReqErr = err != nil
-		o.ReqSectors = uint8(c.Sectors)
+		o.ReqSectors, o.ReqLines = uint8(c.Sectors), uint8(c.N)
 		if o.ReqReady && err == nil && c.N > 0 {
 			u.d.Busy, u.d.Op, u.d.Space, u.d.ID = true, in.ReqOp, in.ReqSpace, in.ReqID
 			u.d.NLines, u.d.Idx = uint8(c.N), 0

@@ -28,6 +28,19 @@
 //   - DRAM: latency plus this SM's share of the HBM bandwidth, with a
 //     queue.
 //
+// The load/store stage's interface (Go wiring):
+//
+//   - Port: one warp memory instruction per cycle in (Request: op, space,
+//     per-lane addresses, size, mask, tag), its Facts out at once (path,
+//     lines and sectors, wavefronts and bank-conflict replays, distinct
+//     constant addresses, and which throttle stall applies when it is not
+//     taken: lg_throttle or mio_throttle), and a Response with the tag and
+//     the completion cycle when the whole instruction is done. Eval/Tick
+//     for a cycle-stepped caller, NextEvent/Advance for one that skips idle
+//     cycles;
+//   - Metrics: the port's traffic and the caches' counters under Nsight
+//     Compute's names.
+//
 // All timing is in SM cycles; bandwidths are exact fractions (Rate), so
 // runs are deterministic. The package holds no data (the SM's flat memory
 // keeps the values): it decides when an access completes, not what it

@@ -46,3 +46,45 @@ func ExampleSharedWavefronts() {
 	// 32 wavefronts, 31 conflicts
 	// 1 wavefront, 0 conflicts
 }
+
+// The load/store stage offers one warp instruction a cycle and gets its
+// facts at once and its response, with the tag, when it completes: here a
+// coalesced load that misses to DRAM, then hits in the L1.
+func ExamplePort() {
+	p, err := memsys.NewPort(memsys.PortParams{
+		Hier: memsys.HierParams{
+			L1:    memsys.L1Params{SizeBytes: 16384, Assoc: 32, MSHRs: 8, MSHRTargets: 4, HitLatency: 4, InQueue: 4, MissQueue: 4},
+			Const: memsys.ConstParams{SizeBytes: 512, LineBytes: 64, Assoc: 2, HitLatency: 2, MSHRs: 2, Queue: 2},
+			L2: memsys.L2Params{SliceBytes: 65536, Assoc: 8, Partitions: 1, LatNear: 10, LatFar: 10, BW: memsys.Rate{Num: 64, Den: 1},
+				Queue: 8, DRAM: memsys.DRAMParams{Latency: 20, BW: memsys.Rate{Num: 16, Den: 1}, Queue: 8}},
+		},
+		Banks:         memsys.BankParams{Banks: 32, BankBytes: 4},
+		SharedLatency: 4,
+		Inflight:      8,
+	})
+	if err != nil {
+		panic(err)
+	}
+	req := memsys.Request{Tag: 42, Op: memsys.OpLoad, Space: memsys.SpaceGlobal, Size: 4, Mask: ^uint32(0)}
+	for l := range req.Addr {
+		req.Addr[l] = 0x1000 + uint64(4*l)
+	}
+	for i := 0; i < 2; i++ {
+		o := p.Step(&req)
+		fmt.Println("taken:", o.Ready, "sectors:", o.Facts.Sectors, "lines:", o.Facts.Lines)
+		for p.Inflight() > 0 {
+			if n, ok := p.NextEvent(); ok && n > 0 {
+				p.Advance(n) // nothing happens for n cycles
+				continue
+			}
+			for _, r := range p.Step(nil).Responses() {
+				fmt.Println("tag", r.Tag, "done after", r.Cycle-r.Issued, "cycles")
+			}
+		}
+	}
+	// Output:
+	// taken: true sectors: 4 lines: 1
+	// tag 42 done after 24 cycles
+	// taken: true sectors: 4 lines: 1
+	// tag 42 done after 5 cycles
+}

@@ -26,7 +26,11 @@ type Op uint8
 const (
 	OpLoad   Op = iota // a load (ld, ldu, ld.const, ld.param)
 	OpStore            // a store (st)
-	OpAtomic           // an atomic or reduction (atom, red): resolved at the L2
+	OpAtomic           // an atomic (atom): resolved at the L2, returns the old value
+	// OpRed is a reduction (red): an atomic whose old value nobody waits
+	// for. Only the Port distinguishes it (for its response and the
+	// metrics); the lines it sends below are OpAtomic.
+	OpRed
 )
 
 func (o Op) String() string {
@@ -37,6 +41,8 @@ func (o Op) String() string {
 		return "store"
 	case OpAtomic:
 		return "atomic"
+	case OpRed:
+		return "red"
 	}
 	return "op?"
 }
@@ -49,7 +55,8 @@ const (
 	SpaceGlobal Space = iota // global (and generic resolving to global)
 	SpaceLocal               // local: per-thread stack, cached in L1 like global
 	SpaceShared              // shared: the bank model, not the L1 tags
-	SpaceConst               // constant banks and kernel parameters: the constant cache
+	SpaceConst               // constant banks: the constant cache
+	SpaceParam               // kernel parameters: the constant cache, as the constant bank they live in
 )
 
 func (s Space) String() string {
@@ -62,6 +69,8 @@ func (s Space) String() string {
 		return "shared"
 	case SpaceConst:
 		return "const"
+	case SpaceParam:
+		return "param"
 	}
 	return "space?"
 }

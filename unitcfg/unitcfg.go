@@ -12,6 +12,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/memsys"
 	"github.com/smsim/smsim/perfmon"
+	"github.com/smsim/smsim/pipethrottle"
 	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/warpsched"
@@ -212,4 +213,33 @@ func MemSys(cfg config.Config) (memsys.HierParams, error) {
 		return p, fmt.Errorf("l2, dram: %v", err)
 	}
 	return p, nil
+}
+
+// Port is the parameters of the load/store unit's memory port (package
+// memsys): the hierarchy of MemSys, the bank geometry, the shared-memory
+// latency lat.shared and mem.inflight requests in flight.
+func Port(cfg config.Config) (memsys.PortParams, error) {
+	h, err := MemSys(cfg)
+	if err != nil {
+		return memsys.PortParams{}, err
+	}
+	p := memsys.PortParams{Hier: h, Banks: Banks(cfg), SharedLatency: cfg.Lat.Shared, Inflight: cfg.Mem.Inflight}
+	if err := p.Check(); err != nil {
+		return p, fmt.Errorf("smem, lat.shared, mem.inflight: %v", err)
+	}
+	return p, nil
+}
+
+// PipeThrottle is the parameters of the SM's pipe_throttle: one copy of
+// every pipe per scheduler, at the pipe.* rates per SM.
+func PipeThrottle(cfg config.Config) pipethrottle.Params {
+	p := pipethrottle.Params{NumPorts: cfg.Sched.Count}
+	pc := cfg.Pipe
+	p.Rate[pipethrottle.FP32] = pc.FP32
+	p.Rate[pipethrottle.INT32] = pc.INT32
+	p.Rate[pipethrottle.IMAD] = pc.IMAD
+	p.Rate[pipethrottle.FP64] = pc.FP64
+	p.Rate[pipethrottle.SFU] = pc.SFU
+	p.Rate[pipethrottle.CVT] = pc.CVT
+	return p
 }

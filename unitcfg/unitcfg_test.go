@@ -12,6 +12,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/memsys"
 	"github.com/smsim/smsim/perfmon"
+	"github.com/smsim/smsim/pipethrottle"
 	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/unitcfg"
@@ -54,6 +55,17 @@ func TestPresets(t *testing.T) {
 		assert.Equal(t, cfg.L1.HitLatency-memsys.CoalescerCycles, mp.L1.HitLatency, name)
 		assert.Equal(t, cfg.Lat.Param, mp.Const.HitLatency, name)
 		_, err = memsys.NewHier(mp)
+		assert.NoError(t, err, name)
+		port, err := unitcfg.Port(cfg)
+		require.NoError(t, err, name)
+		assert.Equal(t, cfg.Lat.Shared, port.SharedLatency, name)
+		assert.Equal(t, cfg.Mem.Inflight, port.Inflight, name)
+		_, err = memsys.NewPort(port)
+		assert.NoError(t, err, name)
+		pt := unitcfg.PipeThrottle(cfg)
+		assert.Equal(t, cfg.Sched.Count, pt.NumPorts, name)
+		assert.Equal(t, [pipethrottle.NumPipes]int{cfg.Pipe.FP32, cfg.Pipe.INT32, cfg.Pipe.IMAD, cfg.Pipe.FP64, cfg.Pipe.SFU, cfg.Pipe.CVT}, pt.Rate, name)
+		_, err = pipethrottle.New(pt)
 		assert.NoError(t, err, name)
 	}
 }
@@ -146,7 +158,7 @@ func TestCounters(t *testing.T) {
 // The units take Params and never import config: this package is the
 // boundary.
 func TestUnitsDoNotImportConfig(t *testing.T) {
-	for _, pkg := range []string{"warpsched", "trapunit", "regpool", "clocktimer", "perfmon", "rtl", "memsys"} {
+	for _, pkg := range []string{"warpsched", "trapunit", "regpool", "clocktimer", "perfmon", "rtl", "memsys", "pipethrottle"} {
 		p, err := build.Import("github.com/smsim/smsim/"+pkg, ".", 0)
 		require.NoError(t, err, pkg)
 		assert.False(t, slices.Contains(p.Imports, "github.com/smsim/smsim/config"), "%s imports config", pkg)

@@ -1,0 +1,249 @@
+package pipethrottle
+
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/rtl"
+)
+
+// Scope is the Verilog instance path of the unit.
+const Scope = "sm_top.u_pipe_throttle"
+
+// Pipe is an execution pipe (req_pipe_i encoding, smsim_pkg::pipe_e).
+type Pipe uint8
+
+// The pipes.
+const (
+	FP32  Pipe = iota // FP32 (and f16/bf16) add, multiply, fma, compare, min/max
+	INT32             // 32-bit integer add, logic, shift, compare, select, move
+	IMAD              // integer multiply and multiply-add, sad, dot products
+	FP64              // FP64 add, multiply, fma, compare
+	SFU               // special functions (MUFU): rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh; bit counts
+	CVT               // conversions involving a float or a 64-bit type
+	NumPipes
+)
+
+var pipeNames = [NumPipes]string{"fp32", "int32", "imad", "fp64", "sfu", "cvt"}
+
+// String is the pipe's configuration name (pipe.NAME).
+func (p Pipe) String() string {
+	if p < NumPipes {
+		return pipeNames[p]
+	}
+	return fmt.Sprintf("pipe(%d)", uint8(p))
+}
+
+// MaxPorts bounds Params.NumPorts (sched.count).
+const MaxPorts = 8
+
+// MaxRate bounds a pipe's rate (results per clock per SM).
+const MaxRate = 1024
+
+// WarpLanes is the number of results of one warp instruction.
+const WarpLanes = 32
+
+// Params are the unit's parameters.
+type Params struct {
+	// NumPorts is the number of schedulers (sched.count), 1..MaxPorts.
+	NumPorts int
+	// Rate[p] is pipe p's throughput in results per clock per SM
+	// (pipe.NAME), 1..MaxRate; each scheduler has Rate/NumPorts of it.
+	Rate [NumPipes]int
+}
+
+// Pipes is NumPipes, for width expressions.
+func (Params) Pipes() int { return int(NumPipes) }
+
+// Cost is the credit one warp instruction uses: WarpLanes·NumPorts. A
+// pipe earns Rate credits a cycle, so it takes Cost/Rate cycles per warp
+// instruction.
+func (p Params) Cost() int { return WarpLanes * p.NumPorts }
+
+// Cap is the most credit pipe q can hold: Cost + Rate - 1, enough to keep
+// a rate that does not divide Cost exact over time, never enough for two
+// instructions in one cycle.
+func (p Params) Cap(q Pipe) int { return p.Cost() + p.Rate[q] - 1 }
+
+// Check reports a parameter outside its range.
+func (p Params) Check() error {
+	if p.NumPorts < 1 || p.NumPorts > MaxPorts {
+		return fmt.Errorf("pipethrottle: NumPorts %d outside 1..%d", p.NumPorts, MaxPorts)
+	}
+	for q, r := range p.Rate {
+		if r < 1 || r > MaxRate {
+			return fmt.Errorf("pipethrottle: %s rate %d outside 1..%d", Pipe(q), r, MaxRate)
+		}
+	}
+	return nil
+}
+
+// Inputs are the issue stage's requests, one per scheduler.
+type Inputs struct {
+	// ReqValid[k]: scheduler k dispatches a warp instruction to pipe
+	// ReqPipe[k] this cycle, if that pipe accepts it.
+	ReqValid [MaxPorts]bool  `sv:"req_valid_i" width:"NumPorts"`
+	ReqPipe  [MaxPorts]uint8 `sv:"req_pipe_i" width:"3*NumPorts" elem:"3"`
+}
+
+// Outputs are the unit's ports.
+type Outputs struct {
+	// PipeReady[k] bit p: pipe p of scheduler k can take a warp
+	// instruction this cycle (from the registers alone).
+	PipeReady [MaxPorts]uint8 `sv:"pipe_ready_o" width:"Pipes*NumPorts" elem:"Pipes"`
+	// Accept[k]: scheduler k's request is accepted (its pipe is ready). A
+	// request that is not accepted leaves its warp in math_pipe_throttle.
+	Accept [MaxPorts]bool `sv:"accept_o" width:"NumPorts"`
+}
+
+// State holds the registers.
+type State struct {
+	// Credit[k*NumPipes+p] is the credit of pipe p of scheduler k: ready
+	// when at least Cost.
+	Credit [MaxPorts * NumPipes]uint16 `sv:"credit_q" width:"16*Pipes*NumPorts" elem:"16"`
+	// Executed[p] counts the warp instructions pipe p accepted, over all
+	// schedulers (smsp__inst_executed_pipe_*).
+	Executed [NumPipes]uint64 `sv:"inst_executed_q" width:"64*Pipes" elem:"64"`
+}
+
+// Unit is the pipe_throttle unit (rtl.Unit).
+type Unit struct {
+	p    Params
+	q, d State
+}
+
+var (
+	_ rtl.Unit[Inputs, Outputs, State] = (*Unit)(nil)
+	_ rtl.Resetter                     = (*Unit)(nil)
+)
+
+// New checks p and returns the unit in its reset state (every pipe ready).
+func New(p Params) (*Unit, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	u := &Unit{p: p}
+	u.Reset()
+	return u, nil
+}
+
+// Params returns the parameters.
+func (u *Unit) Params() Params { return u.p }
+
+// Reset fills every pipe's credit to Cost and clears the counters.
+func (u *Unit) Reset() {
+	u.q = State{}
+	for k := 0; k < u.p.NumPorts; k++ {
+		for q := Pipe(0); q < NumPipes; q++ {
+			u.q.Credit[k*int(NumPipes)+int(q)] = uint16(u.p.Cost())
+		}
+	}
+	u.d = u.q
+}
+
+// Q returns the registers.
+func (u *Unit) Q() State { return u.q }
+
+// D returns the next-state values of the last Eval.
+func (u *Unit) D() State { return u.d }
+
+// Tick is always_ff: Q = D.
+func (u *Unit) Tick() { u.q = u.d }
+
+// Ready reports whether pipe q of scheduler k can take an instruction
+// this cycle (PipeReady without an Eval).
+func (u *Unit) Ready(k int, q Pipe) bool {
+	return int(u.q.Credit[k*int(NumPipes)+int(q)]) >= u.p.Cost()
+}
+
+// Eval is always_comb.
+func (u *Unit) Eval(in Inputs) Outputs {
+	u.d = u.q
+	var o Outputs
+	cost := u.p.Cost()
+	for k := 0; k < u.p.NumPorts; k++ {
+		// 1. Which pipes are ready.
+		for q := Pipe(0); q < NumPipes; q++ {
+			if int(u.q.Credit[k*int(NumPipes)+int(q)]) >= cost {
+				o.PipeReady[k] |= 1 << q
+			}
+		}
+		// 2. The request, if its pipe is ready.
+		req := Pipe(NumPipes)
+		if in.ReqValid[k] && in.ReqPipe[k] < uint8(NumPipes) && o.PipeReady[k]&(1<<in.ReqPipe[k]) != 0 {
+			req = Pipe(in.ReqPipe[k])
+			o.Accept[k] = true
+			u.d.Executed[req]++
+		}
+		// 3. Every pipe earns its rate, up to its cap.
+		for q := Pipe(0); q < NumPipes; q++ {
+			i := k*int(NumPipes) + int(q)
+			c := int(u.q.Credit[i])
+			if q == req {
+				c -= cost
+			}
+			u.d.Credit[i] = uint16(min(c+u.p.Rate[q], u.p.Cap(q)))
+		}
+	}
+	return o
+}
+
+// Signals returns the unit's signal table under Scope.
+func (u *Unit) Signals() rtl.Table {
+	return rtl.MustSignals(Scope, u.p, Inputs{}, Outputs{}, State{})
+}
+
+// Metrics returns the instructions each pipe accepted under Nsight
+// Compute's names (smsp__inst_executed_pipe_*.sum, summed over the
+// schedulers): fp32 is pipe_fma, int32 pipe_alu, imad pipe_fmaheavy (a
+// part of pipe_fma on real hardware; here counted apart), fp64 pipe_fp64,
+// and sfu and cvt together pipe_xu.
+func (u *Unit) Metrics() []Metric {
+	e := &u.q.Executed
+	return []Metric{
+		{"smsp__inst_executed_pipe_fma.sum", e[FP32]},
+		{"smsp__inst_executed_pipe_alu.sum", e[INT32]},
+		{"smsp__inst_executed_pipe_fmaheavy.sum", e[IMAD]},
+		{"smsp__inst_executed_pipe_fp64.sum", e[FP64]},
+		{"smsp__inst_executed_pipe_xu.sum", e[SFU] + e[CVT]},
+	}
+}
+
+// Metric is one named counter.
+type Metric struct {
+	Name  string
+	Value uint64
+}
+
+// ReadyIn is the number of cycles, from now, until pipe q of scheduler k
+// can take an instruction if nothing is dispatched to it meanwhile: 0 when
+// it is ready now. An SM that skips idle cycles wakes a warp stalled in
+// math_pipe_throttle after that many.
+func (u *Unit) ReadyIn(k int, q Pipe) uint64 {
+	c, cost := int(u.q.Credit[k*int(NumPipes)+int(q)]), u.p.Cost()
+	if c >= cost {
+		return 0
+	}
+	r := u.p.Rate[q]
+	return uint64((cost - c + r - 1) / r)
+}
+
+// Advance moves the unit n cycles forward as n cycles without a request
+// would (every pipe earns n times its rate, up to its cap), in one step:
+// for an SM that skips idle cycles. Like Tick, it is a clock edge, not
+// part of Eval.
+func (u *Unit) Advance(n uint64) {
+	if n == 0 {
+		return
+	}
+	for k := 0; k < u.p.NumPorts; k++ {
+		for q := Pipe(0); q < NumPipes; q++ {
+			i := k*int(NumPipes) + int(q)
+			c, capq := uint64(u.q.Credit[i]), uint64(u.p.Cap(q))
+			if c < capq {
+				c = min(c+n*uint64(u.p.Rate[q]), capq)
+			}
+			u.q.Credit[i] = uint16(c)
+		}
+	}
+	u.d = u.q
+}
