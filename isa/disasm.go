@@ -194,7 +194,11 @@ func (in Inst) Pretty() string {
 	case OpLD, OpST, OpATOM, OpCVTA:
 		fmt.Fprintf(&b, ".%s", SpaceName(int(in.Mods&ModSpaceMask)))
 		if in.Op == OpATOM {
-			fmt.Fprintf(&b, ".%s", AtomName(int(in.Mods&ModAtomMask>>ModAtomShift)))
+			name := AtomName(int(in.Mods & ModAtomMask >> ModAtomShift))
+			if in.Mods&ModMbarTry != 0 {
+				name = strings.Replace(name, "test_wait", "try_wait", 1)
+			}
+			fmt.Fprintf(&b, ".%s", name)
 		}
 		if in.Op == OpCVTA && in.Mods&ModCvtaTo != 0 {
 			b.WriteString(".to")
@@ -211,6 +215,9 @@ func (in Inst) Pretty() string {
 			fmt.Fprintf(&b, "%s, %s", addr, val(in.B))
 		case OpATOM:
 			fmt.Fprintf(&b, "%s, %s, %s", dst, addr, val(in.B))
+			if in.Mods&ModMbarHint != 0 {
+				fmt.Fprintf(&b, ", %s", val(in.C))
+			}
 		case OpCVTA:
 			fmt.Fprintf(&b, "%s, %s", dst, val(in.A))
 		}

@@ -5,11 +5,11 @@
 package isa
 
 // lowerMbarrier lowers the mbarrier instructions (PTX ISA 9.7.13.15).
-// try_wait is test_wait: the thread may be suspended until the phase
-// completes or a time limit passes, and the model's limit is zero (the
-// caller's loop retries). .release/.acquire/.relaxed with .cta scope are
-// accepted (one SM: memory is coherent), .cluster and the tx-count forms
-// are refused.
+// try_wait is test_wait with ModMbarTry: a thread whose phase has not
+// completed is suspended until it does or a time limit passes (the
+// suspendTimeHint, in C with ModMbarHint, or the model's limit).
+// .release/.acquire/.relaxed with .cta scope are accepted (one SM: memory
+// is coherent), .cluster and the tx-count forms are refused.
 func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	if len(ms.rest) == 0 {
 		st.a.errorf(in.Pos, "mbarrier needs an operation")
@@ -92,6 +92,12 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Mods |= uint16(eff) | uint16(aop)<<ModAtomShift
+	if op == "try_wait" {
+		mi.in.Mods |= ModMbarTry
+		if len(ops) > 2 {
+			mi.in.Mods |= ModMbarHint
+		}
+	}
 	switch {
 	case op == "inval":
 		st.setImm(&mi, 1, 0)
@@ -107,7 +113,7 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 		st.setImm(&mi, 1, 1)
 	}
 	var c Operand
-	if len(ops) > 2 { // try_wait's suspendTimeHint: read, not used
+	if len(ops) > 2 { // try_wait's suspendTimeHint
 		c = ops[2]
 	}
 	st.emitOptC(mi, c, U32)

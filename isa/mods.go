@@ -127,6 +127,8 @@ const (
 	ModLdExt     = 1 << 7 // LD: the destination is a 64-bit register pair; the loaded value (Type <= 32 bits) is sign- or zero-extended by Type
 	ModAtomShift = 3      // ATOM: 4-bit operation
 	ModAtomMask  = 0xf << ModAtomShift
+	ModMbarTry   = 1 << 7 // ATOM mbarrier.test_wait(.parity): try_wait, which may suspend the thread
+	ModMbarHint  = 1 << 8 // ATOM try_wait: C is the suspendTimeHint in ns (clear: the model's time limit)
 	ModCvtaTo    = 1 << 3 // CVTA: generic -> space ("cvta.to"); clear: space -> generic
 )
 

@@ -46,6 +46,40 @@ func (dc *decoder) decodeCpAsync(d *dinst) *decodeErr {
 	return err
 }
 
+// asyncState is a warp's cp.async groups and its mbarrier.try_wait
+// suspension (mbarrier.go). A warp has none until its first cp.async or
+// suspending try_wait, so warps that use neither pay nothing.
+type asyncState struct {
+	// Per thread (PTX groups are per thread): when its copies since its
+	// last commit_group complete (0: none), and when each of its
+	// committed groups completes, oldest first. Groups complete in the
+	// order they were committed (every copy takes the global latency),
+	// so completed groups at the front can be dropped.
+	open   [32]uint64
+	groups [32][]uint64
+	wait   mbarWait
+}
+
+// asyncOf returns w's asynchronous state, allocating it on first use.
+func (w *warp) asyncOf() *asyncState {
+	if w.async == nil {
+		w.async = &asyncState{}
+	}
+	return w.async
+}
+
+// reset clears the state for a new CTA (a nil state stays nil).
+func (a *asyncState) reset() {
+	if a == nil {
+		return
+	}
+	a.open = [32]uint64{}
+	for i := range a.groups {
+		a.groups[i] = a.groups[i][:0]
+	}
+	a.wait = mbarWait{}
+}
+
 // execCpAsync runs a cp.async instruction for the lanes of emask and
 // returns the cycle until which the warp waits (0: no wait).
 //
@@ -54,34 +88,52 @@ func (dc *decoder) decodeCpAsync(d *dinst) *decodeErr {
 // completion is the global latency later. PTX orders the copy with
 // nothing until the thread waits for its group, so reading the
 // destination earlier is a race whose outcome may be either value; the
-// model's is the new one. commit_group closes the group of the copies
-// since the last one; wait_group N waits until all groups but the newest
-// N have completed, wait_all until every copy has (the warp's state while
-// it waits: membar). Groups are tracked per warp, not per thread.
+// model's is the new one. Groups are per thread (PTX ISA 9.7.9.25.3):
+// commit_group closes the group of each executing thread's copies since
+// its last one; wait_group N waits until all of each executing thread's
+// groups but its newest N have completed, wait_all until every copy of
+// those threads has. The warp waits for the slowest of its executing
+// threads (state cp_async).
 func (sm *SM) execCpAsync(w *warp, d *dinst, emask uint32) (uint64, *fault) {
 	c := sm.cycle
 	if emask == 0 { // guarded off: no copy, no group, no wait
 		return 0, nil
 	}
+	a := w.asyncOf()
+	var until uint64
 	switch int(d.in.Mods&isa.ModCpAsyncKindMask) >> isa.ModCpAsyncKindSh {
 	case isa.CpAsyncCommit:
-		w.asyncGroups = append(w.asyncGroups, w.asyncOpen)
-		w.asyncOpen = 0
+		for m := emask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			g := a.groups[l]
+			k := 0
+			for k < len(g) && g[k] <= c {
+				k++
+			}
+			a.groups[l] = append(g[:copy(g, g[k:])], a.open[l])
+			a.open[l] = 0
+		}
 		return 0, nil
 	case isa.CpAsyncWaitGroup:
-		keep := int(min(d.in.Imm, uint32(len(w.asyncGroups))))
-		var until uint64
-		for _, t := range w.asyncGroups[:len(w.asyncGroups)-keep] {
-			until = max(until, t)
+		for m := emask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			g := a.groups[l]
+			old := len(g) - int(min(d.in.Imm, uint32(len(g))))
+			for _, t := range g[:old] {
+				until = max(until, t)
+			}
+			a.groups[l] = g[:copy(g, g[old:])]
 		}
-		w.asyncGroups = append(w.asyncGroups[:0], w.asyncGroups[len(w.asyncGroups)-keep:]...)
 		return until, nil
 	case isa.CpAsyncWaitAll:
-		until := w.asyncOpen
-		for _, t := range w.asyncGroups {
-			until = max(until, t)
+		for m := emask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			until = max(until, a.open[l])
+			for _, t := range a.groups[l] {
+				until = max(until, t)
+			}
+			a.groups[l], a.open[l] = a.groups[l][:0], 0
 		}
-		w.asyncGroups, w.asyncOpen = w.asyncGroups[:0], 0
 		return until, nil
 	}
 	n := 4 << (d.in.Mods & isa.ModCpAsyncSizeMask)
@@ -135,7 +187,10 @@ func (sm *SM) execCpAsync(w *warp, d *dinst, emask uint32) (uint64, *fault) {
 		}
 	}
 	done := c + latOf(sm.cfg.Lat, latGlobal)
-	w.asyncOpen = max(w.asyncOpen, done)
+	for m := emask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		a.open[l] = max(a.open[l], done)
+	}
 	w.memBusy = max(w.memBusy, done)
 	return 0, nil
 }

@@ -5,7 +5,9 @@ package pipeline
 
 import (
 	"fmt"
+	"math/bits"
 
+	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/isa"
 )
 
@@ -22,12 +24,92 @@ func (dc *decoder) decodeMbar(d *dinst, op int) *decodeErr {
 	case isa.AtomMbarTestParity:
 		dt = isa.Pred
 	}
+	if in.Mods&(isa.ModMbarTry|isa.ModMbarHint) != 0 && op != isa.AtomMbarTest && op != isa.AtomMbarTestParity ||
+		in.Mods&(isa.ModMbarTry|isa.ModMbarHint) == isa.ModMbarHint {
+		return illegal("ATOM.%s: try_wait modifiers %#x", isa.AtomName(op), in.Mods)
+	}
 	var err *decodeErr
 	if d.b, err = dc.src(d, in.B, bt); err != nil {
 		return err
 	}
+	if in.Mods&isa.ModMbarHint != 0 {
+		if d.c, err = dc.src(d, in.C, isa.U32); err != nil {
+			return err
+		}
+	}
 	d.d1, err = dc.dstReg(d, in.Dst, dt)
 	return err
+}
+
+// mbarWait is a warp suspended in mbarrier.try_wait: the barrier object
+// (its first byte in the CTA's shared memory) and the lanes whose phase
+// had not completed, with their waitComplete predicate.
+type mbarWait struct {
+	obj   *byte
+	lanes uint32
+	dst   dest
+}
+
+// tryWaitLimitNs is the model's time limit of a try_wait without a
+// suspendTimeHint, and the longest hint it honours (PTX leaves the limit
+// to the system): nanosleep's longest sleep.
+const tryWaitLimitNs = clocktimer.MaxSleepNs
+
+// tryWait suspends w after an mbarrier.try_wait (PTX ISA 9.7.13.15.16:
+// "If the phase is not complete, the executing thread may be suspended.
+// Suspended thread resumes execution when the specified phase completes
+// OR before the phase completes following a system-dependent time
+// limit"). The lanes' predicates are already written (false for the
+// lanes whose phase is incomplete). If some lane's phase is incomplete
+// and all such lanes test the same barrier object, the warp waits in
+// state mbarrier until the time limit (the lowest suspendTimeHint of
+// those lanes, in ns, or tryWaitLimitNs; at most tryWaitLimitNs), and
+// the phase's completion wakes it with those lanes' predicates true
+// (wakeTryWaits). Lanes on different objects are not suspended: they
+// return at once, as test_wait does.
+func (sm *SM) tryWait(w *warp, d *dinst, emask uint32) {
+	lanes := emask &^ w.preds[d.d1.reg]
+	if lanes == 0 {
+		return
+	}
+	obj := &sm.refs[bits.TrailingZeros32(lanes)*4].buf[0]
+	ns := uint32(tryWaitLimitNs)
+	for m := lanes; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		if &sm.refs[l*4].buf[0] != obj {
+			return
+		}
+		if d.in.Mods&isa.ModMbarHint != 0 {
+			ns = min(ns, uint32(w.value(&d.c, l)))
+		}
+	}
+	until := sm.cycle + uint64(ns)*uint64(sm.cfg.Clock.MHz)/1000
+	if until <= sm.cycle+1 {
+		return
+	}
+	w.blockUntil, w.blockState = until, StateMbarrier
+	w.asyncOf().wait = mbarWait{obj: obj, lanes: lanes, dst: d.d1}
+}
+
+// wakeTryWaits resumes the warps of w's CTA suspended in try_wait on the
+// barrier object obj, whose phase has just completed: their waiting
+// lanes' predicates become true and they issue again from the next cycle.
+func (sm *SM) wakeTryWaits(w *warp, obj *byte) {
+	c := sm.cycle
+	for _, x := range w.cta.warps {
+		a := x.async
+		if a == nil || a.wait.obj != obj {
+			continue
+		}
+		if x.blockState == StateMbarrier && x.blockUntil > c+1 {
+			p := a.wait.dst.reg
+			x.preds[p] |= a.wait.lanes
+			x.prdy[p], x.pcls[p] = min(x.prdy[p], c+1), sbFixed
+			x.blockUntil = c + 1
+			x.refresh()
+		}
+		a.wait = mbarWait{}
+	}
 }
 
 // mbarrierFault is an mbarrier operation with undefined behaviour.
@@ -89,6 +171,9 @@ func (sm *SM) mbarrier(w *warp, d *dinst, op, l int, r memRef) *fault {
 		}
 		sm.store(r, 8, phase<<isa.MbarPhaseBit|exp<<isa.MbarExpShift|pend)
 		w.writeDest(d.d1, l, old)
+		if phase != old>>isa.MbarPhaseBit {
+			sm.wakeTryWaits(w, &r.buf[0])
+		}
 	}
 	return nil
 }
