@@ -373,7 +373,7 @@ func (p *parser) parseStmt() Stmt {
 		if n := p.peek(1); t.ch == '<' && n.kind == tWord && p.peek(2).is('>') {
 			// "<Trap>;": how ZLUDA's tests print intrinsics in their
 			// expected output, which follows the PTX in some of its files.
-			p.errAt(t, "unsupported: <%s> (an IR placeholder, not PTX)", n.text)
+			p.errAt(t, "expected statement, found <%s> (an IR placeholder of ZLUDA's test output, not PTX)", n.text)
 			p.syncStmt()
 			return nil
 		}

@@ -526,7 +526,7 @@ var errorTests = []struct {
 	{"statement errors", errKernel + "\t%r1 = 5;\n\t.branchtargets L1;\n\t1: ret;\n}\n",
 		[]string{"t.ptx:6:2: expected instruction, found '%r1'", "t.ptx:7:2: .branchtargets needs a label", "t.ptx:8:2: expected statement, found 1"}},
 	{"zluda output syntax", errKernel + "\t<Trap>;\n\t<;\n}\n",
-		[]string{"t.ptx:6:2: unsupported: <Trap> (an IR placeholder, not PTX)", "t.ptx:7:2: expected statement, found '<'"}},
+		[]string{"t.ptx:6:2: expected statement, found <Trap> (an IR placeholder of ZLUDA's test output, not PTX)", "t.ptx:7:2: expected statement, found '<'"}},
 }
 
 func TestParseErrors(t *testing.T) {
@@ -589,9 +589,10 @@ func TestParseUnsupportedFlag(t *testing.T) {
 // each must give. Every other file must parse without error.
 var corpusExpect = map[string]string{
 	// ZLUDA's test file ends with ZLUDA's expected output, an IR dump in
-	// PTX-like syntax ("%4:" labels, "<Trap>;"): the placeholder is refused.
-	// The real kernel above it parses.
-	"zluda-trap.ptx": "zluda-trap.ptx:21:5: unsupported: <Trap> (an IR placeholder, not PTX)",
+	// PTX-like syntax ("%4:" labels, "<Trap>;"): the placeholder is a
+	// syntax error at its position (not "unsupported:", which is for legal
+	// PTX the model does not implement). The real kernel above it parses.
+	"zluda-trap.ptx": "zluda-trap.ptx:21:5: expected statement, found <Trap> (an IR placeholder of ZLUDA's test output, not PTX)",
 }
 
 func TestParseCorpus(t *testing.T) {
