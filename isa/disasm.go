@@ -195,8 +195,13 @@ func (in Inst) Pretty() string {
 		fmt.Fprintf(&b, ".%s", SpaceName(int(in.Mods&ModSpaceMask)))
 		if in.Op == OpATOM {
 			name := AtomName(int(in.Mods & ModAtomMask >> ModAtomShift))
-			if in.Mods&ModMbarTry != 0 {
+			switch {
+			case in.Mods&ModMbarTry != 0:
 				name = strings.Replace(name, "test_wait", "try_wait", 1)
+			case in.Mods&ModMbarTxDone != 0:
+				name += ".complete_tx"
+			case in.Mods&ModMbarTx != 0:
+				name += ".expect_tx"
 			}
 			fmt.Fprintf(&b, ".%s", name)
 		}
@@ -215,7 +220,7 @@ func (in Inst) Pretty() string {
 			fmt.Fprintf(&b, "%s, %s", addr, val(in.B))
 		case OpATOM:
 			fmt.Fprintf(&b, "%s, %s, %s", dst, addr, val(in.B))
-			if in.Mods&ModMbarHint != 0 {
+			if in.Mods&(ModMbarHint|ModMbarTx) != 0 {
 				fmt.Fprintf(&b, ", %s", val(in.C))
 			}
 		case OpCVTA:
@@ -256,6 +261,9 @@ func (in Inst) Pretty() string {
 	case OpPMEVENT:
 		fmt.Fprintf(&b, " %#x", in.Imm)
 	case OpCPASYNC:
+		if in.Mods&ModCpAsyncBulk != 0 {
+			b.WriteString(".BULK")
+		}
 		switch int(in.Mods&ModCpAsyncKindMask) >> ModCpAsyncKindSh {
 		case CpAsyncCommit:
 			b.WriteString(".COMMIT_GROUP")
@@ -264,6 +272,11 @@ func (in Inst) Pretty() string {
 		case CpAsyncWaitAll:
 			b.WriteString(".WAIT_ALL")
 		default:
+			if in.Mods&ModCpAsyncBulk != 0 {
+				dir := [...]string{"SHARED.GLOBAL", "SHARED.SHARED", "GLOBAL.SHARED", "DIR3"}[in.Mods&ModCpAsyncDirMask>>ModCpAsyncDirSh]
+				fmt.Fprintf(&b, ".%s [%s%+#x], [%s], %s", dir, val(in.A), int32(in.Imm), val(in.B), val(in.C))
+				break
+			}
 			fmt.Fprintf(&b, ".%d [%s%+#x], [%s]", 4<<(in.Mods&ModCpAsyncSizeMask), val(in.A), int32(in.Imm), val(in.B))
 			if in.Mods&ModCpAsyncSrcSize != 0 {
 				fmt.Fprintf(&b, ", %s", val(in.C))

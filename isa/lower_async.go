@@ -20,6 +20,10 @@ func (st *fnState) lowerCpAsync(in *Instr, ms modSet, mi minst) {
 		st.lowerCpAsyncArrive(in, ms, mi)
 		return
 	}
+	if len(ms.rest) > 1 && ms.rest[1] == "bulk" {
+		st.lowerCpAsyncBulk(in, ms, mi)
+		return
+	}
 	mi.in.Op = OpCPASYNC
 	kind := -1
 	cg, ca, shared, global := false, false, false, false
@@ -178,4 +182,155 @@ func (st *fnState) lowerCpAsyncArrive(in *Instr, ms modSet, mi minst) {
 	st.setImm(&mi, 1, 1)
 	mi.in.C = ZeroOp()
 	st.emit(mi)
+}
+
+// lowerCpAsyncBulk lowers the non-tensor cp.async.bulk forms (PTX ISA
+// 9.7.9.25.4) a single SM can run:
+//
+//	cp.async.bulk.shared::{cluster,cta}.global.mbarrier::complete_tx::bytes{.L2::cache_hint} [dst], [src], size, [mbar]{, policy}
+//	cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+//	cp.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint} [dst], [src], size{, policy}
+//	cp.async.bulk.commit_group
+//	cp.async.bulk.wait_group{.read} N
+//	cp.async.bulk.prefetch.L2.global{.L2::cache_hint} [src], size{, policy}
+//
+// A copy is a CPASYNC with ModCpAsyncBulk (the source address computed
+// into a register by an ADD first); an mbarrier completion is an
+// mbarrier.complete_tx of size bytes after it, in the same lanes. The
+// prefetch is a hint: nothing is emitted. .shared::cluster is the CTA's
+// own window (no distributed shared memory: lowerMbarrier). Refused with
+// unsupported: .multicast::cluster, .cp_mask, the tensor and reduction
+// forms.
+func (st *fnState) lowerCpAsyncBulk(in *Instr, ms modSet, mi minst) {
+	var spaces []int
+	kind, mbar, group, hint, prefetch, read := CpAsyncCopy, false, false, false, false, false
+	for _, m := range ms.rest[2:] {
+		switch m {
+		case "shared::cluster", "shared::cta", "global":
+			s, _ := spaceOf(m)
+			if m == "shared::cluster" {
+				s = SpaceShared
+			}
+			spaces = append(spaces, s)
+		case "mbarrier::complete_tx::bytes":
+			mbar = true
+		case "bulk_group":
+			group = true
+		case "L2::cache_hint":
+			hint = true
+		case "commit_group":
+			kind = CpAsyncCommit
+		case "wait_group":
+			kind = CpAsyncWaitGroup
+		case "read":
+			read = true
+		case "prefetch":
+			prefetch = true
+		case "L2":
+		default:
+			st.a.errorf(in.Pos, "unsupported: cp.async.bulk.%s", m)
+			return
+		}
+	}
+	if len(ms.types) != 0 {
+		st.a.errorf(in.Pos, "unsupported: cp.async.bulk with a type")
+		return
+	}
+	mi.in.Op = OpCPASYNC
+	switch {
+	case kind == CpAsyncCommit && len(spaces) == 0 && !read:
+		if !st.wantOperands(in, 0, 0) {
+			return
+		}
+		mi.in.Mods = ModCpAsyncBulk | CpAsyncCommit<<ModCpAsyncKindSh
+		mi.in.A, mi.in.B, mi.in.C = ZeroOp(), ZeroOp(), ZeroOp()
+		st.emit(mi)
+		return
+	case kind == CpAsyncWaitGroup && len(spaces) == 0:
+		// .read: until the sources have been read; the model's copies read
+		// them at issue, and the wait is the same as without it.
+		n, ok := st.soleIntImm(in, "cp.async.bulk.wait_group needs an integer constant")
+		if !ok {
+			return
+		}
+		if n.Int < 0 || n.Int > 1<<20 {
+			st.a.errorf(n.Pos, "cp.async.bulk.wait_group needs an integer constant")
+			return
+		}
+		mi.in.Mods = ModCpAsyncBulk | CpAsyncWaitGroup<<ModCpAsyncKindSh
+		mi.in.Imm, mi.immUsed = uint32(n.Int), true
+		mi.in.A, mi.in.B, mi.in.C = ZeroOp(), ZeroOp(), ZeroOp()
+		st.emit(mi)
+		return
+	case prefetch && len(spaces) == 1 && spaces[0] == SpaceGlobal && !mbar && !group && kind == CpAsyncCopy:
+		nops := 2
+		if hint {
+			nops = 3
+		}
+		if st.wantOperands(in, nops, nops) {
+			probe := minst{pos: in.Pos}
+			st.memAddr(&probe, in.Operands[0], SpaceGlobal) // reports a bad address
+		}
+		return
+	}
+	dir := -1
+	if kind == CpAsyncCopy && !prefetch && !read && len(spaces) == 2 {
+		switch {
+		case spaces[0] == SpaceShared && spaces[1] == SpaceGlobal && mbar && !group:
+			dir = CpAsyncGlobalToShared
+		case spaces[0] == SpaceShared && spaces[1] == SpaceShared && mbar && !group && !hint:
+			dir = CpAsyncSharedToShared
+		case spaces[0] == SpaceGlobal && spaces[1] == SpaceShared && group && !mbar:
+			dir = CpAsyncSharedToGlobal
+		}
+	}
+	if dir < 0 {
+		st.a.errorf(in.Pos, "%s is not a cp.async.bulk form (dst and src spaces with mbarrier::complete_tx::bytes or bulk_group, commit_group, wait_group, prefetch.L2.global)", joinMods(in))
+		return
+	}
+	nops := 3
+	if mbar {
+		nops = 4
+	}
+	if hint {
+		nops++ // the cache policy: read, not used
+	}
+	if !st.wantOperands(in, nops, nops) {
+		return
+	}
+	// The source address into a register.
+	addr := minst{pos: in.Pos}
+	addr.in.Op = OpADD
+	if _, ok := st.memAddr(&addr, in.Operands[1], spaces[1]); !ok {
+		return
+	}
+	t := addr.in.Type2
+	if t == U32 && spaces[1] == SpaceGlobal {
+		st.a.errorf(OperandPos(in.Operands[1]), "unsupported: cp.async.bulk from a 32-bit global address")
+		return
+	}
+	addr.in.Type, addr.in.Type2 = t, 0
+	addr.in.B, addr.in.C = ImmOp(), ZeroOp()
+	v := st.newVreg("cp.async.src", t, in.Pos)
+	addr.defs = append(addr.defs, rref{v, fDst})
+	if _, ok := st.memAddr(&mi, in.Operands[0], spaces[0]); !ok {
+		return
+	}
+	mi.in.Mods = ModCpAsyncBulk | uint16(dir)<<ModCpAsyncDirSh
+	if t == U32 {
+		mi.in.Mods |= ModCpAsyncSrc32
+	}
+	mi.in.B = RegOp(0)
+	mi.uses = append(mi.uses, rref{v, fB})
+	if !st.src(&mi, 2, in.Operands[2], U32) {
+		return
+	}
+	st.emit(addr)
+	st.emit(mi)
+	if mbar {
+		g := minst{pos: in.Pos}
+		g.guardAs(mi)
+		st.instrLowered(&Instr{Pos: in.Pos, Op: "mbarrier", Mods: []string{"complete_tx", "shared::cluster", "b64"},
+			Operands: []Operand{in.Operands[3], in.Operands[2]}}, g)
+	}
 }

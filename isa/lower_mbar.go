@@ -7,9 +7,16 @@ package isa
 // lowerMbarrier lowers the mbarrier instructions (PTX ISA 9.7.13.15).
 // try_wait is test_wait with ModMbarTry: a thread whose phase has not
 // completed is suspended until it does or a time limit passes (the
-// suspendTimeHint, in C with ModMbarHint, or the model's limit).
-// .release/.acquire/.relaxed with .cta scope are accepted (one SM: memory
-// is coherent), .cluster and the tx-count forms are refused.
+// suspendTimeHint, in C with ModMbarHint, or the model's limit). The
+// tx-count forms are arrive (or arrive_drop) with ModMbarTx and the
+// tx-count in C: expect_tx (B = 0 arrivals), complete_tx (ModMbarTxDone:
+// C is subtracted), arrive.expect_tx and arrive_drop.expect_tx (one
+// arrival after the expect). .release/.acquire/.relaxed with .cta or
+// .cluster scope are accepted (one SM: memory is coherent), and
+// .shared::cluster is the CTA's own shared window: the model has no
+// distributed shared memory (mapa is refused), so the only
+// .shared::cluster addresses a kernel can form are its own CTA's, which
+// are exactly that.
 func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	if len(ms.rest) == 0 {
 		st.a.errorf(in.Pos, "mbarrier needs an operation")
@@ -17,18 +24,24 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	}
 	op, rest := ms.rest[0], ms.rest[1:]
 	space := SpaceGeneric
-	parity, noComplete := false, false
+	parity, noComplete, tx := false, false, op == "expect_tx" || op == "complete_tx"
 	for _, m := range rest {
-		if s, ok := spaceOf(m); ok && s == SpaceShared {
-			space = s
+		if s, ok := spaceOf(m); ok && s == SpaceShared || m == "shared::cluster" {
+			space = SpaceShared
 			continue
 		}
 		switch m {
-		case "release", "acquire", "relaxed", "cta":
+		case "release", "acquire", "relaxed", "cta", "cluster":
 		case "parity":
 			parity = true
 		case "noComplete":
 			noComplete = true
+		case "expect_tx":
+			tx = tx || op == "arrive" || op == "arrive_drop"
+			if !tx {
+				st.a.errorf(in.Pos, "unsupported: mbarrier.%s.%s", op, m)
+				return
+			}
 		default:
 			st.a.errorf(in.Pos, "unsupported: mbarrier.%s.%s", op, m)
 			return
@@ -48,13 +61,23 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 		aop, nmin, nmax = AtomMbarInit, 2, 2
 	case op == "inval" && !parity && !noComplete:
 		aop, nmin, nmax = AtomMbarInit, 1, 1
+	case (op == "expect_tx" || op == "complete_tx") && !parity && !noComplete:
+		aop, nmin, nmax = AtomMbarArrive, 2, 2
 	case op == "arrive" && !parity:
 		aop, nmin, nmax = AtomMbarArrive, 2, 3
-		if noComplete {
+		switch {
+		case tx && noComplete:
+			aop = -1
+		case tx:
+			nmin = 3
+		case noComplete:
 			aop, nmin = AtomMbarArriveNC, 3
 		}
 	case op == "arrive_drop" && !parity && !noComplete:
 		aop, nmin, nmax = AtomMbarDrop, 2, 3
+		if tx {
+			nmin = 3
+		}
 	case (op == "test_wait" || op == "try_wait") && !noComplete:
 		aop, nmin, nmax = AtomMbarTest, 3, 3
 		if op == "try_wait" {
@@ -63,7 +86,8 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 		if parity {
 			aop = AtomMbarTestParity
 		}
-	default:
+	}
+	if aop < 0 {
 		st.a.errorf(in.Pos, "unsupported: %s", joinMods(in))
 		return
 	}
@@ -72,11 +96,11 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	}
 	ops := in.Operands
 	mi.in.Op, mi.in.Type = OpATOM, B64
-	switch aop {
-	case AtomMbarInit:
+	switch {
+	case aop == AtomMbarInit || op == "expect_tx" || op == "complete_tx":
 		v := st.newVreg("_", B64, in.Pos)
 		mi.defs = append(mi.defs, rref{v, fDst})
-	case AtomMbarTest, AtomMbarTestParity:
+	case aop == AtomMbarTest || aop == AtomMbarTestParity:
 		if !st.dst(&mi, fDst, ops[0], Pred, false) {
 			return
 		}
@@ -92,13 +116,19 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Mods |= uint16(eff) | uint16(aop)<<ModAtomShift
-	if op == "try_wait" {
-		mi.in.Mods |= ModMbarTry
-		if len(ops) > 2 {
-			mi.in.Mods |= ModMbarHint
-		}
-	}
+	var c Operand
 	switch {
+	case tx:
+		mi.in.Mods |= ModMbarTx
+		if op == "complete_tx" {
+			mi.in.Mods |= ModMbarTxDone
+		}
+		n := uint64(1) // arrive.expect_tx, arrive_drop.expect_tx: one arrival
+		if op == "expect_tx" || op == "complete_tx" {
+			n = 0
+		}
+		st.setImm(&mi, 1, n)
+		c = ops[1]
 	case op == "inval":
 		st.setImm(&mi, 1, 0)
 	case aop == AtomMbarTest:
@@ -112,9 +142,12 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	default: // arrive without a count: 1
 		st.setImm(&mi, 1, 1)
 	}
-	var c Operand
-	if len(ops) > 2 { // try_wait's suspendTimeHint
-		c = ops[2]
+	if op == "try_wait" {
+		mi.in.Mods |= ModMbarTry
+		if len(ops) > 2 { // suspendTimeHint
+			mi.in.Mods |= ModMbarHint
+			c = ops[2]
+		}
 	}
 	st.emitOptC(mi, c, U32)
 }

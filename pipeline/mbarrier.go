@@ -24,15 +24,16 @@ func (dc *decoder) decodeMbar(d *dinst, op int) *decodeErr {
 	case isa.AtomMbarTestParity:
 		dt = isa.Pred
 	}
-	if in.Mods&(isa.ModMbarTry|isa.ModMbarHint) != 0 && op != isa.AtomMbarTest && op != isa.AtomMbarTestParity ||
-		in.Mods&(isa.ModMbarTry|isa.ModMbarHint) == isa.ModMbarHint {
-		return illegal("ATOM.%s: try_wait modifiers %#x", isa.AtomName(op), in.Mods)
+	try, tx := in.Mods&(isa.ModMbarTry|isa.ModMbarHint), in.Mods&(isa.ModMbarTx|isa.ModMbarTxDone)
+	if try != 0 && op != isa.AtomMbarTest && op != isa.AtomMbarTestParity || try == isa.ModMbarHint ||
+		tx != 0 && op != isa.AtomMbarArrive && op != isa.AtomMbarDrop || tx == isa.ModMbarTxDone {
+		return illegal("ATOM.%s: mbarrier modifiers %#x", isa.AtomName(op), in.Mods)
 	}
 	var err *decodeErr
 	if d.b, err = dc.src(d, in.B, bt); err != nil {
 		return err
 	}
-	if in.Mods&isa.ModMbarHint != 0 {
+	if in.Mods&(isa.ModMbarHint|isa.ModMbarTx) != 0 {
 		if d.c, err = dc.src(d, in.C, isa.U32); err != nil {
 			return err
 		}
@@ -121,13 +122,15 @@ func mbarrierFault(lane int, format string, args ...any) *fault {
 // 9.7.13.15): init sets the expected and pending counts (phase 0);
 // arrive decrements the pending count by its count and returns the
 // object as it was (its phase bit is the state's phase), completing the
-// phase when the count reaches zero (the phase bit flips and the pending
-// count is the expected one again); arrive_drop also lowers the expected
+// phase when the count and the tx-count are zero (the phase bit flips and
+// the pending count is the expected one again); with ModMbarTx the
+// tx-count C is added first (expect_tx; subtracted with ModMbarTxDone:
+// complete_tx), and B may be 0; arrive_drop also lowers the expected
 // count; test_wait is true once the phase of the state (or of the given
 // parity) has completed. Undefined behaviour is an mbarrier_error: an
-// object outside shared memory, a count of 0 or above 2^20-1, more
-// arrivals than pending, and a .noComplete arrive that completes the
-// phase.
+// object outside shared memory, a count of 0 or above 2^20-1, a tx-count
+// outside ±(2^20-1), more arrivals than pending, and a .noComplete arrive
+// that completes the phase.
 func (sm *SM) mbarrier(w *warp, d *dinst, op, l int, r memRef) *fault {
 	if r.space != isa.SpaceShared {
 		return mbarrierFault(l, "%s: the barrier object is not in shared memory", isa.AtomName(op))
@@ -152,24 +155,36 @@ func (sm *SM) mbarrier(w *warp, d *dinst, op, l int, r memRef) *fault {
 		w.writeDest(d.d1, l, b2u(phase != want))
 	default:
 		n := b & 0xffffffff
+		txOp := d.in.Mods&isa.ModMbarTx != 0
 		switch {
-		case n == 0 || n > isa.MbarCountMask:
+		case n == 0 && !txOp || n > isa.MbarCountMask:
 			return mbarrierFault(l, "%s: count %d is outside 1..%d", isa.AtomName(op), n, isa.MbarCountMask)
 		case n > pend:
 			return mbarrierFault(l, "%s: %d arrivals on a barrier with %d pending (expected %d per phase; not initialized?)", isa.AtomName(op), n, pend, exp)
+		}
+		// The tx-count: 21-bit two's complement.
+		tx := int64(old>>isa.MbarTxShift&isa.MbarTxMask) << 43 >> 43
+		if txOp {
+			c := int64(uint32(w.value(&d.c, l)))
+			if d.in.Mods&isa.ModMbarTxDone != 0 {
+				c = -c
+			}
+			if tx += c; tx < -isa.MbarCountMask || tx > isa.MbarCountMask || c < -isa.MbarCountMask || c > isa.MbarCountMask {
+				return mbarrierFault(l, "%s: tx-count %d (after %+d) is outside ±%d", isa.AtomName(op), tx, c, isa.MbarCountMask)
+			}
 		}
 		if op == isa.AtomMbarDrop {
 			exp -= min(n, exp)
 		}
 		pend -= n
-		if pend == 0 {
+		if pend == 0 && tx == 0 {
 			if op == isa.AtomMbarArriveNC {
 				return mbarrierFault(l, "mbarrier.arrive.noComplete completes the current phase")
 			}
 			phase ^= 1
 			pend = exp
 		}
-		sm.store(r, 8, phase<<isa.MbarPhaseBit|exp<<isa.MbarExpShift|pend)
+		sm.store(r, 8, phase<<isa.MbarPhaseBit|uint64(tx)&isa.MbarTxMask<<isa.MbarTxShift|exp<<isa.MbarExpShift|pend)
 		w.writeDest(d.d1, l, old)
 		if phase != old>>isa.MbarPhaseBit {
 			sm.wakeTryWaits(w, &r.buf[0])
