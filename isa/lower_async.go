@@ -53,28 +53,8 @@ func (st *fnState) lowerCpAsync(in *Instr, ms modSet, mi minst) {
 		st.a.errorf(in.Pos, "unsupported: cp.async with a type")
 		return
 	}
-	switch kind {
-	case CpAsyncCommit, CpAsyncWaitAll:
-		if !st.wantOperands(in, 0, 0) {
-			return
-		}
-		mi.in.Mods = uint16(kind) << ModCpAsyncKindSh
-		mi.in.A, mi.in.B, mi.in.C = ZeroOp(), ZeroOp(), ZeroOp()
-		st.emit(mi)
-		return
-	case CpAsyncWaitGroup:
-		if !st.wantOperands(in, 1, 1) {
-			return
-		}
-		n, ok := in.Operands[0].(*ImmOperand)
-		if !ok || n.Float || n.Int < 0 || n.Int > 1<<20 {
-			st.a.errorf(OperandPos(in.Operands[0]), "cp.async.wait_group needs an integer constant")
-			return
-		}
-		mi.in.Mods = uint16(kind) << ModCpAsyncKindSh
-		mi.in.Imm, mi.immUsed = uint32(n.Int), true
-		mi.in.A, mi.in.B, mi.in.C = ZeroOp(), ZeroOp(), ZeroOp()
-		st.emit(mi)
+	if kind >= 0 {
+		st.lowerGroupOp(in, mi, kind, 0, "cp.async")
 		return
 	}
 	if ca == cg || !shared || !global {
@@ -141,6 +121,31 @@ func (st *fnState) lowerCpAsync(in *Instr, ms modSet, mi minst) {
 	st.emit(mi)
 }
 
+// lowerGroupOp lowers a commit_group, wait_group N or wait_all (kind) of
+// cp.async (mods 0) or of cp.async.bulk (mods ModCpAsyncBulk; what names
+// the instruction in messages).
+func (st *fnState) lowerGroupOp(in *Instr, mi minst, kind int, mods uint16, what string) {
+	nops := 0
+	if kind == CpAsyncWaitGroup {
+		nops = 1
+	}
+	if !st.wantOperands(in, nops, nops) {
+		return
+	}
+	mi.in.Op = OpCPASYNC
+	mi.in.Mods = mods | uint16(kind)<<ModCpAsyncKindSh
+	if kind == CpAsyncWaitGroup {
+		n, ok := in.Operands[0].(*ImmOperand)
+		if !ok || n.Float || n.Int < 0 || n.Int > 1<<20 {
+			st.a.errorf(OperandPos(in.Operands[0]), "%s.wait_group needs an integer constant", what)
+			return
+		}
+		mi.in.Imm, mi.immUsed = uint32(n.Int), true
+	}
+	mi.in.A, mi.in.B, mi.in.C = ZeroOp(), ZeroOp(), ZeroOp()
+	st.emit(mi)
+}
+
 // lowerCpAsyncArrive lowers cp.async.mbarrier.arrive{.noinc}{.shared}.b64
 // [mbar]: an arrive-on operation once the thread's earlier cp.async
 // copies complete. The model's copies are done at issue, so the arrive is
@@ -172,13 +177,9 @@ func (st *fnState) lowerCpAsyncArrive(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type = OpATOM, B64
-	v := st.newVreg("_", B64, in.Pos)
-	mi.defs = append(mi.defs, rref{v, fDst})
-	eff, ok := st.memAddr(&mi, in.Operands[0], space)
-	if !ok {
+	if _, ok := st.atomHead(in, &mi, B64, true, space, AtomMbarArrive); !ok {
 		return
 	}
-	mi.in.Mods |= uint16(eff) | AtomMbarArrive<<ModAtomShift
 	st.setImm(&mi, 1, 1)
 	mi.in.C = ZeroOp()
 	st.emit(mi)
@@ -238,29 +239,10 @@ func (st *fnState) lowerCpAsyncBulk(in *Instr, ms modSet, mi minst) {
 	}
 	mi.in.Op = OpCPASYNC
 	switch {
-	case kind == CpAsyncCommit && len(spaces) == 0 && !read:
-		if !st.wantOperands(in, 0, 0) {
-			return
-		}
-		mi.in.Mods = ModCpAsyncBulk | CpAsyncCommit<<ModCpAsyncKindSh
-		mi.in.A, mi.in.B, mi.in.C = ZeroOp(), ZeroOp(), ZeroOp()
-		st.emit(mi)
-		return
-	case kind == CpAsyncWaitGroup && len(spaces) == 0:
-		// .read: until the sources have been read; the model's copies read
-		// them at issue, and the wait is the same as without it.
-		n, ok := st.soleIntImm(in, "cp.async.bulk.wait_group needs an integer constant")
-		if !ok {
-			return
-		}
-		if n.Int < 0 || n.Int > 1<<20 {
-			st.a.errorf(n.Pos, "cp.async.bulk.wait_group needs an integer constant")
-			return
-		}
-		mi.in.Mods = ModCpAsyncBulk | CpAsyncWaitGroup<<ModCpAsyncKindSh
-		mi.in.Imm, mi.immUsed = uint32(n.Int), true
-		mi.in.A, mi.in.B, mi.in.C = ZeroOp(), ZeroOp(), ZeroOp()
-		st.emit(mi)
+	case (kind == CpAsyncCommit && !read || kind == CpAsyncWaitGroup) && len(spaces) == 0:
+		// wait_group.read: until the sources have been read; the model's
+		// copies read them at issue, and the wait is the same as without.
+		st.lowerGroupOp(in, mi, kind, ModCpAsyncBulk, "cp.async.bulk")
 		return
 	case prefetch && len(spaces) == 1 && spaces[0] == SpaceGlobal && !mbar && !group && kind == CpAsyncCopy:
 		nops := 2

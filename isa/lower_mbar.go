@@ -94,28 +94,15 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	if !st.wantOperands(in, nmin, nmax) {
 		return
 	}
-	ops := in.Operands
 	mi.in.Op, mi.in.Type = OpATOM, B64
-	switch {
-	case aop == AtomMbarInit || op == "expect_tx" || op == "complete_tx":
-		v := st.newVreg("_", B64, in.Pos)
-		mi.defs = append(mi.defs, rref{v, fDst})
-	case aop == AtomMbarTest || aop == AtomMbarTestParity:
-		if !st.dst(&mi, fDst, ops[0], Pred, false) {
-			return
-		}
-		ops = ops[1:]
-	default:
-		if !st.dst(&mi, fDst, ops[0], B64, false) {
-			return
-		}
-		ops = ops[1:]
+	dt := B64
+	if aop == AtomMbarTest || aop == AtomMbarTestParity {
+		dt = Pred
 	}
-	eff, ok := st.memAddr(&mi, ops[0], space)
+	ops, ok := st.atomHead(in, &mi, dt, aop == AtomMbarInit || op == "expect_tx" || op == "complete_tx", space, aop)
 	if !ok {
 		return
 	}
-	mi.in.Mods |= uint16(eff) | uint16(aop)<<ModAtomShift
 	var c Operand
 	switch {
 	case tx:
@@ -128,15 +115,15 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 			n = 0
 		}
 		st.setImm(&mi, 1, n)
-		c = ops[1]
+		c = ops[0]
 	case op == "inval":
 		st.setImm(&mi, 1, 0)
 	case aop == AtomMbarTest:
-		if !st.src(&mi, 1, ops[1], B64) {
+		if !st.src(&mi, 1, ops[0], B64) {
 			return
 		}
-	case len(ops) > 1:
-		if !st.src(&mi, 1, ops[1], U32) {
+	case len(ops) > 0:
+		if !st.src(&mi, 1, ops[0], U32) {
 			return
 		}
 	default: // arrive without a count: 1
@@ -144,9 +131,9 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	}
 	if op == "try_wait" {
 		mi.in.Mods |= ModMbarTry
-		if len(ops) > 2 { // suspendTimeHint
+		if len(ops) > 1 { // suspendTimeHint
 			mi.in.Mods |= ModMbarHint
-			c = ops[2]
+			c = ops[1]
 		}
 	}
 	st.emitOptC(mi, c, U32)
