@@ -85,15 +85,8 @@ func (st *fnState) lowerCvta(in *Instr, ms modSet, mi minst) {
 			return
 		}
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) {
-		return
-	}
 	// The source may be a shared/global symbol (cvta.shared.u64 %rd, sym).
-	if !st.src(&mi, 0, in.Operands[1], t) {
-		return
-	}
-	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, t, t)
 }
 
 // isCacheMod reports modifiers that only carry cache or memory-ordering
