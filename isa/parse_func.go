@@ -224,8 +224,8 @@ func (p *parser) parseParam(what string) *Param {
 			prm.PtrSpace = d.text[1:]
 			p.next()
 		case d.text == ".v2" || d.text == ".v4" || d.text == ".v8":
-			if prm.Space != "param" {
-				p.errAt(d, "unsupported: vector .reg %s", what)
+			if prm.Space != "param" && d.text == ".v8" {
+				p.errAt(d, ".v8 is not a register vector (.reg takes .v2 and .v4)")
 				return nil
 			}
 			vec = int(d.text[2] - '0')
@@ -279,13 +279,18 @@ func (p *parser) parseParam(what string) *Param {
 	}
 	if vec > 0 {
 		// A vector .param (".param .v4 .f32 x"): vec elements, aligned
-		// to the vector's size, read and written as an array of them.
+		// to the vector's size, read and written as an array of them. A
+		// vector .reg parameter (".reg .v4 .f32 v") is passed the same
+		// way and is a vector register in the callee.
 		if prm.ArrayLen > 0 {
 			p.errAt(nt, "unsupported: array of vectors %s", what)
 			return nil
 		}
 		prm.ArrayLen = vec
 		prm.Align = max(prm.Align, vec*prm.Type.Bytes())
+		if prm.Space == "reg" {
+			prm.Vec = vec
+		}
 	}
 	return prm
 }
