@@ -199,7 +199,7 @@ func (st *fnState) lowerCpAsyncArrive(in *Instr, ms modSet, mi minst) {
 // into a register by an ADD first); an mbarrier completion is an
 // mbarrier.complete_tx of size bytes after it, in the same lanes. The
 // prefetch is a hint: nothing is emitted. .shared::cluster is the CTA's
-// own window (no distributed shared memory: lowerMbarrier). Refused with
+// own window (spaceOf). Refused with
 // unsupported: .multicast::cluster, .cp_mask, the tensor and reduction
 // forms.
 func (st *fnState) lowerCpAsyncBulk(in *Instr, ms modSet, mi minst) {
@@ -209,9 +209,6 @@ func (st *fnState) lowerCpAsyncBulk(in *Instr, ms modSet, mi minst) {
 		switch m {
 		case "shared::cluster", "shared::cta", "global":
 			s, _ := spaceOf(m)
-			if m == "shared::cluster" {
-				s = SpaceShared
-			}
 			spaces = append(spaces, s)
 		case "mbarrier::complete_tx::bytes":
 			mbar = true

@@ -13,10 +13,7 @@ package isa
 // C is subtracted), arrive.expect_tx and arrive_drop.expect_tx (one
 // arrival after the expect). .release/.acquire/.relaxed with .cta or
 // .cluster scope are accepted (one SM: memory is coherent), and
-// .shared::cluster is the CTA's own shared window: the model has no
-// distributed shared memory (mapa is refused), so the only
-// .shared::cluster addresses a kernel can form are its own CTA's, which
-// are exactly that.
+// .shared::cluster is the CTA's own shared window (spaceOf).
 func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	if len(ms.rest) == 0 {
 		st.a.errorf(in.Pos, "mbarrier needs an operation")
@@ -26,8 +23,8 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	space := SpaceGeneric
 	parity, noComplete, tx := false, false, op == "expect_tx" || op == "complete_tx"
 	for _, m := range rest {
-		if s, ok := spaceOf(m); ok && s == SpaceShared || m == "shared::cluster" {
-			space = SpaceShared
+		if s, ok := spaceOf(m); ok && s == SpaceShared {
+			space = s
 			continue
 		}
 		switch m {

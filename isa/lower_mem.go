@@ -10,7 +10,11 @@ func spaceOf(m string) (int, bool) {
 	switch m {
 	case "global":
 		return SpaceGlobal, true
-	case "shared", "shared::cta": // the CTA's own window (no distributed shared memory)
+	case "shared", "shared::cta", "shared::cluster":
+		// The CTA's own window. The model has no distributed shared
+		// memory (mapa is refused), so every .shared::cluster address a
+		// kernel can form is one of its own CTA's, which PTX defines to
+		// be that CTA's shared memory.
 		return SpaceShared, true
 	case "local":
 		return SpaceLocal, true

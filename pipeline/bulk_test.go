@@ -138,3 +138,31 @@ func TestAsyncKernel(t *testing.T) {
 		t.Errorf("want mbarrier and cp_async stalls: %v", rep.Stalls)
 	}
 }
+
+// .shared::cluster accesses (ld, st, atom, cvta) reach the CTA's own
+// shared memory: a .shared::cta address is a valid .shared::cluster
+// address of the executing CTA's memory (PTX ISA 5.1.5), and without mapa
+// (refused) a kernel can form no other.
+func TestSharedCluster(t *testing.T) {
+	src := kernelWith(".shared .align 8 .b32 sm[32];", `
+	mov.u32 %r3, sm;
+	mul.lo.u32 %r4, %r1, 4;
+	add.u32 %r5, %r3, %r4;
+	add.u32 %r6, %r1, 1000;
+	st.shared::cluster.u32 [%r5], %r6;
+	bar.sync 0;
+	atom.shared::cluster.add.u32 %r7, [sm], 1;
+	bar.sync 0;
+	cvta.shared::cluster.u64 %rd4, sm;
+	ld.u32 %r8, [%rd4+4];
+	ld.shared::cluster.u32 %r9, [sm];
+	add.u32 %r10, %r8, %r9;
+	st.global.u32 [%rd3], %r10;
+	ret;`)
+	out := runOut(t, src, 32, 32)
+	for tid, v := range out {
+		if want := uint32(1001 + 1000 + 32); v != want {
+			t.Errorf("thread %d: %d, want %d", tid, v, want)
+		}
+	}
+}
