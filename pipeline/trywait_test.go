@@ -129,3 +129,14 @@ SPIN:
 		})
 	}
 }
+
+// The asynchronous waits are long waits: two_level swaps a warp suspended
+// in try_wait or waiting for its copy groups out of its active set, as it
+// does a warp at a barrier or asleep.
+func TestAsyncWaitsAreLong(t *testing.T) {
+	for _, s := range []WarpState{StateMbarrier, StateCpAsync, StateBarrier, StateSleeping} {
+		if !longWait(s) {
+			t.Errorf("%s is not a long wait", s)
+		}
+	}
+}

@@ -288,5 +288,5 @@ func (w *warp) refresh() {
 
 // longWait reports a long-latency stall (two_level swaps such warps out).
 func longWait(s WarpState) bool {
-	return s == StateLongScoreboard || s == StateBarrier || s == StateSleeping
+	return s == StateLongScoreboard || s == StateBarrier || s == StateSleeping || s == StateMbarrier || s == StateCpAsync
 }
