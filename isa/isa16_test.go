@@ -107,6 +107,7 @@ func TestISA16Errors(t *testing.T) {
 		{"mbarrier.arrive.expect_tx.noComplete", "mbarrier.arrive.expect_tx.noComplete.shared.b64 %rd1, [%rd2], 16;", "t.ptx:11:1: unsupported: mbarrier.arrive.expect_tx.noComplete.shared.b64"},
 		{"mbarrier.test_wait.expect_tx", "mbarrier.test_wait.expect_tx.shared.b64 %p1, [%rd2], %rd1;", "t.ptx:11:1: unsupported: mbarrier.test_wait.expect_tx"},
 		{"mbarrier.expect_tx without count", "mbarrier.expect_tx.shared.b64 [%rd2];", "t.ptx:11:1: mbarrier takes 2 operands, got 1"},
+		{"cp.async.bulk.cp_mask", "cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [%rd2], 16, %r1;", "t.ptx:11:1: unsupported: cp.async.bulk.cp_mask"},
 		{"mapa", "mapa.shared::cluster.u32 %r1, %r2, 1;", "t.ptx:11:1: unsupported: mapa.shared::cluster.u32"},
 		{"lop3.or without p", "lop3.or.b32 %r1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: lop3 writes d|p with .and/.or and d alone without"},
 	}
