@@ -545,12 +545,20 @@ func (p *parser) missingSemi() bool {
 // regOperand builds a RegOperand, splitting "%tid.x" into name and component.
 func regOperand(pos Pos, text string) *RegOperand {
 	r := &RegOperand{Pos: pos, Name: text}
-	if text[0] == '%' {
+	if text[0] == '%' || vecComponent(text) {
 		if dot := strings.IndexByte(text, '.'); dot > 0 {
 			r.Name, r.Comp = text[:dot], text[dot+1:]
 		}
 	}
 	return r
+}
+
+// vecComponent reports a name without '%' followed by a vector component
+// ("v.x", "rv.a"): PTX identifiers have no '.', so such a word can only be
+// an element of a vector register.
+func vecComponent(text string) bool {
+	dot := strings.IndexByte(text, '.')
+	return dot > 0 && dot == len(text)-2 && strings.IndexByte("xyzwrgba", text[dot+1]) >= 0
 }
 
 func (p *parser) parseOperand(depth int) Operand {
@@ -583,7 +591,7 @@ func (p *parser) parseOperand(depth int) Operand {
 			}
 			off, has = v, true
 		}
-		if t.text[0] == '%' {
+		if t.text[0] == '%' || vecComponent(t.text) {
 			r := regOperand(p.pos(t), t.text)
 			r.Offset, r.HasOffset = off, has
 			o = r

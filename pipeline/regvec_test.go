@@ -5,14 +5,15 @@ import "testing"
 // Vector .reg parameters and return values of a .func (PTX ISA 5.1.6:
 // .reg variables, vectors included, may be parameters; issue 16 item 5):
 // f takes a .v4 .u32 register vector and a scalar and returns a .v2 .u32
-// vector (x = a.x + a.y, y = a.z * a.w + s). It is called with vector
-// registers and with {...} element lists; every word is checked.
+// vector (x = a.x + a.y, y = a.z * a.w + s; names without '%', whose
+// components are written "a.x"). It is called with vector registers and
+// with {...} element lists; every word is checked.
 func TestRegVectorParams(t *testing.T) {
-	src := `.func (.reg .v2 .u32 %rv) f(.reg .v4 .u32 %a, .reg .u32 %s)
+	src := `.func (.reg .v2 .u32 rv) f(.reg .v4 .u32 a, .reg .u32 s)
 {
-	add.u32 %rv.x, %a.x, %a.y;
-	mul.lo.u32 %rv.y, %a.z, %a.w;
-	add.u32 %rv.y, %rv.y, %s;
+	add.u32 rv.x, a.x, a.y;
+	mul.lo.u32 rv.y, a.z, a.w;
+	add.u32 rv.y, rv.y, s;
 	ret;
 }
 
