@@ -277,21 +277,12 @@ func (p *parser) parseVarDecl(pos Pos, linkage string) *VarDecl {
 			p.errAt(t, "unsupported: .attribute on a variable")
 			return nil
 		default:
-			ty, ok := ParseType(t.text[1:])
-			if !ok {
-				p.errAt(t, "unsupported: %s in .%s declaration", t.text, d.Space)
+			if !p.typeDir(t, &d.Type, &haveType, "."+d.Space+" declaration") {
 				return nil
 			}
-			if haveType {
-				p.errAt(t, "unexpected second type %s", t.text)
-				return nil
-			}
-			d.Type, haveType = ty, true
-			p.next()
 		}
 	}
-	if !haveType {
-		p.errAt(p.tok(), "expected type in .%s declaration, found %s", sp.text[1:], describe(p.tok()))
+	if !p.haveType(haveType, "."+sp.text[1:]+" declaration") {
 		return nil
 	}
 	for {
@@ -496,4 +487,30 @@ func (p *parser) parseImm() *ImmOperand {
 		}
 	}
 	return imm
+}
+
+// typeDir reads the type directive t (".u32") of a declaration or
+// parameter (what, for messages) into *ty; a second type is an error.
+func (p *parser) typeDir(t *token, ty *Type, have *bool, what string) bool {
+	v, ok := ParseType(t.text[1:])
+	if !ok {
+		p.errAt(t, "unsupported: %s in %s", t.text, what)
+		return false
+	}
+	if *have {
+		p.errAt(t, "unexpected second type %s", t.text)
+		return false
+	}
+	*ty, *have = v, true
+	p.next()
+	return true
+}
+
+// haveType reports a declaration or parameter (what) that ended its
+// directives without a type.
+func (p *parser) haveType(have bool, what string) bool {
+	if !have {
+		p.errAt(p.tok(), "expected type in %s, found %s", what, describe(p.tok()))
+	}
+	return have
 }

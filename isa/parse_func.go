@@ -234,21 +234,12 @@ func (p *parser) parseParam(what string) *Param {
 			p.errAt(d, "unsupported: %s %s", d.text, what)
 			return nil
 		default:
-			ty, ok := ParseType(d.text[1:])
-			if !ok {
-				p.errAt(d, "unsupported: %s in %s", d.text, what)
+			if !p.typeDir(d, &prm.Type, &haveType, what) {
 				return nil
 			}
-			if haveType {
-				p.errAt(d, "unexpected second type %s", d.text)
-				return nil
-			}
-			prm.Type, haveType = ty, true
-			p.next()
 		}
 	}
-	if !haveType {
-		p.errAt(p.tok(), "expected type in %s, found %s", what, describe(p.tok()))
+	if !p.haveType(haveType, what) {
 		return nil
 	}
 	nt := p.tok()
