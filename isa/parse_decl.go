@@ -260,12 +260,9 @@ func (p *parser) parseVarDecl(pos Pos, linkage string) *VarDecl {
 		t := p.tok()
 		switch {
 		case t.text == ".align":
-			p.next()
-			a, ok := p.smallInt("alignment")
-			if !ok {
+			if !p.alignDir(&d.Align) {
 				return nil
 			}
-			d.Align = a
 		case t.text == ".v2" || t.text == ".v4" || t.text == ".v8":
 			d.Vec = int(t.text[2] - '0')
 			p.next()
@@ -462,11 +459,7 @@ func (p *parser) offset() (int64, bool) {
 // parseImm parses an integer or float literal with an optional '-'.
 func (p *parser) parseImm() *ImmOperand {
 	t := p.tok()
-	neg := false
-	if t.is('-') {
-		neg = true
-		p.next()
-	}
+	neg := p.accept('-')
 	n := p.tok()
 	if n.kind != tInt && n.kind != tFloat {
 		p.errAt(n, "expected operand, found %s", describe(n))
@@ -513,4 +506,14 @@ func (p *parser) haveType(have bool, what string) bool {
 		p.errAt(p.tok(), "expected type in %s, found %s", what, describe(p.tok()))
 	}
 	return have
+}
+
+// alignDir reads ".align N" (the current token is .align) into *a.
+func (p *parser) alignDir(a *int) bool {
+	p.next()
+	n, ok := p.smallInt("alignment")
+	if ok {
+		*a = n
+	}
+	return ok
 }

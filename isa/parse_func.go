@@ -210,12 +210,9 @@ func (p *parser) parseParam(what string) *Param {
 		d := p.tok()
 		switch {
 		case d.text == ".align":
-			p.next()
-			a, ok := p.smallInt("alignment")
-			if !ok {
+			if !p.alignDir(&prm.Align) {
 				return nil
 			}
-			prm.Align = a
 		case d.text == ".ptr":
 			ptr = true
 			prm.PtrSpace = "generic"
@@ -454,11 +451,7 @@ func (p *parser) parseInstr() Stmt {
 	if first.is('@') {
 		p.next()
 		g := p.tok()
-		neg := false
-		if g.is('!') {
-			neg = true
-			p.next()
-		}
+		neg := p.accept('!')
 		nt := p.tok()
 		if nt.kind != tWord {
 			p.errAt(nt, "expected predicate after '@', found %s", describe(nt))
