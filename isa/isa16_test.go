@@ -85,7 +85,6 @@ func TestISA16Errors(t *testing.T) {
 		{"mbarrier.init.b32", ".shared .b64 bar;\nmbarrier.init.shared.b32 [bar], 4;", "t.ptx:12:1: mbarrier.init needs .b64"},
 		{"cp.async.bulk", ".shared .b8 sm[16];\ncp.async.bulk.shared::cluster.global [sm], [%rd1], 16;", "t.ptx:12:1: cp.async.bulk.shared::cluster.global is not a cp.async.bulk form"},
 		{"cp.async.cg 8", ".shared .b8 sm[16];\ncp.async.cg.shared.global [sm], [%rd1], 8;", "t.ptx:12:41: cp.async cp-size must be 4, 8 or 16 (.cg: 16)"},
-		{"cp.async ignore-src", ".shared .b8 sm[16];\ncp.async.ca.shared.global [sm], [%rd1], 4, %p1;", "t.ptx:12:44: unsupported: cp.async with an ignore-src predicate"},
 		{"cp.async.wait_group reg", "cp.async.wait_group %r1;", "t.ptx:11:21: cp.async.wait_group needs an integer constant"},
 		{"min.NaN.f64", "min.NaN.f64 %rd1, %rd2, %rd3;", "t.ptx:11:1: unsupported: min.NaN/.xorsign on .f64"},
 		{"max.xorsign without abs", "max.xorsign.f32 %f1, %f2, %f3;", "t.ptx:11:1: max.xorsign needs .abs"},

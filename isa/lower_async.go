@@ -3,10 +3,12 @@
 package isa
 
 // lowerCpAsync lowers cp.async.{ca,cg}.shared{::cta}.global [dst], [src],
-// cp-size{, src-size} (cp-size 4, 8 or 16; .cg only 16; cache hints
-// ignored), cp.async.commit_group, cp.async.wait_group N and
-// cp.async.wait_all. A source address with an offset or a variable name
-// is computed into a register first (an ADD).
+// cp-size{, src-size | ignore-src}{, cache-policy} (cp-size 4, 8 or 16;
+// .cg only 16; cache hints and the policy ignored; the ignore-src
+// predicate p is the src-size p ? 0 : cp-size, a SELP),
+// cp.async.commit_group, cp.async.wait_group N and cp.async.wait_all. A
+// source address with an offset or a variable name is computed into a
+// register first (an ADD).
 func (st *fnState) lowerCpAsync(in *Instr, ms modSet, mi minst) {
 	if len(ms.rest) == 0 {
 		st.a.errorf(in.Pos, "cp needs .async")
@@ -61,7 +63,13 @@ func (st *fnState) lowerCpAsync(in *Instr, ms modSet, mi minst) {
 		st.a.errorf(in.Pos, "cp.async copies need .ca or .cg and .shared.global")
 		return
 	}
-	if !st.wantOperands(in, 3, 4) {
+	// With .L2::cache_hint the last operand is the cache policy (read,
+	// not used).
+	hint := 0
+	if ms.has("L2::cache_hint") {
+		hint = 1
+	}
+	if !st.wantOperands(in, 3+hint, 4+hint) {
 		return
 	}
 	size, ok := in.Operands[2].(*ImmOperand)
@@ -103,22 +111,39 @@ func (st *fnState) lowerCpAsync(in *Instr, ms modSet, mi minst) {
 	}
 	mi.in.B = RegOp(0)
 	mi.uses = append(mi.uses, rref{v, fB})
-	if len(in.Operands) == 4 {
-		if ro, ok := in.Operands[3].(*RegOperand); ok {
-			if e := st.sc.lookup(ro.Name); e != nil && e.kind == entReg && st.vregs[e.v].class == classPred {
-				st.a.errorf(ro.Pos, "unsupported: cp.async with an ignore-src predicate")
+	var sel *minst
+	if len(in.Operands)-hint == 4 {
+		mi.in.Mods |= ModCpAsyncSrcSize
+		if ro, ok := in.Operands[3].(*RegOperand); ok && st.isPred(ro) {
+			// ignore-src: when true nothing is read and the cp-size bytes
+			// are zero, i.e. src-size = p ? 0 : cp-size (a SELP).
+			sel = &minst{pos: in.Pos}
+			sel.in.Op, sel.in.Type, sel.in.A = OpSELP, U32, ZeroOp()
+			st.setImm(sel, 1, uint64(size.Int))
+			if !st.src(sel, 2, ro, Pred) {
 				return
 			}
-		}
-		mi.in.Mods |= ModCpAsyncSrcSize
-		if !st.src(&mi, 2, in.Operands[3], U32) {
+			n := st.newVreg("cp.async.src-size", U32, in.Pos)
+			sel.defs = append(sel.defs, rref{n, fDst})
+			mi.in.C = RegOp(0)
+			mi.uses = append(mi.uses, rref{n, fC})
+		} else if !st.src(&mi, 2, in.Operands[3], U32) {
 			return
 		}
 	} else {
 		mi.in.C = ZeroOp()
 	}
 	st.emit(addr)
+	if sel != nil {
+		st.emit(*sel)
+	}
 	st.emit(mi)
+}
+
+// isPred reports a register operand naming a predicate register.
+func (st *fnState) isPred(ro *RegOperand) bool {
+	e := st.sc.lookup(ro.Name)
+	return e != nil && e.kind == entReg && st.vregs[e.v].class == classPred
 }
 
 // lowerGroupOp lowers a commit_group, wait_group N or wait_all (kind) of

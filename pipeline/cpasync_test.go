@@ -154,3 +154,43 @@ func TestCpAsyncGroupsPerThread(t *testing.T) {
 		t.Errorf("copy at %d (latency %d); after wait_group 0 at %d (want before %d), after wait_all at %d (want from %d)", cp, lat, afterGroup, cp+lat, afterAll, cp+lat)
 	}
 }
+
+// cp.async with an ignore-src predicate (PTX ISA 9.7.9.25.3.1: when
+// ignore-src is true the source is not read and the cp-size bytes of the
+// destination are zero) and a cache policy (.L2::cache_hint: read, not
+// used): odd threads ignore their source, even threads copy 8 bytes.
+func TestCpAsyncIgnoreSrc(t *testing.T) {
+	src := kernelWith(".shared .align 16 .b8 sm[256];", `
+	mul.lo.u32 %r3, %r1, 8;
+	mov.u32 %r5, sm;
+	add.u32 %r6, %r5, %r3;
+	cvt.u64.u32 %rd4, %r3;
+	add.s64 %rd5, %rd1, %rd4;
+	st.shared.v2.u32 [%r6], {%r1, %r1};
+	and.b32 %r7, %r1, 1;
+	setp.ne.u32 %p1, %r7, 0;
+	createpolicy.fractional.L2::evict_last.b64 %rd6, 1.0;
+	cp.async.ca.shared.global.L2::cache_hint [%r6], [%rd5], 8, %p1, %rd6;
+	cp.async.wait_all;
+	ld.shared.v2.u32 {%r8, %r9}, [%r6];
+	st.global.v2.u32 [%rd5+256], {%r8, %r9};
+	ret;`)
+	init := make([]byte, 512)
+	for i := range init[:256] {
+		init[i] = byte(i*13 + 5)
+	}
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	for tid := 0; tid < 32; tid++ {
+		for k := 0; k < 2; k++ {
+			want := binary.LittleEndian.Uint32(init[8*tid+4*k:])
+			if tid%2 == 1 {
+				want = 0
+			}
+			if got := out[64+2*tid+k]; got != want {
+				t.Errorf("thread %d word %d: %#x, want %#x", tid, k, got, want)
+			}
+		}
+	}
+}
