@@ -140,3 +140,32 @@ func TestAsyncWaitsAreLong(t *testing.T) {
 		}
 	}
 }
+
+// A try_wait whose waiting lanes test different barrier objects does not
+// suspend the warp (the model suspends a warp on one object): it returns
+// at once with those lanes' waitComplete false, as test_wait does.
+func TestMbarrierTryWaitTwoObjects(t *testing.T) {
+	src := kernelWith(".shared .align 8 .b64 bar[2];", `
+	mbarrier.init.shared.b64 [bar], 64;
+	mbarrier.init.shared.b64 [bar+8], 64;
+	shr.u32 %r3, %r1, 4;
+	mul.lo.u32 %r3, %r3, 8;
+	mov.u32 %r4, bar;
+	add.u32 %r4, %r4, %r3;
+	mbarrier.try_wait.parity.shared.b64 %p1, [%r4], 0, 500;
+	selp.u32 %r5, 1, 2, %p1;
+	st.global.u32 [%rd3], %r5;
+	ret;`)
+	sm, rep, log := runLogged(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(32)})
+	wantCompleted(t, rep)
+	for tid, v := range rep.Buffers["out"] {
+		if v != 2 {
+			t.Errorf("thread %d: waitComplete %d, want false (2)", tid, v)
+		}
+	}
+	try := log.issuesAt(pcOfText(t, sm, "mbarrier.try_wait"), 0)
+	next := log.issuesAt(pcOfText(t, sm, "selp.u32 %r5"), 0)
+	if len(try) != 1 || len(next) != 1 || next[0]-try[0] > 20 || rep.Stalls["mbarrier"] != 0 {
+		t.Errorf("try_wait at %v, next at %v, mbarrier stall %d: want no suspension", try, next, rep.Stalls["mbarrier"])
+	}
+}
