@@ -53,7 +53,8 @@ type mbarWait struct {
 
 // tryWaitLimitNs is the model's time limit of a try_wait without a
 // suspendTimeHint, and the longest hint it honours (PTX leaves the limit
-// to the system): nanosleep's longest sleep.
+// to the system): nanosleep's longest sleep, so that a suspension, like a
+// sleep, stays below run.watchdog_cycles (which must exceed 1 ms).
 const tryWaitLimitNs = clocktimer.MaxSleepNs
 
 // tryWait suspends w after an mbarrier.try_wait (PTX ISA 9.7.13.15.16:
