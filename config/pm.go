@@ -33,8 +33,8 @@ func StallStates() []string {
 		"any",          // any of the states below
 		"fetch",        // waiting for its next instruction
 		"scoreboard",   // waiting for a source register (data dependency)
-		"memory",       // memory pipeline full (mem.global_ports)
-		"barrier",      // waiting at bar.sync
+		"memory",       // memory pipeline full (mem.global_ports), membar, cp.async waits
+		"barrier",      // waiting at bar.sync, suspended in mbarrier.try_wait
 		"sleep",        // in nanosleep
 		"regpool",      // blocked in setmaxnreg.inc for pool registers
 		"drain",        // in BPT.DRAIN

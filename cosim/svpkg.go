@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/smsim/smsim/clocktimer"
+	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/perfmon"
+	"github.com/smsim/smsim/pipeline"
 	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/warpsched"
@@ -153,7 +155,25 @@ func svSections() []svSection {
 		{title: "clock_timer: the longest nanosleep, in ns.", items: []svConst{
 			{"MaxSleepNs", 32, clocktimer.MaxSleepNs, "clocktimer.MaxSleepNs"},
 		}},
+		{title: "SM: warp states (pipeline.WarpState, Nsight Compute's names; the trace's\n// state_q).", enum: "warp_state_e", items: namedEnum("WarpState", pipeline.StateNames(), "pipeline.StateNames")},
+		{title: "perf_mon: stall classes, the stall_count_i index of each (config.StallStates;\n// the trace's stall_reason_q, where 0 is none).", enum: "stall_class_e", items: namedEnum("Stall", config.StallStates(), "config.StallStates")},
 	}
+}
+
+// namedEnum is one enum item per name, valued by its index: prefix and
+// the name in UpperCamelCase ("not_selected" -> WarpStateNotSelected),
+// from src()[i].
+func namedEnum(prefix string, names []string, src string) []svConst {
+	items := make([]svConst, len(names))
+	for i, n := range names {
+		var b strings.Builder
+		b.WriteString(prefix)
+		for _, w := range strings.Split(n, "_") {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+		items[i] = svConst{b.String(), 0, uint64(i), fmt.Sprintf("%s()[%d] %q", src, i, n)}
+	}
+	return items
 }
 
 // SVPackage returns the text of smsim_pkg.sv.

@@ -67,12 +67,13 @@ type sigParam struct {
 	size, align uint32
 	typ         Type
 	space       string // "param" or "reg"
+	vec         int    // a .reg vector: its length
 }
 
 func paramSig(ps []*Param) []sigParam {
 	var out []sigParam
 	for _, p := range ps {
-		out = append(out, sigParam{size: paramSize(p), align: paramAlign(p), typ: p.Type, space: p.Space})
+		out = append(out, sigParam{size: paramSize(p), align: paramAlign(p), typ: p.Type, space: p.Space, vec: p.Vec})
 	}
 	return out
 }

@@ -39,7 +39,8 @@ type Param struct {
 	Align    int    // 0 when absent
 	PtrSpace string // for ".ptr .global": "global"; "" when absent
 	Name     string
-	ArrayLen int // ".param .b8 p[16]" -> 16; 0 for a scalar
+	ArrayLen int // ".param .b8 p[16]" -> 16; 0 for a scalar (a vector: its length)
+	Vec      int // ".reg .v4 .f32 v" -> 4: a vector register parameter; 0 otherwise
 }
 
 // PerfDirective is a performance-tuning directive between the signature and

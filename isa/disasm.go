@@ -194,7 +194,16 @@ func (in Inst) Pretty() string {
 	case OpLD, OpST, OpATOM, OpCVTA:
 		fmt.Fprintf(&b, ".%s", SpaceName(int(in.Mods&ModSpaceMask)))
 		if in.Op == OpATOM {
-			fmt.Fprintf(&b, ".%s", AtomName(int(in.Mods&ModAtomMask>>ModAtomShift)))
+			name := AtomName(int(in.Mods & ModAtomMask >> ModAtomShift))
+			switch {
+			case in.Mods&ModMbarTry != 0:
+				name = strings.Replace(name, "test_wait", "try_wait", 1)
+			case in.Mods&ModMbarTxDone != 0:
+				name += ".complete_tx"
+			case in.Mods&ModMbarTx != 0:
+				name += ".expect_tx"
+			}
+			fmt.Fprintf(&b, ".%s", name)
 		}
 		if in.Op == OpCVTA && in.Mods&ModCvtaTo != 0 {
 			b.WriteString(".to")
@@ -211,6 +220,9 @@ func (in Inst) Pretty() string {
 			fmt.Fprintf(&b, "%s, %s", addr, val(in.B))
 		case OpATOM:
 			fmt.Fprintf(&b, "%s, %s, %s", dst, addr, val(in.B))
+			if in.Mods&(ModMbarHint|ModMbarTx) != 0 {
+				fmt.Fprintf(&b, ", %s", val(in.C))
+			}
 		case OpCVTA:
 			fmt.Fprintf(&b, "%s, %s", dst, val(in.A))
 		}
@@ -249,6 +261,9 @@ func (in Inst) Pretty() string {
 	case OpPMEVENT:
 		fmt.Fprintf(&b, " %#x", in.Imm)
 	case OpCPASYNC:
+		if in.Mods&ModCpAsyncBulk != 0 {
+			b.WriteString(".BULK")
+		}
 		switch int(in.Mods&ModCpAsyncKindMask) >> ModCpAsyncKindSh {
 		case CpAsyncCommit:
 			b.WriteString(".COMMIT_GROUP")
@@ -257,6 +272,11 @@ func (in Inst) Pretty() string {
 		case CpAsyncWaitAll:
 			b.WriteString(".WAIT_ALL")
 		default:
+			if in.Mods&ModCpAsyncBulk != 0 {
+				dir := [...]string{"SHARED.GLOBAL", "SHARED.SHARED", "GLOBAL.SHARED", "DIR3"}[in.Mods&ModCpAsyncDirMask>>ModCpAsyncDirSh]
+				fmt.Fprintf(&b, ".%s [%s%+#x], [%s], %s", dir, val(in.A), int32(in.Imm), val(in.B), val(in.C))
+				break
+			}
 			fmt.Fprintf(&b, ".%d [%s%+#x], [%s]", 4<<(in.Mods&ModCpAsyncSizeMask), val(in.A), int32(in.Imm), val(in.B))
 			if in.Mods&ModCpAsyncSrcSize != 0 {
 				fmt.Fprintf(&b, ", %s", val(in.C))

@@ -161,24 +161,21 @@ func (a *assembler) lowerFunc(fs *funcSym) {
 		var prologue []func()
 		for i, p := range f.Rets {
 			if p.Space == "reg" {
-				v := st.newVreg(p.Name, p.Type, p.Pos)
-				st.declare(p.Name, &entity{kind: entReg, v: v, typ: p.Type, pos: p.Pos}, p.Pos)
-				st.regRets = append(st.regRets, retSlot{v: v, off: retOff[i], typ: p.Type})
+				st.regRets = append(st.regRets, st.declRegParam(p, retOff[i])...)
 			} else {
 				st.declare(p.Name, &entity{kind: entFrame, off: retOff[i], typ: p.Type, size: paramSize(p), pos: p.Pos}, p.Pos)
 			}
 		}
 		for i, p := range f.Params {
 			if p.Space == "reg" {
-				v := st.newVreg(p.Name, p.Type, p.Pos)
-				st.declare(p.Name, &entity{kind: entReg, v: v, typ: p.Type, pos: p.Pos}, p.Pos)
-				off, typ, pos := parOff[i], p.Type, p.Pos
-				prologue = append(prologue, func() {
-					mi := minst{in: Inst{Op: OpLD, Type: typ, Mods: SpaceLocal, A: FPOp(), Imm: off}, pos: pos}
-					mi.immUsed = true
-					mi.defs = append(mi.defs, rref{v, fDst})
-					st.emit(mi)
-				})
+				for _, r := range st.declRegParam(p, parOff[i]) {
+					prologue = append(prologue, func() {
+						mi := minst{in: Inst{Op: OpLD, Type: r.typ, Mods: SpaceLocal, A: FPOp(), Imm: r.off}, pos: p.Pos}
+						mi.immUsed = true
+						mi.defs = append(mi.defs, rref{r.v, fDst})
+						st.emit(mi)
+					})
+				}
 			} else {
 				st.declare(p.Name, &entity{kind: entFrame, off: parOff[i], typ: p.Type, size: paramSize(p), pos: p.Pos}, p.Pos)
 			}
@@ -213,6 +210,27 @@ func (a *assembler) lowerFunc(fs *funcSym) {
 		fs.callees = append(fs.callees, c)
 	}
 	sortStrings(fs.callees)
+}
+
+// declRegParam declares the .reg parameter or return value p, whose slot
+// in the incoming area is at off: a register, or for a vector (.reg .v4)
+// a vector register whose elements follow each other in the slot. It
+// returns each register with its offset.
+func (st *fnState) declRegParam(p *Param, off uint32) []retSlot {
+	if p.Vec == 0 {
+		v := st.newVreg(p.Name, p.Type, p.Pos)
+		st.declare(p.Name, &entity{kind: entReg, v: v, typ: p.Type, pos: p.Pos}, p.Pos)
+		return []retSlot{{v: v, off: off, typ: p.Type}}
+	}
+	e := &entity{kind: entVec, typ: p.Type, pos: p.Pos}
+	var rs []retSlot
+	for k := 0; k < p.Vec; k++ {
+		v := st.newVreg(p.Name+"."+"xyzw"[k:k+1], p.Type, p.Pos)
+		e.comps = append(e.comps, v)
+		rs = append(rs, retSlot{v: v, off: off + uint32(k*p.Type.Bytes()), typ: p.Type})
+	}
+	st.declare(p.Name, e, p.Pos)
+	return rs
 }
 
 func sortStrings(s []string) {

@@ -185,6 +185,9 @@ func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
 	_, pipe := d.(*PipeOperand)
 	switch {
 	case !t.LowPrecision():
+	case t.FP8():
+		st.a.errorf(in.Pos, "setp.%s is not PTX: the fp8 types appear only in cvt", t)
+		return
 	case t != BF16 && t != F16x2 && t != BF16x2:
 		st.a.errorf(in.Pos, "unsupported: setp.%s", t)
 		return

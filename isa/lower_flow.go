@@ -320,17 +320,33 @@ func (st *fnState) passArg(in *Instr, arg Operand, p sigParam, off uint32, call 
 		st.a.errorf(pos, "unsupported: argument of type .%s", t)
 		return false
 	}
-	if p.size != uint32(t.Bytes()) {
-		st.a.errorf(pos, "an array parameter must be passed through a .param variable")
+	elems, ok := st.slotElems(arg, p, pos, "an array parameter must be passed through a .param variable")
+	if !ok {
 		return false
 	}
-	mi := minst{pos: in.Pos, in: Inst{Op: OpST, Type: t, Mods: SpaceLocal, A: FPOp(), Imm: off, C: ZeroOp()}, immUsed: true, immSlot: -1, outArea: true}
-	mi.guardAs(call)
-	if !st.src(&mi, 1, arg, t) {
-		return false
+	for k, e := range elems {
+		mi := minst{pos: in.Pos, in: Inst{Op: OpST, Type: t, Mods: SpaceLocal, A: FPOp(), Imm: off + uint32(k*t.Bytes()), C: ZeroOp()}, immUsed: true, immSlot: -1, outArea: true}
+		mi.guardAs(call)
+		if !st.src(&mi, 1, e, t) {
+			return false
+		}
+		st.emit(mi)
 	}
-	st.emit(mi)
 	return true
+}
+
+// slotElems is the operand o of a call's argument or return slot p, one
+// per element: o itself for a scalar, the elements of a vector register
+// or {...} for a .reg vector. An array slot reports msg.
+func (st *fnState) slotElems(o Operand, p sigParam, pos Pos, msg string) ([]Operand, bool) {
+	switch {
+	case p.vec > 0:
+		return st.vecElems(o, p.vec)
+	case p.size != uint32(p.typ.Bytes()):
+		st.a.errorf(pos, "%s", msg)
+		return nil, false
+	}
+	return []Operand{o}, true
 }
 
 // takeRet loads return value r from the call's return slot; the load
@@ -340,12 +356,19 @@ func (st *fnState) takeRet(in *Instr, r Operand, p sigParam, off uint32, call mi
 		return ok
 	}
 	t := p.typ
-	mi := minst{pos: in.Pos, in: Inst{Op: OpLD, Type: t, Mods: SpaceLocal, A: FPOp(), Imm: off, B: ZeroOp(), C: ZeroOp()}, immUsed: true, immSlot: -1, outArea: true}
-	mi.guardAs(call)
-	if !st.dst(&mi, fDst, r, t, false) {
+	_, pos, _ := identOf(r)
+	elems, ok := st.slotElems(r, p, pos, "an array return value must be taken through a .param variable")
+	if !ok {
 		return false
 	}
-	st.emit(mi)
+	for k, e := range elems {
+		mi := minst{pos: in.Pos, in: Inst{Op: OpLD, Type: t, Mods: SpaceLocal, A: FPOp(), Imm: off + uint32(k*t.Bytes()), B: ZeroOp(), C: ZeroOp()}, immUsed: true, immSlot: -1, outArea: true}
+		mi.guardAs(call)
+		if !st.dst(&mi, fDst, e, t, false) {
+			return false
+		}
+		st.emit(mi)
+	}
 	return true
 }
 

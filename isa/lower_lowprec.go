@@ -39,6 +39,10 @@ func (st *fnState) lowPrecOK(in *Instr, ms modSet, mi *minst) bool {
 		st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, t)
 		return false
 	}
+	if t.FP8() {
+		st.a.errorf(in.Pos, "%s.%s is not PTX: the fp8 types appear only in cvt", in.Op, t)
+		return false
+	}
 	if !half {
 		st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, t)
 		return false
@@ -77,7 +81,13 @@ func (st *fnState) lowerCvtLow(in *Instr, mi minst, dt, at Type) {
 			st.a.errorf(in.Pos, "cvt.tf32.f32 needs .rn, .rz or .rna")
 			return
 		}
-	case dt == E4M3 || dt == E5M2 || at == E4M3 || at == E5M2 || dt == TF32 || at == TF32:
+	case dt == E4M3 || dt == E5M2 || at == E4M3 || at == E5M2:
+		// PTX ISA 9.7.9.21: the fp8 conversions are .e4m3x2/.e5m2x2 pairs
+		// (cvt.rn.satfinite{.relu}.f8x2type.{f32,f16x2},
+		// cvt.rn{.relu}.f16x2.f8x2type); there is no scalar form.
+		st.a.errorf(in.Pos, "cvt.%s.%s is not PTX: fp8 conversions take the pairs .e4m3x2/.e5m2x2", dt, at)
+		return
+	case dt == TF32 || at == TF32:
 		bad("")
 		return
 	case fp8(dt) && (at == F32 || at == F16x2):

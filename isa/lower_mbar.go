@@ -5,11 +5,15 @@
 package isa
 
 // lowerMbarrier lowers the mbarrier instructions (PTX ISA 9.7.13.15).
-// try_wait is test_wait: the thread may be suspended until the phase
-// completes or a time limit passes, and the model's limit is zero (the
-// caller's loop retries). .release/.acquire/.relaxed with .cta scope are
-// accepted (one SM: memory is coherent), .cluster and the tx-count forms
-// are refused.
+// try_wait is test_wait with ModMbarTry: a thread whose phase has not
+// completed is suspended until it does or a time limit passes (the
+// suspendTimeHint, in C with ModMbarHint, or the model's limit). The
+// tx-count forms are arrive (or arrive_drop) with ModMbarTx and the
+// tx-count in C: expect_tx (B = 0 arrivals), complete_tx (ModMbarTxDone:
+// C is subtracted), arrive.expect_tx and arrive_drop.expect_tx (one
+// arrival after the expect). .release/.acquire/.relaxed with .cta or
+// .cluster scope are accepted (one SM: memory is coherent), and
+// .shared::cluster is the CTA's own shared window (spaceOf).
 func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	if len(ms.rest) == 0 {
 		st.a.errorf(in.Pos, "mbarrier needs an operation")
@@ -17,18 +21,24 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 	}
 	op, rest := ms.rest[0], ms.rest[1:]
 	space := SpaceGeneric
-	parity, noComplete := false, false
+	parity, noComplete, tx := false, false, op == "expect_tx" || op == "complete_tx"
 	for _, m := range rest {
 		if s, ok := spaceOf(m); ok && s == SpaceShared {
 			space = s
 			continue
 		}
 		switch m {
-		case "release", "acquire", "relaxed", "cta":
+		case "release", "acquire", "relaxed", "cta", "cluster":
 		case "parity":
 			parity = true
 		case "noComplete":
 			noComplete = true
+		case "expect_tx":
+			tx = tx || op == "arrive" || op == "arrive_drop"
+			if !tx {
+				st.a.errorf(in.Pos, "unsupported: mbarrier.%s.%s", op, m)
+				return
+			}
 		default:
 			st.a.errorf(in.Pos, "unsupported: mbarrier.%s.%s", op, m)
 			return
@@ -48,13 +58,23 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 		aop, nmin, nmax = AtomMbarInit, 2, 2
 	case op == "inval" && !parity && !noComplete:
 		aop, nmin, nmax = AtomMbarInit, 1, 1
+	case (op == "expect_tx" || op == "complete_tx") && !parity && !noComplete:
+		aop, nmin, nmax = AtomMbarArrive, 2, 2
 	case op == "arrive" && !parity:
 		aop, nmin, nmax = AtomMbarArrive, 2, 3
-		if noComplete {
+		switch {
+		case tx && noComplete:
+			aop = -1
+		case tx:
+			nmin = 3
+		case noComplete:
 			aop, nmin = AtomMbarArriveNC, 3
 		}
 	case op == "arrive_drop" && !parity && !noComplete:
 		aop, nmin, nmax = AtomMbarDrop, 2, 3
+		if tx {
+			nmin = 3
+		}
 	case (op == "test_wait" || op == "try_wait") && !noComplete:
 		aop, nmin, nmax = AtomMbarTest, 3, 3
 		if op == "try_wait" {
@@ -63,52 +83,55 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 		if parity {
 			aop = AtomMbarTestParity
 		}
-	default:
+	}
+	if aop < 0 {
 		st.a.errorf(in.Pos, "unsupported: %s", joinMods(in))
 		return
 	}
 	if !st.wantOperands(in, nmin, nmax) {
 		return
 	}
-	ops := in.Operands
 	mi.in.Op, mi.in.Type = OpATOM, B64
-	switch aop {
-	case AtomMbarInit:
-		v := st.newVreg("_", B64, in.Pos)
-		mi.defs = append(mi.defs, rref{v, fDst})
-	case AtomMbarTest, AtomMbarTestParity:
-		if !st.dst(&mi, fDst, ops[0], Pred, false) {
-			return
-		}
-		ops = ops[1:]
-	default:
-		if !st.dst(&mi, fDst, ops[0], B64, false) {
-			return
-		}
-		ops = ops[1:]
+	dt := B64
+	if aop == AtomMbarTest || aop == AtomMbarTestParity {
+		dt = Pred
 	}
-	eff, ok := st.memAddr(&mi, ops[0], space)
+	ops, ok := st.atomHead(in, &mi, dt, aop == AtomMbarInit || op == "expect_tx" || op == "complete_tx", space, aop)
 	if !ok {
 		return
 	}
-	mi.in.Mods |= uint16(eff) | uint16(aop)<<ModAtomShift
+	var c Operand
 	switch {
+	case tx:
+		mi.in.Mods |= ModMbarTx
+		if op == "complete_tx" {
+			mi.in.Mods |= ModMbarTxDone
+		}
+		n := uint64(1) // arrive.expect_tx, arrive_drop.expect_tx: one arrival
+		if op == "expect_tx" || op == "complete_tx" {
+			n = 0
+		}
+		st.setImm(&mi, 1, n)
+		c = ops[0]
 	case op == "inval":
 		st.setImm(&mi, 1, 0)
 	case aop == AtomMbarTest:
-		if !st.src(&mi, 1, ops[1], B64) {
+		if !st.src(&mi, 1, ops[0], B64) {
 			return
 		}
-	case len(ops) > 1:
-		if !st.src(&mi, 1, ops[1], U32) {
+	case len(ops) > 0:
+		if !st.src(&mi, 1, ops[0], U32) {
 			return
 		}
 	default: // arrive without a count: 1
 		st.setImm(&mi, 1, 1)
 	}
-	var c Operand
-	if len(ops) > 2 { // try_wait's suspendTimeHint: read, not used
-		c = ops[2]
+	if op == "try_wait" {
+		mi.in.Mods |= ModMbarTry
+		if len(ops) > 1 { // suspendTimeHint
+			mi.in.Mods |= ModMbarHint
+			c = ops[1]
+		}
 	}
 	st.emitOptC(mi, c, U32)
 }

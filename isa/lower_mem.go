@@ -10,7 +10,11 @@ func spaceOf(m string) (int, bool) {
 	switch m {
 	case "global":
 		return SpaceGlobal, true
-	case "shared", "shared::cta": // the CTA's own window (no distributed shared memory)
+	case "shared", "shared::cta", "shared::cluster":
+		// The CTA's own window. The model has no distributed shared
+		// memory (mapa is refused), so every .shared::cluster address a
+		// kernel can form is one of its own CTA's, which PTX defines to
+		// be that CTA's shared memory.
 		return SpaceShared, true
 	case "local":
 		return SpaceLocal, true
@@ -85,15 +89,8 @@ func (st *fnState) lowerCvta(in *Instr, ms modSet, mi minst) {
 			return
 		}
 	}
-	if !st.dst(&mi, fDst, in.Operands[0], t, false) {
-		return
-	}
 	// The source may be a shared/global symbol (cvta.shared.u64 %rd, sym).
-	if !st.src(&mi, 0, in.Operands[1], t) {
-		return
-	}
-	mi.in.B, mi.in.C = ZeroOp(), ZeroOp()
-	st.emit(mi)
+	st.emitOps(mi, in, t, t)
 }
 
 // isCacheMod reports modifiers that only carry cache or memory-ordering
@@ -427,29 +424,38 @@ func (st *fnState) lowerAtom(in *Instr, ms modSet, mi minst) {
 		return
 	}
 	mi.in.Op, mi.in.Type = OpATOM, t
-	ops := in.Operands
-	if red {
-		v := st.newVreg("_", t, in.Pos)
-		mi.defs = append(mi.defs, rref{v, fDst})
-	} else {
-		if !st.dst(&mi, fDst, ops[0], t, false) {
-			return
-		}
-		ops = ops[1:]
-	}
-	eff, ok := st.memAddr(&mi, ops[0], space)
-	if !ok {
-		return
-	}
-	mi.in.Mods |= uint16(eff) | uint16(op)<<ModAtomShift
-	if !st.src(&mi, 1, ops[1], t) {
+	ops, ok := st.atomHead(in, &mi, t, red, space, op)
+	if !ok || !st.src(&mi, 1, ops[0], t) {
 		return
 	}
 	var c Operand
 	if op == AtomCAS {
-		c = ops[2]
+		c = ops[1]
 	}
 	st.emitOptC(mi, c, t)
+}
+
+// atomHead lowers the head of an ATOM (mbarrier operations included): its
+// destination of type dt from the first operand (a fresh register when
+// sink: red, and the forms without one) and its address from the next,
+// in space, with operation op. It returns the operands after the address.
+func (st *fnState) atomHead(in *Instr, mi *minst, dt Type, sink bool, space, op int) ([]Operand, bool) {
+	ops := in.Operands
+	if sink {
+		v := st.newVreg("_", dt, in.Pos)
+		mi.defs = append(mi.defs, rref{v, fDst})
+	} else {
+		if !st.dst(mi, fDst, ops[0], dt, false) {
+			return nil, false
+		}
+		ops = ops[1:]
+	}
+	eff, ok := st.memAddr(mi, ops[0], space)
+	if !ok {
+		return nil, false
+	}
+	mi.in.Mods |= uint16(eff) | uint16(op)<<ModAtomShift
+	return ops[1:], true
 }
 
 // lowerMemHalves lowers ld/st .v8 of 32-bit elements and .v4 of 64-bit

@@ -109,25 +109,33 @@ const (
 )
 
 // The mbarrier object (64 bits): bits 0..19 the arrivals still pending
-// in the current phase, 20..39 the expected arrivals per phase, bit 63 the
-// parity of the current phase.
+// in the current phase, 20..39 the expected arrivals per phase, 40..60
+// the tx-count (21-bit two's complement: expected minus completed
+// transaction bytes), bit 63 the parity of the current phase. A phase
+// completes when both the pending count and the tx-count are zero.
 const (
 	MbarCountMask = 1<<20 - 1
 	MbarExpShift  = 20
+	MbarTxShift   = 40
+	MbarTxMask    = 1<<21 - 1
 	MbarPhaseBit  = 63
 )
 
 // Memory group (LD ST ATOM CVTA).
 const (
-	ModSpaceMask = 0x7
-	ModVecShift  = 3 // LD/ST: log2 of the vector length (0, 1, 2)
-	ModVecMask   = 0x3 << ModVecShift
-	ModNC        = 1 << 5 // LD: .nc
-	ModVolatile  = 1 << 6 // LD/ST: .volatile / .relaxed / .acquire / .release
-	ModLdExt     = 1 << 7 // LD: the destination is a 64-bit register pair; the loaded value (Type <= 32 bits) is sign- or zero-extended by Type
-	ModAtomShift = 3      // ATOM: 4-bit operation
-	ModAtomMask  = 0xf << ModAtomShift
-	ModCvtaTo    = 1 << 3 // CVTA: generic -> space ("cvta.to"); clear: space -> generic
+	ModSpaceMask  = 0x7
+	ModVecShift   = 3 // LD/ST: log2 of the vector length (0, 1, 2)
+	ModVecMask    = 0x3 << ModVecShift
+	ModNC         = 1 << 5 // LD: .nc
+	ModVolatile   = 1 << 6 // LD/ST: .volatile / .relaxed / .acquire / .release
+	ModLdExt      = 1 << 7 // LD: the destination is a 64-bit register pair; the loaded value (Type <= 32 bits) is sign- or zero-extended by Type
+	ModAtomShift  = 3      // ATOM: 4-bit operation
+	ModAtomMask   = 0xf << ModAtomShift
+	ModMbarTry    = 1 << 7  // ATOM mbarrier.test_wait(.parity): try_wait, which may suspend the thread
+	ModMbarHint   = 1 << 8  // ATOM try_wait: C is the suspendTimeHint in ns (clear: the model's time limit)
+	ModMbarTx     = 1 << 9  // ATOM mbarrier arrive/arrive_drop: C is a tx-count added (expect_tx) before the B arrivals (B may be 0)
+	ModMbarTxDone = 1 << 10 // with ModMbarTx: C is subtracted instead (complete_tx)
+	ModCvtaTo     = 1 << 3  // CVTA: generic -> space ("cvta.to"); clear: space -> generic
 )
 
 // State spaces (ModSpace field).
@@ -346,6 +354,16 @@ const (
 	CpAsyncCommit      = 1
 	CpAsyncWaitGroup   = 2
 	CpAsyncWaitAll     = 3
+	// cp.async.bulk: a copy of C bytes (a multiple of 16) from [B] to
+	// [A + Imm], in the direction of the ModCpAsyncDir field; with the
+	// commit_group and wait_group kinds, the bulk async-groups.
+	ModCpAsyncBulk        = 1 << 6
+	ModCpAsyncDirSh       = 7
+	ModCpAsyncDirMask     = 0x3 << ModCpAsyncDirSh
+	CpAsyncGlobalToShared = 0      // completes on an mbarrier (complete_tx)
+	CpAsyncSharedToShared = 1      // completes on an mbarrier (complete_tx)
+	CpAsyncSharedToGlobal = 2      // completes with its bulk async-group
+	ModCpAsyncSrc32       = 1 << 9 // B is a 32-bit (shared) address
 )
 
 // DP2A: .hi takes bytes 2 and 3 of B (clear: .lo, bytes 0 and 1).

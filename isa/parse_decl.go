@@ -260,12 +260,9 @@ func (p *parser) parseVarDecl(pos Pos, linkage string) *VarDecl {
 		t := p.tok()
 		switch {
 		case t.text == ".align":
-			p.next()
-			a, ok := p.smallInt("alignment")
-			if !ok {
+			if !p.alignDir(&d.Align) {
 				return nil
 			}
-			d.Align = a
 		case t.text == ".v2" || t.text == ".v4" || t.text == ".v8":
 			d.Vec = int(t.text[2] - '0')
 			p.next()
@@ -277,21 +274,12 @@ func (p *parser) parseVarDecl(pos Pos, linkage string) *VarDecl {
 			p.errAt(t, "unsupported: .attribute on a variable")
 			return nil
 		default:
-			ty, ok := ParseType(t.text[1:])
-			if !ok {
-				p.errAt(t, "unsupported: %s in .%s declaration", t.text, d.Space)
+			if !p.typeDir(t, &d.Type, &haveType, "."+d.Space+" declaration") {
 				return nil
 			}
-			if haveType {
-				p.errAt(t, "unexpected second type %s", t.text)
-				return nil
-			}
-			d.Type, haveType = ty, true
-			p.next()
 		}
 	}
-	if !haveType {
-		p.errAt(p.tok(), "expected type in .%s declaration, found %s", sp.text[1:], describe(p.tok()))
+	if !p.haveType(haveType, "."+sp.text[1:]+" declaration") {
 		return nil
 	}
 	for {
@@ -471,11 +459,7 @@ func (p *parser) offset() (int64, bool) {
 // parseImm parses an integer or float literal with an optional '-'.
 func (p *parser) parseImm() *ImmOperand {
 	t := p.tok()
-	neg := false
-	if t.is('-') {
-		neg = true
-		p.next()
-	}
+	neg := p.accept('-')
 	n := p.tok()
 	if n.kind != tInt && n.kind != tFloat {
 		p.errAt(n, "expected operand, found %s", describe(n))
@@ -496,4 +480,40 @@ func (p *parser) parseImm() *ImmOperand {
 		}
 	}
 	return imm
+}
+
+// typeDir reads the type directive t (".u32") of a declaration or
+// parameter (what, for messages) into *ty; a second type is an error.
+func (p *parser) typeDir(t *token, ty *Type, have *bool, what string) bool {
+	v, ok := ParseType(t.text[1:])
+	if !ok {
+		p.errAt(t, "unsupported: %s in %s", t.text, what)
+		return false
+	}
+	if *have {
+		p.errAt(t, "unexpected second type %s", t.text)
+		return false
+	}
+	*ty, *have = v, true
+	p.next()
+	return true
+}
+
+// haveType reports a declaration or parameter (what) that ended its
+// directives without a type.
+func (p *parser) haveType(have bool, what string) bool {
+	if !have {
+		p.errAt(p.tok(), "expected type in %s, found %s", what, describe(p.tok()))
+	}
+	return have
+}
+
+// alignDir reads ".align N" (the current token is .align) into *a.
+func (p *parser) alignDir(a *int) bool {
+	p.next()
+	n, ok := p.smallInt("alignment")
+	if ok {
+		*a = n
+	}
+	return ok
 }

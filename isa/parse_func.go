@@ -210,12 +210,9 @@ func (p *parser) parseParam(what string) *Param {
 		d := p.tok()
 		switch {
 		case d.text == ".align":
-			p.next()
-			a, ok := p.smallInt("alignment")
-			if !ok {
+			if !p.alignDir(&prm.Align) {
 				return nil
 			}
-			prm.Align = a
 		case d.text == ".ptr":
 			ptr = true
 			prm.PtrSpace = "generic"
@@ -224,8 +221,8 @@ func (p *parser) parseParam(what string) *Param {
 			prm.PtrSpace = d.text[1:]
 			p.next()
 		case d.text == ".v2" || d.text == ".v4" || d.text == ".v8":
-			if prm.Space != "param" {
-				p.errAt(d, "unsupported: vector .reg %s", what)
+			if prm.Space != "param" && d.text == ".v8" {
+				p.errAt(d, ".v8 is not a register vector (.reg takes .v2 and .v4)")
 				return nil
 			}
 			vec = int(d.text[2] - '0')
@@ -234,21 +231,12 @@ func (p *parser) parseParam(what string) *Param {
 			p.errAt(d, "unsupported: %s %s", d.text, what)
 			return nil
 		default:
-			ty, ok := ParseType(d.text[1:])
-			if !ok {
-				p.errAt(d, "unsupported: %s in %s", d.text, what)
+			if !p.typeDir(d, &prm.Type, &haveType, what) {
 				return nil
 			}
-			if haveType {
-				p.errAt(d, "unexpected second type %s", d.text)
-				return nil
-			}
-			prm.Type, haveType = ty, true
-			p.next()
 		}
 	}
-	if !haveType {
-		p.errAt(p.tok(), "expected type in %s, found %s", what, describe(p.tok()))
+	if !p.haveType(haveType, what) {
 		return nil
 	}
 	nt := p.tok()
@@ -279,13 +267,18 @@ func (p *parser) parseParam(what string) *Param {
 	}
 	if vec > 0 {
 		// A vector .param (".param .v4 .f32 x"): vec elements, aligned
-		// to the vector's size, read and written as an array of them.
+		// to the vector's size, read and written as an array of them. A
+		// vector .reg parameter (".reg .v4 .f32 v") is passed the same
+		// way and is a vector register in the callee.
 		if prm.ArrayLen > 0 {
 			p.errAt(nt, "unsupported: array of vectors %s", what)
 			return nil
 		}
 		prm.ArrayLen = vec
 		prm.Align = max(prm.Align, vec*prm.Type.Bytes())
+		if prm.Space == "reg" {
+			prm.Vec = vec
+		}
 	}
 	return prm
 }
@@ -373,7 +366,7 @@ func (p *parser) parseStmt() Stmt {
 		if n := p.peek(1); t.ch == '<' && n.kind == tWord && p.peek(2).is('>') {
 			// "<Trap>;": how ZLUDA's tests print intrinsics in their
 			// expected output, which follows the PTX in some of its files.
-			p.errAt(t, "unsupported: <%s> (an IR placeholder, not PTX)", n.text)
+			p.errAt(t, "expected statement, found <%s> (an IR placeholder of ZLUDA's test output, not PTX)", n.text)
 			p.syncStmt()
 			return nil
 		}
@@ -458,11 +451,7 @@ func (p *parser) parseInstr() Stmt {
 	if first.is('@') {
 		p.next()
 		g := p.tok()
-		neg := false
-		if g.is('!') {
-			neg = true
-			p.next()
-		}
+		neg := p.accept('!')
 		nt := p.tok()
 		if nt.kind != tWord {
 			p.errAt(nt, "expected predicate after '@', found %s", describe(nt))
@@ -540,12 +529,20 @@ func (p *parser) missingSemi() bool {
 // regOperand builds a RegOperand, splitting "%tid.x" into name and component.
 func regOperand(pos Pos, text string) *RegOperand {
 	r := &RegOperand{Pos: pos, Name: text}
-	if text[0] == '%' {
+	if text[0] == '%' || vecComponent(text) {
 		if dot := strings.IndexByte(text, '.'); dot > 0 {
 			r.Name, r.Comp = text[:dot], text[dot+1:]
 		}
 	}
 	return r
+}
+
+// vecComponent reports a name without '%' followed by a vector component
+// ("v.x", "rv.a"): PTX identifiers have no '.', so such a word can only be
+// an element of a vector register.
+func vecComponent(text string) bool {
+	dot := strings.IndexByte(text, '.')
+	return dot > 0 && dot == len(text)-2 && strings.IndexByte("xyzwrgba", text[dot+1]) >= 0
 }
 
 func (p *parser) parseOperand(depth int) Operand {
@@ -578,7 +575,7 @@ func (p *parser) parseOperand(depth int) Operand {
 			}
 			off, has = v, true
 		}
-		if t.text[0] == '%' {
+		if t.text[0] == '%' || vecComponent(t.text) {
 			r := regOperand(p.pos(t), t.text)
 			r.Offset, r.HasOffset = off, has
 			o = r

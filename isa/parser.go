@@ -248,3 +248,12 @@ func (p *parser) enter(t *token, what string) {
 }
 
 func (p *parser) leave() { p.depth-- }
+
+// accept consumes the punctuation ch if it is the current token.
+func (p *parser) accept(ch byte) bool {
+	if !p.tok().is(ch) {
+		return false
+	}
+	p.next()
+	return true
+}

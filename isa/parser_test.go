@@ -404,8 +404,8 @@ var bodyTests = []dumpCase{
 			"bar[sync] I(0=0)\nbarrier[sync aligned] I(0=0)\nsetmaxnreg[inc sync aligned u32] I(192=192)\nmembar[gl]\nfence[acq_rel gpu]\ncvta[to global u64] R(%rd1), R(%rd2)\n" +
 			"shfl[sync bfly b32] R(%r1), R(%r2), I(1=1), I(31=31), I(-1=-1)\nvote[sync ballot b32] R(%r1), R(%p1), I(-1=-1)"},
 	{"registers and symbols",
-		"mov.u32 %r1, %tid.x;\nmov.u32 %r2, %laneid;\nmov.pred p, q;\nmov.u64 %rd1, __local_depot0;\nnot.pred %p2, !%p1;\nS2R %r1, SR_GLOBAL_ESR;\nadd.u32 %r0, %r1+1, %r2+-1;\nmov.u64 %rd1, sym+4;\nmov.u64 %rd1, sym-4;\nmov.v4.u32 %rx, %clusterid;",
-		"mov[u32] R(%r1), R(%tid.x)\nmov[u32] R(%r2), R(%laneid)\nmov[pred] S(p), S(q)\nmov[u64] R(%rd1), S(__local_depot0)\nnot[pred] R(%p2), R(!%p1)\nS2R R(%r1), S(SR_GLOBAL_ESR)\nadd[u32] R(%r0), R(%r1+1), R(%r2-1)\nmov[u64] R(%rd1), S(sym+4)\nmov[u64] R(%rd1), S(sym-4)\nmov[v4 u32] R(%rx), R(%clusterid)"},
+		"mov.u32 %r1, %tid.x;\nmov.u32 %r2, %laneid;\nmov.pred p, q;\nmov.u64 %rd1, __local_depot0;\nnot.pred %p2, !%p1;\nS2R %r1, SR_GLOBAL_ESR;\nadd.u32 %r0, %r1+1, %r2+-1;\nmov.u64 %rd1, sym+4;\nmov.u64 %rd1, sym-4;\nmov.v4.u32 %rx, %clusterid;\nadd.f32 v.x, v.w, v.xy;",
+		"mov[u32] R(%r1), R(%tid.x)\nmov[u32] R(%r2), R(%laneid)\nmov[pred] S(p), S(q)\nmov[u64] R(%rd1), S(__local_depot0)\nnot[pred] R(%p2), R(!%p1)\nS2R R(%r1), S(SR_GLOBAL_ESR)\nadd[u32] R(%r0), R(%r1+1), R(%r2-1)\nmov[u64] R(%rd1), S(sym+4)\nmov[u64] R(%rd1), S(sym-4)\nmov[v4 u32] R(%rx), R(%clusterid)\nadd[f32] R(v.x), R(v.w), S(v.xy)"},
 	{"integer immediates",
 		"mov.u32 %r1, 0x1F;\nmov.u32 %r1, 017;\nmov.u32 %r1, 0b101;\nmov.s32 %r1, -1;\nmov.u32 %r1, 0x80000000U;\nmov.u32 %r1, 0;\nmov.u64 %rd1, 0xFFFFFFFFFFFFFFFF;\nmov.u64 %rd1, 18446744073709551615;\nmov.s64 %rd1, -9223372036854775808;",
 		"mov[u32] R(%r1), I(0x1F=31)\nmov[u32] R(%r1), I(017=15)\nmov[u32] R(%r1), I(0b101=5)\nmov[s32] R(%r1), I(-1=-1)\nmov[u32] R(%r1), I(0x80000000U=2147483648)\nmov[u32] R(%r1), I(0=0)\nmov[u64] R(%rd1), I(0xFFFFFFFFFFFFFFFF=-1)\nmov[u64] R(%rd1), I(18446744073709551615=-1)\nmov[s64] R(%rd1), I(-9223372036854775808=-9223372036854775808)"},
@@ -511,8 +511,8 @@ var errorTests = []struct {
 		[]string{"t.ptx:4:10: expected version number MAJOR.MINOR after .version, found 8"}},
 	{"unsupported directive", ".alias a, b;\n" + errKernel + "\t.maxnreg 3;\n}\n",
 		[]string{"t.ptx:4:1: unsupported: .alias", "t.ptx:7:2: unsupported: .maxnreg"}},
-	{"unsupported param", ".func k2(.reg .v4 .f32 x) { }\n.entry k3(.param .b8 y[]) { }\n",
-		[]string{"t.ptx:4:15: unsupported: vector .reg parameter", "t.ptx:5:23: unsupported: unsized array parameter"}},
+	{"unsupported param", ".func k2(.reg .v8 .f32 x) { }\n.entry k3(.param .b8 y[]) { }\n",
+		[]string{"t.ptx:4:15: .v8 is not a register vector (.reg takes .v2 and .v4)", "t.ptx:5:23: unsupported: unsized array parameter"}},
 	{"guarded block", errKernel + "\t@p { ret; }\n}\n",
 		[]string{"t.ptx:6:5: unsupported: guarded block"}},
 	{"preprocessor", "#include \"x.h\"\n",
@@ -526,7 +526,7 @@ var errorTests = []struct {
 	{"statement errors", errKernel + "\t%r1 = 5;\n\t.branchtargets L1;\n\t1: ret;\n}\n",
 		[]string{"t.ptx:6:2: expected instruction, found '%r1'", "t.ptx:7:2: .branchtargets needs a label", "t.ptx:8:2: expected statement, found 1"}},
 	{"zluda output syntax", errKernel + "\t<Trap>;\n\t<;\n}\n",
-		[]string{"t.ptx:6:2: unsupported: <Trap> (an IR placeholder, not PTX)", "t.ptx:7:2: expected statement, found '<'"}},
+		[]string{"t.ptx:6:2: expected statement, found <Trap> (an IR placeholder of ZLUDA's test output, not PTX)", "t.ptx:7:2: expected statement, found '<'"}},
 }
 
 func TestParseErrors(t *testing.T) {
@@ -589,9 +589,10 @@ func TestParseUnsupportedFlag(t *testing.T) {
 // each must give. Every other file must parse without error.
 var corpusExpect = map[string]string{
 	// ZLUDA's test file ends with ZLUDA's expected output, an IR dump in
-	// PTX-like syntax ("%4:" labels, "<Trap>;"): the placeholder is refused.
-	// The real kernel above it parses.
-	"zluda-trap.ptx": "zluda-trap.ptx:21:5: unsupported: <Trap> (an IR placeholder, not PTX)",
+	// PTX-like syntax ("%4:" labels, "<Trap>;"): the placeholder is a
+	// syntax error at its position (not "unsupported:", which is for legal
+	// PTX the model does not implement). The real kernel above it parses.
+	"zluda-trap.ptx": "zluda-trap.ptx:21:5: expected statement, found <Trap> (an IR placeholder of ZLUDA's test output, not PTX)",
 }
 
 func TestParseCorpus(t *testing.T) {

@@ -75,6 +75,10 @@ func (t Type) LowPrecision() bool {
 	return t == F16x2 || t == BF16 || t == BF16x2 || t == TF32 || t >= E4M3 && t <= E5M2x2
 }
 
+// FP8 reports the fp8 types (e4m3, e5m2 and their x2 pairs), which PTX
+// uses only in cvt (the x2 pairs) and in the tensor-core instructions.
+func (t Type) FP8() bool { return t >= E4M3 && t <= E5M2x2 }
+
 // Packed reports the types holding two values (f16x2 bf16x2 e4m3x2 e5m2x2).
 func (t Type) Packed() bool { return t == F16x2 || t == BF16x2 || t == E4M3x2 || t == E5M2x2 }
 

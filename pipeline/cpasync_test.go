@@ -81,8 +81,8 @@ func TestCpAsync(t *testing.T) {
 	if afterGroup < first+lat || afterAll < second+lat {
 		t.Errorf("copies at %d and %d (latency %d); after wait_group 1 at %d, after wait_all at %d", first, second, lat, afterGroup, afterAll)
 	}
-	if rep.Stalls["membar"] == 0 {
-		t.Errorf("no membar stall while waiting: %v", rep.Stalls)
+	if rep.Stalls["cp_async"] == 0 || rep.Stalls["membar"] != 0 {
+		t.Errorf("want cp_async stalls (not membar) while waiting: %v", rep.Stalls)
 	}
 }
 
@@ -107,5 +107,90 @@ func TestCpAsyncMbarrierArrive(t *testing.T) {
 	wantCompleted(t, rep)
 	if got := rep.Buffers["out"][0]; got != 2 {
 		t.Errorf("phase complete before/after the second arrival: %#b, want 0b10", got)
+	}
+}
+
+// cp.async groups are per thread (PTX ISA 9.7.9.25.3.2: commit_group
+// "commits all prior initiated but uncommitted cp.async instructions ...
+// into a cp.async-group" of the executing thread): lanes 16..31 copy 16
+// bytes each and do not commit; lanes 0..15 then commit an empty group.
+// wait_group 0 does not wait for the other lanes' uncommitted copies;
+// wait_all does, and the copied words are then in shared memory.
+func TestCpAsyncGroupsPerThread(t *testing.T) {
+	src := kernelWith(".shared .align 16 .b8 sm[512];", `
+	mul.lo.u32 %r3, %r1, 16;
+	mov.u32 %r5, sm;
+	add.u32 %r6, %r5, %r3;
+	cvt.u64.u32 %rd4, %r3;
+	add.s64 %rd5, %rd1, %rd4;
+	setp.ge.u32 %p1, %r1, 16;
+	@%p1 cp.async.cg.shared.global [%r6], [%rd5], 16;
+	@!%p1 cp.async.commit_group;
+	cp.async.wait_group 0;
+	add.u32 %r20, %r1, 0;
+	cp.async.wait_all;
+	add.u32 %r21, %r1, 0;
+	ld.shared.u32 %r7, [%r6];
+	st.global.u32 [%rd3+512], %r7;
+	ret;`)
+	init := make([]byte, 4*(128+32))
+	for i := range init[:512] {
+		init[i] = byte(i*5 + 1)
+	}
+	cfg := smallConfig()
+	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	for tid := 16; tid < 32; tid++ {
+		if want := binary.LittleEndian.Uint32(init[16*tid:]); out[128+tid] != want {
+			t.Errorf("thread %d: %#x, want %#x", tid, out[128+tid], want)
+		}
+	}
+	lat := uint64(cfg.Lat.Global)
+	cp := log.at(pcOfText(t, sm, "cp.async.cg"))[0].Cycle
+	afterGroup := log.at(pcOfText(t, sm, "add.u32 %r20"))[0].Cycle
+	afterAll := log.at(pcOfText(t, sm, "add.u32 %r21"))[0].Cycle
+	if afterGroup >= cp+lat || afterAll < cp+lat {
+		t.Errorf("copy at %d (latency %d); after wait_group 0 at %d (want before %d), after wait_all at %d (want from %d)", cp, lat, afterGroup, cp+lat, afterAll, cp+lat)
+	}
+}
+
+// cp.async with an ignore-src predicate (PTX ISA 9.7.9.25.3.1: when
+// ignore-src is true the source is not read and the cp-size bytes of the
+// destination are zero) and a cache policy (.L2::cache_hint: read, not
+// used): odd threads ignore their source, even threads copy 8 bytes.
+func TestCpAsyncIgnoreSrc(t *testing.T) {
+	src := kernelWith(".shared .align 16 .b8 sm[256];", `
+	mul.lo.u32 %r3, %r1, 8;
+	mov.u32 %r5, sm;
+	add.u32 %r6, %r5, %r3;
+	cvt.u64.u32 %rd4, %r3;
+	add.s64 %rd5, %rd1, %rd4;
+	st.shared.v2.u32 [%r6], {%r1, %r1};
+	and.b32 %r7, %r1, 1;
+	setp.ne.u32 %p1, %r7, 0;
+	createpolicy.fractional.L2::evict_last.b64 %rd6, 1.0;
+	cp.async.ca.shared.global.L2::cache_hint [%r6], [%rd5], 8, %p1, %rd6;
+	cp.async.wait_all;
+	ld.shared.v2.u32 {%r8, %r9}, [%r6];
+	st.global.v2.u32 [%rd5+256], {%r8, %r9};
+	ret;`)
+	init := make([]byte, 512)
+	for i := range init[:256] {
+		init[i] = byte(i*13 + 5)
+	}
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	for tid := 0; tid < 32; tid++ {
+		for k := 0; k < 2; k++ {
+			want := binary.LittleEndian.Uint32(init[8*tid+4*k:])
+			if tid%2 == 1 {
+				want = 0
+			}
+			if got := out[64+2*tid+k]; got != want {
+				t.Errorf("thread %d word %d: %#x, want %#x", tid, k, got, want)
+			}
+		}
 	}
 }

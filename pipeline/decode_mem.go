@@ -140,6 +140,9 @@ func (dc *decoder) decodeMem(d *dinst) *decodeErr {
 		if op > isa.AtomXor {
 			return dc.decodeMbar(d, op)
 		}
+		if in.Mods&(isa.ModMbarTry|isa.ModMbarHint|isa.ModMbarTx|isa.ModMbarTxDone) != 0 {
+			return illegal("ATOM.%s with mbarrier modifiers %#x", isa.AtomName(op), in.Mods)
+		}
 		if t.Float() && op != isa.AtomAdd && op != isa.AtomMin && op != isa.AtomMax && op != isa.AtomExch || t.LowPrecision() && op != isa.AtomAdd {
 			return illegal("ATOM.%s.%s", isa.AtomName(op), t)
 		}

@@ -115,7 +115,10 @@
 //   - Warp states (Nsight Compute names): selected, not_selected, wait,
 //     short_scoreboard, long_scoreboard, barrier, sleeping,
 //     branch_resolving, no_instruction, membar, drain, lg_throttle, misc;
-//     exited warps are not counted; "idle" counts empty slots, so the
+//     besides them regpool (setmaxnreg.inc), paused and trapped (the trap
+//     unit), cp_async (at cp.async.wait_group/wait_all) and mbarrier
+//     (suspended in mbarrier.try_wait), named after what they wait on as
+//     membar and barrier are; exited warps are not counted; "idle" counts empty slots, so the
 //     per-SM counts sum to cycles x sm.max_warps.
 //   - CTAs: as many resident as sm.max_warps, sm.max_ctas, the register file
 //     (per-thread count rounded to regpool.alloc_granularity, per warp to

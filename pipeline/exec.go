@@ -217,7 +217,7 @@ func (sm *SM) issue(w *warp, s int) {
 		if until, f = sm.execCpAsync(w, d, emask); f == nil {
 			w.advance()
 			if until > c+1 {
-				w.blockUntil, w.blockState = until, StateMembar
+				w.blockUntil, w.blockState = until, StateCpAsync
 			}
 		}
 	case catREDUX, catMATCH, catELECT:

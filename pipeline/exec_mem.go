@@ -172,6 +172,9 @@ func (sm *SM) atomics(w *warp, d *dinst, emask uint32, n int) *fault {
 		sm.store(r, n, nv&m64)
 		w.writeDest(d.d1, l, old)
 	}
+	if d.in.Mods&isa.ModMbarTry != 0 {
+		sm.tryWait(w, d, emask)
+	}
 	return nil
 }
 

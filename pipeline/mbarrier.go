@@ -5,7 +5,9 @@ package pipeline
 
 import (
 	"fmt"
+	"math/bits"
 
+	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/isa"
 )
 
@@ -22,12 +24,94 @@ func (dc *decoder) decodeMbar(d *dinst, op int) *decodeErr {
 	case isa.AtomMbarTestParity:
 		dt = isa.Pred
 	}
+	try, tx := in.Mods&(isa.ModMbarTry|isa.ModMbarHint), in.Mods&(isa.ModMbarTx|isa.ModMbarTxDone)
+	if try != 0 && op != isa.AtomMbarTest && op != isa.AtomMbarTestParity || try == isa.ModMbarHint ||
+		tx != 0 && op != isa.AtomMbarArrive && op != isa.AtomMbarDrop || tx == isa.ModMbarTxDone {
+		return illegal("ATOM.%s: mbarrier modifiers %#x", isa.AtomName(op), in.Mods)
+	}
 	var err *decodeErr
 	if d.b, err = dc.src(d, in.B, bt); err != nil {
 		return err
 	}
+	if in.Mods&(isa.ModMbarHint|isa.ModMbarTx) != 0 {
+		if d.c, err = dc.src(d, in.C, isa.U32); err != nil {
+			return err
+		}
+	}
 	d.d1, err = dc.dstReg(d, in.Dst, dt)
 	return err
+}
+
+// mbarWait is a warp suspended in mbarrier.try_wait: the barrier object
+// (its first byte in the CTA's shared memory) and the lanes whose phase
+// had not completed, with their waitComplete predicate.
+type mbarWait struct {
+	obj   *byte
+	lanes uint32
+	dst   dest
+}
+
+// tryWaitLimitNs is the model's time limit of a try_wait without a
+// suspendTimeHint, and the longest hint it honours (PTX leaves the limit
+// to the system): nanosleep's longest sleep, so that a suspension, like a
+// sleep, stays below run.watchdog_cycles (which must exceed 1 ms).
+const tryWaitLimitNs = clocktimer.MaxSleepNs
+
+// tryWait suspends w after an mbarrier.try_wait (PTX ISA 9.7.13.15.16:
+// "If the phase is not complete, the executing thread may be suspended.
+// Suspended thread resumes execution when the specified phase completes
+// OR before the phase completes following a system-dependent time
+// limit"). The lanes' predicates are already written (false for the
+// lanes whose phase is incomplete). If some lane's phase is incomplete
+// and all such lanes test the same barrier object, the warp waits in
+// state mbarrier until the time limit (the lowest suspendTimeHint of
+// those lanes, in ns, or tryWaitLimitNs; at most tryWaitLimitNs), and
+// the phase's completion wakes it with those lanes' predicates true
+// (wakeTryWaits). Lanes on different objects are not suspended: they
+// return at once, as test_wait does.
+func (sm *SM) tryWait(w *warp, d *dinst, emask uint32) {
+	lanes := emask &^ w.preds[d.d1.reg]
+	if lanes == 0 {
+		return
+	}
+	obj := &sm.refs[bits.TrailingZeros32(lanes)*4].buf[0]
+	ns := uint32(tryWaitLimitNs)
+	for m := lanes; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		if &sm.refs[l*4].buf[0] != obj {
+			return
+		}
+		if d.in.Mods&isa.ModMbarHint != 0 {
+			ns = min(ns, uint32(w.value(&d.c, l)))
+		}
+	}
+	until := sm.cycle + uint64(ns)*uint64(sm.cfg.Clock.MHz)/1000
+	if until <= sm.cycle+1 {
+		return
+	}
+	w.blockUntil, w.blockState = until, StateMbarrier
+	w.asyncOf().wait = mbarWait{obj: obj, lanes: lanes, dst: d.d1}
+}
+
+// wakeTryWaits resumes the warps of w's CTA suspended in try_wait on the
+// barrier object obj, whose phase has just completed: their waiting
+// lanes' predicates become true and they issue again from the next cycle.
+func (sm *SM) wakeTryWaits(w *warp, obj *byte) {
+	c := sm.cycle
+	for _, x := range w.cta.warps {
+		a := x.async
+		if a == nil || a.wait.obj != obj {
+			continue
+		}
+		if x.blockState == StateMbarrier && x.blockUntil > c+1 {
+			p := a.wait.dst.reg
+			x.preds[p] |= a.wait.lanes
+			x.prdy[p], x.pcls[p] = min(x.prdy[p], c+1), sbFixed
+			x.blockUntil = c + 1
+			x.refresh()
+		}
+		a.wait = mbarWait{}
+	}
 }
 
 // mbarrierFault is an mbarrier operation with undefined behaviour.
@@ -39,13 +123,15 @@ func mbarrierFault(lane int, format string, args ...any) *fault {
 // 9.7.13.15): init sets the expected and pending counts (phase 0);
 // arrive decrements the pending count by its count and returns the
 // object as it was (its phase bit is the state's phase), completing the
-// phase when the count reaches zero (the phase bit flips and the pending
-// count is the expected one again); arrive_drop also lowers the expected
+// phase when the count and the tx-count are zero (the phase bit flips and
+// the pending count is the expected one again); with ModMbarTx the
+// tx-count C is added first (expect_tx; subtracted with ModMbarTxDone:
+// complete_tx), and B may be 0; arrive_drop also lowers the expected
 // count; test_wait is true once the phase of the state (or of the given
 // parity) has completed. Undefined behaviour is an mbarrier_error: an
-// object outside shared memory, a count of 0 or above 2^20-1, more
-// arrivals than pending, and a .noComplete arrive that completes the
-// phase.
+// object outside shared memory, a count of 0 or above 2^20-1, a tx-count
+// outside ±(2^20-1), more arrivals than pending, and a .noComplete arrive
+// that completes the phase.
 func (sm *SM) mbarrier(w *warp, d *dinst, op, l int, r memRef) *fault {
 	if r.space != isa.SpaceShared {
 		return mbarrierFault(l, "%s: the barrier object is not in shared memory", isa.AtomName(op))
@@ -70,25 +156,40 @@ func (sm *SM) mbarrier(w *warp, d *dinst, op, l int, r memRef) *fault {
 		w.writeDest(d.d1, l, b2u(phase != want))
 	default:
 		n := b & 0xffffffff
+		txOp := d.in.Mods&isa.ModMbarTx != 0
 		switch {
-		case n == 0 || n > isa.MbarCountMask:
+		case n == 0 && !txOp || n > isa.MbarCountMask:
 			return mbarrierFault(l, "%s: count %d is outside 1..%d", isa.AtomName(op), n, isa.MbarCountMask)
 		case n > pend:
 			return mbarrierFault(l, "%s: %d arrivals on a barrier with %d pending (expected %d per phase; not initialized?)", isa.AtomName(op), n, pend, exp)
+		}
+		// The tx-count: 21-bit two's complement.
+		tx := int64(old>>isa.MbarTxShift&isa.MbarTxMask) << 43 >> 43
+		if txOp {
+			c := int64(uint32(w.value(&d.c, l)))
+			if d.in.Mods&isa.ModMbarTxDone != 0 {
+				c = -c
+			}
+			if tx += c; tx < -isa.MbarCountMask || tx > isa.MbarCountMask || c < -isa.MbarCountMask || c > isa.MbarCountMask {
+				return mbarrierFault(l, "%s: tx-count %d (after %+d) is outside ±%d", isa.AtomName(op), tx, c, isa.MbarCountMask)
+			}
 		}
 		if op == isa.AtomMbarDrop {
 			exp -= min(n, exp)
 		}
 		pend -= n
-		if pend == 0 {
+		if pend == 0 && tx == 0 {
 			if op == isa.AtomMbarArriveNC {
 				return mbarrierFault(l, "mbarrier.arrive.noComplete completes the current phase")
 			}
 			phase ^= 1
 			pend = exp
 		}
-		sm.store(r, 8, phase<<isa.MbarPhaseBit|exp<<isa.MbarExpShift|pend)
+		sm.store(r, 8, phase<<isa.MbarPhaseBit|uint64(tx)&isa.MbarTxMask<<isa.MbarTxShift|exp<<isa.MbarExpShift|pend)
 		w.writeDest(d.d1, l, old)
+		if phase != old>>isa.MbarPhaseBit {
+			sm.wakeTryWaits(w, &r.buf[0])
+		}
 	}
 	return nil
 }

@@ -76,6 +76,8 @@ func TestMbarrierErrors(t *testing.T) {
 		{"noComplete completes", "mbarrier.init.shared.b64 [bar], 1;\n\tmbarrier.arrive.noComplete.shared.b64 %rd4, [bar], 1;", "completes the current phase"},
 		{"too many arrivals", "mbarrier.init.shared.b64 [bar], 1;\n\tmbarrier.arrive.shared.b64 %rd4, [bar], 2;", "2 arrivals on a barrier with 1 pending"},
 		{"global object", "mbarrier.arrive.b64 %rd4, [%rd3];", "not in shared memory"},
+		{"tx-count overflow", "mbarrier.init.shared.b64 [bar], 1;\n\tmbarrier.expect_tx.shared.b64 [bar], 1048575;\n\tmbarrier.expect_tx.shared.b64 [bar], 1;", "tx-count 1048576 (after +1) is outside ±1048575"},
+		{"tx-count underflow", "mbarrier.init.shared.b64 [bar], 1;\n\tmbarrier.complete_tx.shared.b64 [bar], 1048575;\n\tmbarrier.complete_tx.shared.b64 [bar], 1;", "tx-count -1048576 (after -1) is outside ±1048575"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := kernelWith(".shared .align 8 .b64 bar;", "\t"+c.body+"\n\tret;")
@@ -84,5 +86,18 @@ func TestMbarrierErrors(t *testing.T) {
 				t.Fatalf("errors %+v, want an mbarrier_error saying %q", rep.Errors, c.msg)
 			}
 		})
+	}
+}
+
+// A cp.async.bulk whose size is not a positive multiple of 16 (PTX ISA
+// 9.7.9.25.4.1 requires one) faults at the copy, naming the size.
+func TestCpAsyncBulkSize(t *testing.T) {
+	src := kernelWith(".shared .align 16 .b8 sm[64];\n\t.shared .align 8 .b64 bar;", `
+	mbarrier.init.shared.b64 [bar], 1;
+	cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 24, [bar];
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{1, 1, 1}, Buffers: outBuf(16)})
+	if len(rep.Errors) == 0 || rep.Errors[0].Kind != "misaligned" || !strings.Contains(rep.Errors[0].Message, "size 24 is not a positive multiple of 16") {
+		t.Fatalf("errors %+v, want a misaligned fault for size 24", rep.Errors)
 	}
 }

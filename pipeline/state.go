@@ -25,6 +25,8 @@ const (
 	StatePaused                           // stopped in the trap handler by BPT.PAUSE / BPT.PAUSE_QUIET, until the host wakes it
 	StateTrapped                          // stopped by a trap for the host: no trap handler, or a trap inside the handler
 	StateRegpool                          // blocked in setmaxnreg.inc until the CTA's register pool holds the registers
+	StateCpAsync                          // at cp.async.wait_group / wait_all, until its threads' copy groups complete
+	StateMbarrier                         // suspended in mbarrier.try_wait until the phase completes or the time limit passes
 	numStates
 	StateEligible = numStates // internal: ready to issue
 )
@@ -48,6 +50,8 @@ var stateNames = [...]string{
 	StatePaused:          "paused",
 	StateTrapped:         "trapped",
 	StateRegpool:         "regpool",
+	StateCpAsync:         "cp_async",
+	StateMbarrier:        "mbarrier",
 }
 
 func (s WarpState) String() string {
@@ -61,7 +65,8 @@ func (s WarpState) String() string {
 }
 
 // StateNames lists every state name in order (exited and idle, then the
-// trap states paused and trapped and the register pool's regpool, last).
+// trap states paused and trapped, the register pool's regpool, and the
+// asynchronous waits cp_async and mbarrier, last).
 func StateNames() []string { return append([]string(nil), stateNames[:]...) }
 
 // pmStall maps a warp state to the config "stall:STATE" counter names
@@ -72,9 +77,9 @@ func pmStall(s WarpState) string {
 		return "fetch"
 	case StateWait, StateShortScoreboard, StateLongScoreboard:
 		return "scoreboard"
-	case StateLGThrottle, StateMembar:
+	case StateLGThrottle, StateMembar, StateCpAsync:
 		return "memory"
-	case StateBarrier:
+	case StateBarrier, StateMbarrier:
 		return "barrier"
 	case StateSleeping:
 		return "sleep"

@@ -59,10 +59,9 @@ type warp struct {
 
 	lastIssue uint64
 	memBusy   uint64 // outstanding memory operations complete
-	// cp.async (cpasync.go): when the copies since the last commit_group
-	// complete, and when each committed group does (oldest first).
-	asyncOpen   uint64
-	asyncGroups []uint64
+	// cp.async groups and mbarrier.try_wait (cpasync.go, mbarrier.go):
+	// nil until the warp's first cp.async or suspending try_wait.
+	async *asyncState
 
 	// Barriers: the lanes blocked at each barrier, and the bar.red
 	// destination of those lanes (written at the release).
@@ -113,7 +112,7 @@ func (w *warp) reset(nregs, npreds int) {
 	w.blockUntil, w.blockState = 0, StateMisc
 	w.branchUntil, w.fetchUntil, w.sbUntil, w.sbCls = 0, 0, 0, 0
 	w.readyAt, w.lastIssue, w.memBusy = 0, 0, 0
-	w.asyncOpen, w.asyncGroups = 0, w.asyncGroups[:0]
+	w.async.reset()
 	w.insts = 0
 	w.stalls = [numStates]uint64{}
 	w.state, w.since = StateNoInstruction, 0
@@ -139,5 +138,5 @@ func resize[T any](s []T, n int) []T {
 
 // longWait reports a long-latency stall (two_level swaps such warps out).
 func longWait(s WarpState) bool {
-	return s == StateLongScoreboard || s == StateBarrier || s == StateSleeping
+	return s == StateLongScoreboard || s == StateBarrier || s == StateSleeping || s == StateMbarrier || s == StateCpAsync
 }

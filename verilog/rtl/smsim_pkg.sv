@@ -115,4 +115,45 @@ package smsim_pkg;
   // clock_timer: the longest nanosleep, in ns.
   localparam logic [31:0] MaxSleepNs = 32'd1000000;  // clocktimer.MaxSleepNs
 
+  // SM: warp states (pipeline.WarpState, Nsight Compute's names; the trace's
+  // state_q).
+  typedef enum int unsigned {
+    WarpStateSelected        = 0,    // pipeline.StateNames()[0] "selected"
+    WarpStateNotSelected     = 1,    // pipeline.StateNames()[1] "not_selected"
+    WarpStateWait            = 2,    // pipeline.StateNames()[2] "wait"
+    WarpStateShortScoreboard = 3,    // pipeline.StateNames()[3] "short_scoreboard"
+    WarpStateLongScoreboard  = 4,    // pipeline.StateNames()[4] "long_scoreboard"
+    WarpStateBarrier         = 5,    // pipeline.StateNames()[5] "barrier"
+    WarpStateSleeping        = 6,    // pipeline.StateNames()[6] "sleeping"
+    WarpStateBranchResolving = 7,    // pipeline.StateNames()[7] "branch_resolving"
+    WarpStateNoInstruction   = 8,    // pipeline.StateNames()[8] "no_instruction"
+    WarpStateMembar          = 9,    // pipeline.StateNames()[9] "membar"
+    WarpStateDrain           = 10,   // pipeline.StateNames()[10] "drain"
+    WarpStateLgThrottle      = 11,   // pipeline.StateNames()[11] "lg_throttle"
+    WarpStateMisc            = 12,   // pipeline.StateNames()[12] "misc"
+    WarpStateExited          = 13,   // pipeline.StateNames()[13] "exited"
+    WarpStateIdle            = 14,   // pipeline.StateNames()[14] "idle"
+    WarpStatePaused          = 15,   // pipeline.StateNames()[15] "paused"
+    WarpStateTrapped         = 16,   // pipeline.StateNames()[16] "trapped"
+    WarpStateRegpool         = 17,   // pipeline.StateNames()[17] "regpool"
+    WarpStateCpAsync         = 18,   // pipeline.StateNames()[18] "cp_async"
+    WarpStateMbarrier        = 19    // pipeline.StateNames()[19] "mbarrier"
+  } warp_state_e;
+
+  // perf_mon: stall classes, the stall_count_i index of each (config.StallStates;
+  // the trace's stall_reason_q, where 0 is none).
+  typedef enum int unsigned {
+    StallAny         = 0,    // config.StallStates()[0] "any"
+    StallFetch       = 1,    // config.StallStates()[1] "fetch"
+    StallScoreboard  = 2,    // config.StallStates()[2] "scoreboard"
+    StallMemory      = 3,    // config.StallStates()[3] "memory"
+    StallBarrier     = 4,    // config.StallStates()[4] "barrier"
+    StallSleep       = 5,    // config.StallStates()[5] "sleep"
+    StallRegpool     = 6,    // config.StallStates()[6] "regpool"
+    StallDrain       = 7,    // config.StallStates()[7] "drain"
+    StallPaused      = 8,    // config.StallStates()[8] "paused"
+    StallTrapped     = 9,    // config.StallStates()[9] "trapped"
+    StallNotSelected = 10    // config.StallStates()[10] "not_selected"
+  } stall_class_e;
+
 endpackage
