@@ -462,6 +462,9 @@ func (sm *SM) tick(c uint64, first int) bool {
 
 	issued := false
 	insts := sm.warpInsts
+	if len(sm.hooks) > 0 {
+		sm.lsu.idle() // the requests of this cycle's instructions follow
+	}
 	for k := 0; k < ns; k++ {
 		s := (first + k) % ns
 		slot := sm.chosen[s]
@@ -478,6 +481,7 @@ func (sm *SM) tick(c uint64, first int) bool {
 			continue
 		}
 		issued = true
+		sm.lsu.s = s
 		sm.issue(w, s)
 	}
 	if !sm.stopped {

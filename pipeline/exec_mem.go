@@ -50,6 +50,9 @@ func (sm *SM) execMem(w *warp, d *dinst, emask uint32) (uint64, uint8, *fault) {
 			}
 		}
 	}
+	if len(sm.hooks) > 0 {
+		sm.lsu.request(w, d, emask, &base, off)
+	}
 	switch d.cat {
 	case catLD:
 		in := &d.in

@@ -127,6 +127,7 @@ func (sm *SM) observeIdle(c, from, to uint64) {
 		sm.cycle = c + i
 		sm.wb.eval(c + i)
 		sm.observe()
+		sm.lsu.idle() // cycle c+i makes no request
 		// This cycle's unit inputs, which the next cycle's hooks see.
 		u := &sm.unitIn
 		u.Cycle, u.RegPoolStepped, u.TrapStepped = c+i, true, false

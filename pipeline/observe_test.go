@@ -18,7 +18,7 @@ import (
 // outputs of every clocked unit the SM exposes.
 type observation [9]uint64
 
-var observationParts = [9]string{"cycle and warps", "warp_sched inputs and outputs", "CTAs", "unit inputs", "warp_sched registers", "clock_timer", "perf_mon", "trap_unit and reg_pool", "issue and writeback stages"}
+var observationParts = [9]string{"cycle and warps", "warp_sched inputs and outputs", "CTAs", "unit inputs", "warp_sched registers", "clock_timer", "perf_mon", "trap_unit and reg_pool", "issue, writeback and load/store stages"}
 
 func observe(sm *pipeline.SM, ci *pipeline.CycleInfo) observation {
 	var o observation
@@ -48,7 +48,7 @@ func observe(sm *pipeline.SM, ci *pipeline.CycleInfo) observation {
 	po := sm.PerfMon().Out()
 	part(6, raw(&po))
 	part(7, raw(sm.TrapStateRef()), raw(sm.RegPool().QRef()))
-	part(8, rawSlice(sm.IssueOut()), rawSlice(sm.WritebackOut()))
+	part(8, rawSlice(sm.IssueOut()), rawSlice(sm.WritebackOut()), rawSlice(sm.LSUOut()))
 	return o
 }
 

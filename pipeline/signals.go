@@ -20,6 +20,7 @@ const (
 	ScopeWarp      = "sm_top.g_warp[%d]"          // WarpRegs
 	ScopeIssue     = "sm_top.u_issue_%d"          // IssueOutputs, one per scheduler
 	ScopeWriteback = "sm_top.u_writeback_%d"      // WritebackOutputs, one per scheduler
+	ScopeLSU       = "sm_top.u_lsu_%d"            // LSUOutputs, one per scheduler
 	ScopeSched     = "sm_top.u_warp_sched_%d"     // package warpsched
 	ScopeTrap      = "sm_top.u_trap_unit"         // package trapunit
 	ScopeRegPool   = "sm_top.u_reg_pool"          // package regpool

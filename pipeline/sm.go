@@ -95,6 +95,7 @@ type SM struct {
 	schedWords int
 	issOut     []IssueOutputs // the issue stages' outputs, by scheduler
 	wb         writeback      // the writeback stages
+	lsu        lsu            // the load/store stages' requests, for the hooks
 
 	cycle     uint64
 	lastIssue uint64
@@ -296,6 +297,7 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	sm.issOut = make([]IssueOutputs, nsched)
 	sm.idleIssueOutputs()
 	sm.wb.init(nsched)
+	sm.lsu.out = make([]LSUOutputs, nsched)
 	if sm.numCTAs <= maxSlotLog/uint64(sm.warpsPerCTA) {
 		sm.slotLog = make([]uint16, sm.numCTAs*uint64(sm.warpsPerCTA))
 	}

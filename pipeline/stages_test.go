@@ -7,6 +7,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/examples"
+	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/pipeline"
 )
 
@@ -19,13 +20,15 @@ type wbWant struct {
 	lastSeq int
 }
 
-// TestIssueAndWritebackStages checks the issue and writeback stages'
-// outputs of every example against what the OnIssue hook reports of each
-// issued instruction: in its cycle, u_issue_N shows its warp, PC, opcode,
-// active group and guard lanes, and a stage whose scheduler issued
-// nothing drops issue_valid_o; in the cycle its destinations become
-// available (IssueInfo.Done), u_writeback_N counts it, and shows it when
-// it was issued last among that cycle's writebacks.
+// TestIssueAndWritebackStages checks the issue, load/store and writeback
+// stages' outputs of every example against what the OnIssue hook reports
+// of each issued instruction. In its cycle, u_issue_N shows its warp, PC,
+// opcode, active group and guard lanes, and a stage whose scheduler issued
+// nothing drops issue_valid_o. A load, store or atomic with a lane
+// executing makes one numbered request on u_lsu_N, whose global addresses
+// lie in a bound buffer or a module variable. In the cycle its
+// destinations become available (IssueInfo.Done), u_writeback_N counts
+// it, and shows it when it was issued last among that cycle's writebacks.
 func TestIssueAndWritebackStages(t *testing.T) {
 	for _, preset := range []string{"h100", "small"} {
 		cfg, err := config.Preset(preset)
@@ -67,7 +70,50 @@ func TestIssueAndWritebackStages(t *testing.T) {
 					}
 				}
 			})
+			type span struct{ lo, hi uint64 }
+			var bufs []span
+			for _, b := range e.Buffers {
+				a, ok := sm.BufferAddr(b.Param)
+				require.True(t, ok, b.Param)
+				bufs = append(bufs, span{a, a + uint64(b.Words)*4})
+			}
+			for _, y := range sm.Image().Symbols {
+				if int(y.Space) == isa.SpaceGlobal {
+					bufs = append(bufs, span{y.Addr, y.Addr + y.Size}) // the module's .global variables
+				}
+			}
+			var tag uint32
+			globals := 0
 			sm.OnIssue(func(ii *pipeline.IssueInfo) {
+				// The load/store stage's request: made by the loads,
+				// stores and atomics with a lane executing, each numbered;
+				// global accesses fall inside the bound buffers.
+				r := sm.LSUOut()[ii.Sched]
+				mem := ii.Inst.Op == isa.OpLD || ii.Inst.Op == isa.OpST || ii.Inst.Op == isa.OpATOM
+				if r.ReqValid != (mem && ii.Exec != 0) {
+					t.Fatalf("%s/%s cycle %d: %s issued with lanes %#x; mem_req_valid_o = %v", preset, e.Name, ii.Cycle, ii.Inst.Op, ii.Exec, r.ReqValid)
+				}
+				if r.ReqValid {
+					tag++
+					if int(r.ReqWarp) != ii.Warp || r.ReqMask != ii.Exec || r.ReqTag != tag || int(r.ReqSpace) != int(ii.Inst.Mods&isa.ModSpaceMask) || r.ReqSize == 0 {
+						t.Fatalf("%s/%s cycle %d: request %+v for warp %d lanes %#x, request %d", preset, e.Name, ii.Cycle, r, ii.Warp, ii.Exec, tag)
+					}
+					if r.ReqSpace == isa.SpaceGlobal {
+						for l := 0; l < 32; l++ {
+							if r.ReqMask>>uint(l)&1 == 0 {
+								continue
+							}
+							a, in := r.ReqAddr[l], false
+							for _, b := range bufs {
+								in = in || a >= b.lo && a+uint64(r.ReqSize) <= b.hi
+							}
+							if !in {
+								t.Fatalf("%s/%s cycle %d: lane %d's global access at %#x is outside every buffer", preset, e.Name, ii.Cycle, l, a)
+							}
+							globals++
+						}
+					}
+				}
 				o := sm.IssueOut()[ii.Sched]
 				got := [...]uint64{uint64(o.Warp), uint64(o.PC), uint64(o.Op), uint64(o.Mask), uint64(o.Exec)}
 				exp := [...]uint64{uint64(ii.Warp), uint64(ii.PC), uint64(ii.Inst.Op), uint64(ii.Mask), uint64(ii.Exec)}
@@ -93,6 +139,12 @@ func TestIssueAndWritebackStages(t *testing.T) {
 			require.NotEmpty(t, rep.Status)
 			require.Positive(t, cycles, e.Name)
 			require.Positive(t, checked, "%s: no writeback was checked", e.Name)
+			if len(e.Buffers) > 0 && e.Name != "bfs" {
+				require.Positive(t, tag, "%s: no memory request", e.Name)
+			}
+			if e.Name == "float_saxpy" {
+				require.Positive(t, globals, "%s: no global address checked", e.Name)
+			}
 		}
 	}
 }

@@ -104,7 +104,8 @@ func (t *Tracer) capture(ci *pipeline.CycleInfo, f *frame, final bool) {
 }
 
 // captureEnd captures the end of the cycle before into f: the issue
-// stage (with the guard masks of its instructions), trap_unit's outputs
+// stage (with the guard masks of its instructions), the load/store
+// stages' memory-port requests, trap_unit's outputs
 // (those of its Eval at the end of the cycle) and the inputs the SM drove
 // into the units in that cycle (u: CycleInfo.Units; nil before the
 // first cycle or after the last, when they read idle).
@@ -113,6 +114,16 @@ func (t *Tracer) captureEnd(f *frame, u *pipeline.UnitInputs) {
 	for k := range t.issueV {
 		if s.issue[k].any {
 			s.issue[k].capture(f.bytes[t.lay.issue[k]:], &t.issueV[k])
+		}
+	}
+	lsu := t.sm.LSUOut()
+	for k := range s.lsu {
+		if s.lsu[k].any {
+			r := lsu[k]
+			if u == nil {
+				r.ReqValid = false // no cycle drove the port
+			}
+			s.lsu[k].capture(f.bytes[t.lay.lsu[k]:], &r)
 		}
 	}
 	if s.trOut.any {

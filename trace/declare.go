@@ -145,6 +145,12 @@ func (t *Tracer) declare() error {
 			return err
 		}
 	}
+	s.lsu = make([]tinst[pipeline.LSUOutputs], ns)
+	for k := 0; k < ns; k++ {
+		if s.lsu[k], err = newInst[pipeline.LSUOutputs](t, ss, pipeline.TopTable[pipeline.LSUOutputs](scopef(ScopeLSU, k), p), enumsOf[pipeline.LSUOutputs](vals)); err != nil {
+			return err
+		}
+	}
 	for k := 0; k < ns; k++ {
 		if s.wb[k], err = newInst[pipeline.WritebackOutputs](t, ss, pipeline.TopTable[pipeline.WritebackOutputs](scopef(ScopeWriteback, k), p), nil); err != nil {
 			return err

@@ -24,7 +24,7 @@ func TestDocsWaveforms(t *testing.T) {
 	for _, tab := range [][]string{
 		pipeline.TopTable[pipeline.TopPorts]("s", p).Names(), pipeline.TopTable[pipeline.WarpRegs]("s", p).Names(), pipeline.TopTable[pipeline.IssueOutputs]("s", p).Names(),
 		pipeline.TopTable[pipeline.WritebackOutputs]("s", p).Names(), pipeline.TopTable[regPoolObs]("s", p).Names(), pipeline.TopTable[pipeline.BarrierCTA]("s", p).Names(),
-		pipeline.TopTable[pipeline.BarrierRegs]("s", p).Names(),
+		pipeline.TopTable[pipeline.BarrierRegs]("s", p).Names(), pipeline.TopTable[pipeline.LSUOutputs]("s", p).Names(),
 	} {
 		tables = append(tables, tab...)
 	}

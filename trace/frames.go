@@ -40,7 +40,7 @@ type frame struct {
 // clock_timer, perf_mon and reg_pool), then segment body (writeback, the
 // units).
 type layout struct {
-	issue, wb, sIn, sOut, sQ            []int
+	issue, lsu, wb, sIn, sOut, sQ       []int
 	ctOut, ctQ, pmOut, trOut, trQ, pool int
 	ctIn, pmIn, trIn, rpIn              int
 	words                               int
@@ -123,6 +123,9 @@ func (t *Tracer) layout() {
 	l.end = begin()
 	for k := range s.issue {
 		l.issue = append(l.issue, add(&s.issue[k].inst))
+	}
+	for k := range s.lsu {
+		l.lsu = append(l.lsu, add(&s.lsu[k].inst))
 	}
 	l.trOut = add(&s.trOut.inst)
 	l.ctIn, l.pmIn = add(&s.ctIn.inst), add(&s.pmIn.inst)

@@ -29,6 +29,7 @@ type sampler struct {
 	topV  pipeline.TopPorts // sm_top's ports as last set (the falling edge keeps done_o, status_o)
 	warps []tinst[pipeline.WarpRegs]
 	issue []tinst[pipeline.IssueOutputs]
+	lsu   []tinst[pipeline.LSUOutputs]
 	wb    []tinst[pipeline.WritebackOutputs]
 	sIn   []tinst[warpsched.Inputs]
 	sOut  []tinst[warpsched.Outputs]

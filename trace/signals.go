@@ -22,6 +22,7 @@ const (
 	ScopeWarp      = pipeline.ScopeWarp      // pipeline.WarpRegs
 	ScopeIssue     = pipeline.ScopeIssue     // pipeline.IssueOutputs, one per scheduler
 	ScopeWriteback = pipeline.ScopeWriteback // pipeline.WritebackOutputs, one per scheduler
+	ScopeLSU       = pipeline.ScopeLSU       // pipeline.LSUOutputs, one per scheduler
 	ScopeSched     = pipeline.ScopeSched     // warpsched's own table (SM.Signals)
 	ScopeTrap      = pipeline.ScopeTrap      // trapunit's own table
 	ScopeRegPool   = pipeline.ScopeRegPool   // regPoolObs
@@ -56,6 +57,8 @@ func enumValues() map[string][]string {
 		"warp_state": pipeline.StateNames(),
 		"stall":      stall,
 		"opcode":     ops,
+		"mem_op":     pipeline.MemOpNames(),
+		"mem_space":  pipeline.SpaceNames(),
 	}
 }
 
