@@ -123,10 +123,20 @@ type Lat struct {
 	Fetch   int `yaml:"fetch" unit:"cycles" min:"1" max:"100000" doc:"instruction fetch and decode: new PC to issuable"`
 }
 
+// MemModel is the timing model of memory accesses (mem.model).
+type MemModel string
+
+// The memory timing models.
+const (
+	MemFlat MemModel = "flat" // each space's fixed latency (lat.*), unlimited bandwidth
+	MemHier MemModel = "hier" // the memory system of package memsys behind the load/store port
+)
+
 // Mem holds memory-pipeline widths.
 type Mem struct {
-	GlobalPorts int `yaml:"global_ports" unit:"requests/cycle" min:"1" max:"32" doc:"warp-wide global/local memory requests the SM accepts per cycle"`
-	Inflight    int `yaml:"inflight" unit:"requests" min:"1" max:"65536" doc:"warp memory instructions the load/store unit's port tracks at once (taken, not yet answered); with all in use a warp waits in lg_throttle or mio_throttle (package memsys; the pipeline does not use it yet)"`
+	Model       MemModel `yaml:"model" enum:"flat|hier" doc:"memory timing: flat gives every access its space's latency (lat.global, lat.shared, ...) with unlimited bandwidth; hier sends each warp memory instruction through the load/store port into the memory system (coalescing, shared-memory banks, L1 with MSHRs, constant cache, L2, DRAM: sections l1, smem, l2, dram, const_cache; docs/memory.md)"`
+	GlobalPorts int      `yaml:"global_ports" unit:"requests/cycle" min:"1" max:"32" doc:"warp-wide global/local memory requests the SM accepts per cycle (mem.model flat; hier takes one per cycle)"`
+	Inflight    int      `yaml:"inflight" unit:"requests" min:"1" max:"65536" doc:"warp memory instructions the load/store unit's port tracks at once (taken, not yet answered; mem.model hier); with all in use a warp waits in lg_throttle or mio_throttle"`
 }
 
 // Pipe holds the throughput of each execution pipe, in results (lanes) per
@@ -346,7 +356,7 @@ func h100() Config {
 			Barrier: 8,   // assumed
 			Fetch:   2,   // assumed
 		},
-		Mem: Mem{GlobalPorts: 1, Inflight: 256}, // inflight: assumed (64 warps x 4 outstanding loads)
+		Mem: Mem{Model: MemFlat, GlobalPorts: 1, Inflight: 256}, // inflight: assumed (64 warps x 4 outstanding loads)
 		// Execution pipes: CUDA C++ Programming Guide, "Arithmetic
 		// Instructions", throughput table, compute capability 9.0 (and
 		// the H100 whitepaper's 128 FP32, 64 INT32 and 64 FP64 units per

@@ -237,7 +237,7 @@ func (sm *SM) execCpAsync(w *warp, d *dinst, emask uint32) (uint64, *fault) {
 	}
 	done := c + latOf(sm.cfg.Lat, latGlobal)
 	g.add(emask, done)
-	w.memBusy = max(w.memBusy, done)
+	w.busyUntil(done)
 	return 0, nil
 }
 
@@ -292,7 +292,7 @@ func (sm *SM) execBulkCopy(w *warp, d *dinst, emask uint32) *fault {
 	if dir[0] == isa.SpaceGlobal {
 		w.async.bulk.add(emask, done)
 	}
-	w.memBusy = max(w.memBusy, done)
+	w.busyUntil(done)
 	return nil
 }
 

@@ -81,11 +81,19 @@ func runExample(t testing.TB, e *examples.Example, cfg config.Config) (*SM, *Rep
 	return sm, rep
 }
 
+// TestExamples runs every example at both presets, and at h100 with the
+// memory system behind the load/store port (mem.model hier: only the
+// timing differs), and checks its outcome, its buffers against the
+// example's own reference and the report's accounting.
 func TestExamples(t *testing.T) {
 	for _, e := range examples.All() {
-		for _, preset := range []string{"h100", "small"} {
-			t.Run(e.Name+"/"+preset, func(t *testing.T) {
+		for _, setup := range []string{"h100", "small", "h100+hier"} {
+			preset, hier := strings.CutSuffix(setup, "+hier")
+			t.Run(e.Name+"/"+setup, func(t *testing.T) {
 				cfg, _ := config.Preset(preset)
+				if hier {
+					cfg.Mem.Model = config.MemHier
+				}
 				if e.Name == "nanosleep" || e.Name == "sreg_all" {
 					cfg.Env.Regs[3] = 0xfeed0003
 					cfg.Graph.Exec = 0x1234_5678_9abc

@@ -139,6 +139,7 @@ func (sm *SM) issue(w *warp, s int) {
 		lat = sm.lat[d.lat]
 	}
 	sbc := d.sb
+	pending := false // the memory port answers for the destinations
 	var f *fault
 	exits := uint32(0)
 	rtt := false
@@ -151,11 +152,23 @@ func (sm *SM) issue(w *warp, s int) {
 	case catLD, catST, catATOM:
 		var l uint64
 		l, sbc, f = sm.execMem(w, d, emask)
+		if f == portRefused {
+			sm.refused(w, c)
+			return
+		}
 		if f == nil {
-			if d.lat == latDynamic {
-				lat = l
+			if l == pendingLat {
+				// The memory port took it: its destinations and memBusy
+				// wait for the answer (memport.go).
+				lat, pending = l, true
+				w.memOut++
+				w.memBusy = c + pendingLat
+			} else {
+				if d.lat == latDynamic {
+					lat = l
+				}
+				w.busyUntil(c + max(lat, l))
 			}
-			w.memBusy = max(w.memBusy, c+max(lat, l))
 			w.advance()
 		}
 	case catCVTA:
@@ -290,7 +303,7 @@ func (sm *SM) issue(w *warp, s int) {
 			w.ccRdy = ready
 		}
 		// The writeback stage delivers the destinations at ready.
-		if ready > c && len(d.dstR)+len(d.dstP) > 0 {
+		if ready > c && !pending && len(d.dstR)+len(d.dstP) > 0 {
 			sm.wb.push(c, ready, s, w.slot, pc)
 		}
 	}
@@ -484,6 +497,9 @@ func (sm *SM) tick(c uint64, first int) bool {
 		sm.lsu.s = s
 		sm.issue(w, s)
 	}
+	if sm.mp != nil {
+		sm.tickMemPort()
+	}
 	if !sm.stopped {
 		sm.rpStep()
 	}
@@ -500,4 +516,13 @@ func (sm *SM) tick(c uint64, first int) bool {
 	sm.trapTick()
 	sm.u.tick(sm.warpInsts-insts, &sm.stalls, rec)
 	return issued
+}
+
+// refused withdraws the issue of w's memory instruction, which the memory
+// port did not take this cycle: the warp is throttled for the cycle
+// (lg_throttle) and tries again.
+func (sm *SM) refused(w *warp, c uint64) {
+	sm.stalls[StateSelected]--
+	sm.stalls[StateLGThrottle]++
+	sm.reclass(w, c, StateLGThrottle, 0)
 }

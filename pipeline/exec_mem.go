@@ -50,6 +50,11 @@ func (sm *SM) execMem(w *warp, d *dinst, emask uint32) (uint64, uint8, *fault) {
 			}
 		}
 	}
+	if sm.mp != nil {
+		if !sm.offer(w, d, emask, &base, off) {
+			return 0, 0, portRefused // not taken: the instruction does not execute
+		}
+	}
 	if len(sm.hooks) > 0 {
 		sm.lsu.request(w, d, emask, &base, off)
 	}
@@ -105,6 +110,9 @@ func (sm *SM) execMem(w *warp, d *dinst, emask uint32) (uint64, uint8, *fault) {
 		if f := sm.atomics(w, d, emask, n); f != nil {
 			return 0, 0, f
 		}
+	}
+	if sm.mp != nil {
+		return pendingLat, sb, nil // until the port answers (memport.go)
 	}
 	return sm.lat[worst], sb, nil
 }

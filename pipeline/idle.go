@@ -50,6 +50,9 @@ func (sm *SM) skipIdle(limit uint64) {
 			t = min(t, c+n)
 		}
 	}
+	if sm.mp != nil {
+		t = min(t, sm.memNext(c))
+	}
 	if m := sm.cfg.Run.MaxCycles; m > 0 {
 		t = min(t, m-1)
 	}
@@ -92,6 +95,9 @@ func (sm *SM) skipIdle(limit uint64) {
 		sm.u.pmLag += n
 	}
 	sm.cycle = c + n
+	if sm.mp != nil {
+		sm.mp.p.Advance(n)
+	}
 	if sm.u.asleep != 0 {
 		sm.u.sync() // clock_timer never lags while a warp sleeps
 	}

@@ -71,14 +71,20 @@ func rawSlice[T any](s []T) []byte {
 // skipping off, and an observer cannot tell: Run, which skips idle
 // stretches in one step, shows every cycle to an OnCycle hook exactly as
 // stepping cycle by cycle does (warp states, scheduler and unit inputs and
-// outputs, every unit's registers), and ends with the same report.
+// outputs, every unit's registers), and ends with the same report; with
+// the memory system behind the load/store port too (mem.model hier), whose
+// next event bounds the stretches skipped.
 func TestSkippedCyclesObserved(t *testing.T) {
-	for _, pol := range []config.SchedPolicy{config.PolicyTwoLevel, config.PolicyLRR} {
+	type setup struct {
+		pol config.SchedPolicy
+		mem config.MemModel
+	}
+	for _, su := range []setup{{config.PolicyTwoLevel, config.MemFlat}, {config.PolicyLRR, config.MemFlat}, {config.PolicyGTO, config.MemHier}} {
 		cfg, err := config.Preset("h100")
 		require.NoError(t, err)
-		cfg.Sched.Policy = pol
+		cfg.Sched.Policy, cfg.Mem.Model = su.pol, su.mem
 		for _, e := range examples.All() {
-			key := fmt.Sprintf("%s/%s", pol, e.Name)
+			key := fmt.Sprintf("%s/%s/%s", su.pol, su.mem, e.Name)
 			observed := func(run func(sm *pipeline.SM)) ([]observation, []byte) {
 				sm, err := newExampleSM(e, cfg)
 				require.NoError(t, err, key)

@@ -96,6 +96,7 @@ type SM struct {
 	issOut     []IssueOutputs // the issue stages' outputs, by scheduler
 	wb         writeback      // the writeback stages
 	lsu        lsu            // the load/store stages' requests, for the hooks
+	mp         *memPort       // the memory port (mem.model hier; nil: flat)
 
 	cycle     uint64
 	lastIssue uint64
@@ -298,6 +299,11 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	sm.idleIssueOutputs()
 	sm.wb.init(nsched)
 	sm.lsu.out = make([]LSUOutputs, nsched)
+	if cfg.Mem.Model == config.MemHier {
+		if err := sm.initMemPort(); err != nil {
+			return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
+		}
+	}
 	if sm.numCTAs <= maxSlotLog/uint64(sm.warpsPerCTA) {
 		sm.slotLog = make([]uint16, sm.numCTAs*uint64(sm.warpsPerCTA))
 	}

@@ -59,6 +59,11 @@ type warp struct {
 
 	lastIssue uint64
 	memBusy   uint64 // outstanding memory operations complete
+	// With the memory port (mem.model hier): the requests the port has
+	// not answered (memBusy is pendingLat beyond them while any is), and
+	// memBusy's value from the other operations.
+	memOut  int
+	memFlat uint64
 	// cp.async groups and mbarrier.try_wait (cpasync.go, mbarrier.go):
 	// nil until the warp's first cp.async or suspending try_wait.
 	async *asyncState
@@ -112,6 +117,7 @@ func (w *warp) reset(nregs, npreds int) {
 	w.blockUntil, w.blockState = 0, StateMisc
 	w.branchUntil, w.fetchUntil, w.sbUntil, w.sbCls = 0, 0, 0, 0
 	w.readyAt, w.lastIssue, w.memBusy = 0, 0, 0
+	w.memOut, w.memFlat = 0, 0
 	w.async.reset()
 	w.insts = 0
 	w.stalls = [numStates]uint64{}
@@ -139,4 +145,12 @@ func resize[T any](s []T, n int) []T {
 // longWait reports a long-latency stall (two_level swaps such warps out).
 func longWait(s WarpState) bool {
 	return s == StateLongScoreboard || s == StateBarrier || s == StateSleeping || s == StateMbarrier || s == StateCpAsync
+}
+
+// busyUntil records a memory operation of w that completes at cycle t.
+func (w *warp) busyUntil(t uint64) {
+	w.memFlat = max(w.memFlat, t)
+	if w.memOut == 0 {
+		w.memBusy = max(w.memBusy, t)
+	}
 }

@@ -81,6 +81,7 @@ var (
 	preset = flag.String("preset", "h100", "configuration preset")
 	only   = flag.String("only", "", "run only sources in this comma-separated list (sm, memsys, pipe)")
 	strict = flag.Bool("strict", false, "exit 1 when a line fails")
+	sets   = flag.String("set", "", "comma-separated KEY=VALUE settings for the sm runs (smsim run --set), e.g. mem.model=hier")
 )
 
 var lines []line
@@ -386,6 +387,11 @@ type report struct {
 func run(ptx, entry, outParam string, args ...string) ([]uint32, report) {
 	a := append([]string{"run", filepath.Join(*dir, ptx), "--entry", entry, "--preset", *preset, "--json",
 		"--set", "run.max_cycles=0", "--set", "run.watchdog_cycles=0"}, args...)
+	if *sets != "" {
+		for _, kv := range strings.Split(*sets, ",") {
+			a = append(a, "--set", kv)
+		}
+	}
 	cmd := exec.Command(*smsim, a...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -1,0 +1,203 @@
+// The memory port with the memory system behind it (mem.model hier): the
+// load/store stages hand each warp memory instruction to memsys.Port and
+// deliver its destinations when the port answers.
+
+package pipeline
+
+import (
+	"math/bits"
+
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/memsys"
+	"github.com/smsim/smsim/unitcfg"
+)
+
+// pendingLat stands for "until the port answers" in the scoreboard and in
+// warp.memBusy: far beyond any run, and far from overflowing.
+const pendingLat = 1 << 40
+
+// memPort is the SM's side of memsys.Port. The model still performs each
+// access functionally as the instruction executes; the port decides when
+// its results are delivered (the scoreboard releases the destinations
+// the cycle after the response) and whether it is taken at all: the port
+// takes one warp request per cycle and only while it has a free slot
+// (mem.inflight); a memory instruction it does not take does not execute
+// and its warp is throttled (lg_throttle) for the cycle, to try again.
+type memPort struct {
+	p    *memsys.Port
+	used bool                // a request was offered this cycle
+	out  *memsys.PortOutputs // the cycle's outputs once evaluated
+	pend []memPending        // by tag
+	free []uint32
+	req  memsys.Request // scratch
+}
+
+// memPending is a taken request: whose destinations its response
+// releases.
+type memPending struct {
+	w       *warp
+	d       *dinst
+	sched   int
+	pc      uint32
+	handler bool // issued by the trap handler: its destinations are in the handler's bank
+}
+
+// portRefused is execMem's answer when the port does not take the request.
+var portRefused = &fault{kind: "port_refused"}
+
+// initMemPort builds the port for mem.model hier.
+func (sm *SM) initMemPort() error {
+	pp, err := unitcfg.Port(sm.cfg)
+	if err != nil {
+		return err
+	}
+	p, err := memsys.NewPort(pp)
+	if err != nil {
+		return err
+	}
+	sm.mp = &memPort{p: p}
+	return nil
+}
+
+// offer hands memory instruction d of w (lanes emask, resolved accesses
+// in sm.refs, per-lane addresses base[l]+off) to the port, once per
+// cycle. It reports whether the port took it.
+func (sm *SM) offer(w *warp, d *dinst, emask uint32, base *[32]uint64, off uint64) bool {
+	mp := sm.mp
+	if mp.used {
+		return false // the port takes one request per cycle
+	}
+	mp.used = true
+	r := &mp.req
+	*r = memsys.Request{Op: memsys.OpLoad}
+	switch d.cat {
+	case catST:
+		r.Op = memsys.OpStore
+	case catATOM:
+		r.Op = memsys.OpAtomic
+	}
+	n := d.elem.Bytes() * d.vec
+	r.Size = min(n, 16) // a wider vector access is timed as its first 16 bytes per lane
+	first := -1
+	for m := emask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		ref := sm.refs[l*4]
+		if first < 0 {
+			first = ref.space
+		} else if ref.space != first {
+			continue // a generic access that falls in another space: timed with the first lane's
+		}
+		a := base[l] + off
+		switch ref.space {
+		case isa.SpaceGlobal:
+			a = ref.gaddr
+		case isa.SpaceShared:
+			if d.space == isa.SpaceGeneric {
+				a -= isa.SharedWindow
+			}
+		case isa.SpaceLocal:
+			if d.space == isa.SpaceGeneric {
+				a -= isa.LocalWindow
+			}
+			// Each thread's local memory is its own: apart by sm.local_bytes.
+			a += uint64(w.slot*32+l) * uint64(sm.cfg.SM.LocalBytes)
+		}
+		r.Mask |= 1 << uint(l)
+		r.Addr[l] = a &^ uint64(r.Size-1)
+	}
+	switch first {
+	case isa.SpaceShared:
+		r.Space = memsys.SpaceShared
+	case isa.SpaceLocal:
+		r.Space = memsys.SpaceLocal
+	case isa.SpaceParam:
+		r.Space = memsys.SpaceParam
+	case isa.SpaceConst:
+		r.Space = memsys.SpaceConst
+	}
+	var tag uint32
+	if k := len(mp.free); k > 0 {
+		tag = mp.free[k-1]
+	} else {
+		tag = uint32(len(mp.pend))
+	}
+	r.Tag = tag
+	o := mp.p.Eval(r)
+	mp.out = o
+	if !o.Ready || o.Err != nil {
+		return false
+	}
+	if k := len(mp.free); k > 0 {
+		mp.free = mp.free[:k-1]
+	} else {
+		mp.pend = append(mp.pend, memPending{})
+	}
+	mp.pend[tag] = memPending{w: w, d: d, sched: sm.lsu.s, pc: w.gpc, handler: w.tr.handler}
+	return true
+}
+
+// tickMemPort ends the port's cycle: the responses of the cycle release their
+// instructions' destinations, then the port's registers advance.
+func (sm *SM) tickMemPort() {
+	mp := sm.mp
+	o := mp.out
+	if o == nil {
+		o = mp.p.Eval(nil)
+	}
+	c := sm.cycle
+	for _, resp := range o.Responses() {
+		pd := mp.pend[resp.Tag]
+		mp.pend[resp.Tag] = memPending{}
+		mp.free = append(mp.free, resp.Tag)
+		sm.deliver(pd, c)
+	}
+	mp.p.Tick()
+	mp.out, mp.used = nil, false
+}
+
+// deliver releases the destinations of the pending request pd, answered
+// in cycle c: usable from the next cycle, shown by the writeback stage
+// then.
+func (sm *SM) deliver(pd memPending, c uint64) {
+	w, d := pd.w, pd.d
+	ready := c + 1
+	if d.lat != latNone && len(d.dstR)+len(d.dstP) > 0 {
+		release := func() {
+			for _, r := range d.dstR {
+				w.rdy[r] = ready
+			}
+			for _, p := range d.dstP {
+				w.prdy[p] = ready
+			}
+		}
+		switch {
+		case pd.handler == w.tr.handler:
+			release()
+		case !pd.handler:
+			w.userBank(release) // the warp has entered the trap handler since
+		}
+		// else: the handler that issued it has returned; its bank is gone.
+		sm.wb.push(c, ready, pd.sched, w.slot, pd.pc)
+	}
+	w.memOut--
+	if w.memOut == 0 {
+		w.memBusy = max(w.memFlat, ready)
+		if (w.blockState == StateMembar || w.blockState == StateDrain) && w.blockUntil >= pendingLat {
+			w.blockUntil = w.memBusy
+		}
+	}
+	if w.done {
+		w.invalidate()
+		return
+	}
+	w.refresh()
+}
+
+// memNext bounds an idle stretch by the port's next event: the cycle at
+// which it must be stepped again (never: nothing in flight).
+func (sm *SM) memNext(c uint64) uint64 {
+	if n, ok := sm.mp.p.NextEvent(); ok {
+		return c + n + 1
+	}
+	return never
+}
