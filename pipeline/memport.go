@@ -201,3 +201,17 @@ func (sm *SM) memNext(c uint64) uint64 {
 	}
 	return never
 }
+
+// memMetrics returns the memory system's counters by their Nsight names
+// (nil with mem.model flat).
+func (sm *SM) memMetrics() map[string]float64 {
+	if sm.mp == nil {
+		return nil
+	}
+	m := sm.mp.p.Metrics()
+	out := map[string]float64{}
+	for _, v := range m.Values() {
+		out[v.Name] = v.Value
+	}
+	return out
+}

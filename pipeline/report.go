@@ -48,6 +48,11 @@ type Report struct {
 	CTAsCompleted uint64 `json:"ctas_completed"` // CTAs whose warps all finished
 	// RegPool is the per-CTA register pool behind setmaxnreg (regpool.go).
 	RegPool *RegPoolReport `json:"regpool"`
+
+	// Metrics are the memory system's counters under their Nsight Compute
+	// names (l1tex__..., lts__..., dram__...), with the memory system
+	// behind the load/store port (mem.model hier; absent with flat).
+	Metrics map[string]float64 `json:"metrics,omitempty"`
 }
 
 // WarpReport describes one warp at the end of the run.
@@ -146,6 +151,7 @@ func (sm *SM) Report() *Report {
 		CTAsLaunched:       sm.nextCTA,
 		CTAsCompleted:      sm.ctasDone,
 		RegPool:            sm.rpReport(),
+		Metrics:            sm.memMetrics(),
 		WarpsOmitted:       sm.warpOmitted,
 	}
 	if sm.cycle > 0 {

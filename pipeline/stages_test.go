@@ -148,3 +148,43 @@ func TestIssueAndWritebackStages(t *testing.T) {
 		}
 	}
 }
+
+// TestHierMetrics: with the memory system behind the port, the report's
+// Nsight-named request counts are the global loads and stores that
+// issued with a lane executing (counted here from OnIssue); with flat
+// latencies the report has no metrics.
+func TestHierMetrics(t *testing.T) {
+	for _, name := range []string{"float_saxpy", "smem_reduce", "atomics"} {
+		e, ok := examples.ByName(name)
+		require.True(t, ok, name)
+		for _, m := range []config.MemModel{config.MemFlat, config.MemHier} {
+			cfg, err := config.Preset("h100")
+			require.NoError(t, err)
+			cfg.Mem.Model = m
+			sm, err := newExampleSM(e, cfg)
+			require.NoError(t, err, name)
+			var ld, st float64
+			sm.OnIssue(func(ii *pipeline.IssueInfo) {
+				global := int(ii.Inst.Mods&isa.ModSpaceMask) == isa.SpaceGlobal
+				if ii.Exec == 0 || !global {
+					return
+				}
+				switch ii.Inst.Op {
+				case isa.OpLD:
+					ld++
+				case isa.OpST:
+					st++
+				}
+			})
+			rep, err := sm.Run()
+			require.NoError(t, err, name)
+			if m == config.MemFlat {
+				require.Nil(t, rep.Metrics, name)
+				continue
+			}
+			require.Equal(t, ld, rep.Metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"], name)
+			require.Equal(t, st, rep.Metrics["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"], name)
+			require.GreaterOrEqual(t, rep.Metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], ld, name)
+		}
+	}
+}

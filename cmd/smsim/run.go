@@ -554,6 +554,19 @@ func writeSummary(w io.Writer, rep *pipeline.Report) {
 		}
 		tw.Flush()
 	}
+	if len(rep.Metrics) > 0 {
+		fmt.Fprintln(w, "\nmemory metrics (Nsight Compute names):")
+		names := make([]string, 0, len(rep.Metrics))
+		for k := range rep.Metrics {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, k := range names {
+			fmt.Fprintf(tw, "  %s\t%s\n", k, strconv.FormatFloat(rep.Metrics[k], 'f', -1, 64))
+		}
+		tw.Flush()
+	}
 	writeBuffers(w, rep.Buffers)
 	for _, e := range rep.Errors {
 		fmt.Fprintf(w, "\n%s: warp %d pc %d %s: %s\n    %s\n", e.Kind, e.Warp, e.PC, e.Line, e.Message, e.Source)
