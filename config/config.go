@@ -147,12 +147,13 @@ type Mem struct {
 // that waits for a busy pipe is in math_pipe_throttle. Sources and the
 // mapping of instructions to pipes: docs/calibration.md.
 type Pipe struct {
-	FP32  int `yaml:"fp32" unit:"results/clock/SM" min:"1" max:"1024" doc:"FP32 add, multiply, fma, compare, min/max, and the f16/bf16 arithmetic (one result per packed pair): 128 on compute capability 9.0"`
-	INT32 int `yaml:"int32" unit:"results/clock/SM" min:"1" max:"1024" doc:"32-bit integer add, subtract, logic, shift, compare, min/max, select, move, and conversions between integer types of at most 32 bits: 64 on 9.0"`
-	IMAD  int `yaml:"imad" unit:"results/clock/SM" min:"1" max:"1024" doc:"integer multiply, multiply-add, mul24/mad24, sad, dp4a/dp2a: 64 on 9.0"`
-	FP64  int `yaml:"fp64" unit:"results/clock/SM" min:"1" max:"1024" doc:"FP64 add, multiply, fma, compare: 64 on 9.0"`
-	SFU   int `yaml:"sfu" unit:"results/clock/SM" min:"1" max:"1024" doc:"special functions rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh, and popc, clz, brev, bfind, integer div/rem: 16 on 9.0"`
-	CVT   int `yaml:"cvt" unit:"results/clock/SM" min:"1" max:"1024" doc:"conversions (cvt) with a float or 64-bit type on either side: 16 on 9.0"`
+	Throttle bool `yaml:"throttle" doc:"enforce the rates below in the issue stage: a warp whose next instruction's pipe has no room this cycle waits in math_pipe_throttle (false: every pipe takes one warp instruction per scheduler per cycle)"`
+	FP32     int  `yaml:"fp32" unit:"results/clock/SM" min:"1" max:"1024" doc:"FP32 add, multiply, fma, compare, min/max, and the f16/bf16 arithmetic (one result per packed pair): 128 on compute capability 9.0"`
+	INT32    int  `yaml:"int32" unit:"results/clock/SM" min:"1" max:"1024" doc:"32-bit integer add, subtract, logic, shift, compare, min/max, select, move, and conversions between integer types of at most 32 bits: 64 on 9.0"`
+	IMAD     int  `yaml:"imad" unit:"results/clock/SM" min:"1" max:"1024" doc:"integer multiply, multiply-add, mul24/mad24, sad, dp4a/dp2a: 64 on 9.0"`
+	FP64     int  `yaml:"fp64" unit:"results/clock/SM" min:"1" max:"1024" doc:"FP64 add, multiply, fma, compare: 64 on 9.0"`
+	SFU      int  `yaml:"sfu" unit:"results/clock/SM" min:"1" max:"1024" doc:"special functions rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh, and popc, clz, brev, bfind, integer div/rem: 16 on 9.0"`
+	CVT      int  `yaml:"cvt" unit:"results/clock/SM" min:"1" max:"1024" doc:"conversions (cvt) with a float or 64-bit type on either side: 16 on 9.0"`
 }
 
 // L1 is the L1 data cache, which shares its storage with shared memory.

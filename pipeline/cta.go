@@ -138,6 +138,9 @@ func (sm *SM) retire() {
 		sm.readyBase[w.sched].Clear(int(w.local))
 		sm.readyPort[w.sched].Clear(int(w.local))
 		sm.schedIn[w.sched].WarpLongWait.Clear(int(w.local))
+		if sm.pt != nil {
+			sm.pt.file(w, false)
+		}
 		sm.slots[w.slot] = nil
 		changed = true
 		t := w.cta

@@ -190,7 +190,8 @@ type dinst struct {
 	space    int // memory: effective space from the encoding
 	vec      int // memory vector length
 	elem     isa.Type
-	usesPort bool // needs a global/local memory port
+	usesPort bool  // needs a global/local memory port
+	pipe     uint8 // the execution pipe of an ALU instruction (pipethrottle.Pipe), pipethrottle.NumPipes: none
 
 	lat   latClass
 	sb    uint8 // scoreboard class of the results

@@ -81,18 +81,25 @@ func runExample(t testing.TB, e *examples.Example, cfg config.Config) (*SM, *Rep
 	return sm, rep
 }
 
-// TestExamples runs every example at both presets, and at h100 with the
-// memory system behind the load/store port (mem.model hier: only the
-// timing differs), and checks its outcome, its buffers against the
-// example's own reference and the report's accounting.
+// TestExamples runs every example at both presets, and with the memory
+// system behind the load/store port (mem.model hier) and the execution
+// pipes' throughput (pipe.throttle), which change only the timing, and
+// checks its outcome, its buffers against the example's own reference and
+// the report's accounting.
 func TestExamples(t *testing.T) {
 	for _, e := range examples.All() {
-		for _, setup := range []string{"h100", "small", "h100+hier"} {
-			preset, hier := strings.CutSuffix(setup, "+hier")
+		for _, setup := range []string{"h100", "small", "h100+hier", "h100+pipes", "small+hier+pipes"} {
+			parts := strings.Split(setup, "+")
 			t.Run(e.Name+"/"+setup, func(t *testing.T) {
-				cfg, _ := config.Preset(preset)
-				if hier {
-					cfg.Mem.Model = config.MemHier
+				cfg, _ := config.Preset(parts[0])
+				preset := parts[0]
+				for _, p := range parts[1:] {
+					switch p {
+					case "hier":
+						cfg.Mem.Model = config.MemHier
+					case "pipes":
+						cfg.Pipe.Throttle = true
+					}
 				}
 				if e.Name == "nanosleep" || e.Name == "sreg_all" {
 					cfg.Env.Regs[3] = 0xfeed0003

@@ -500,6 +500,9 @@ func (sm *SM) tick(c uint64, first int) bool {
 	if sm.mp != nil {
 		sm.tickMemPort()
 	}
+	if sm.pt != nil {
+		sm.pt.tick()
+	}
 	if !sm.stopped {
 		sm.rpStep()
 	}

@@ -98,6 +98,9 @@ func (sm *SM) skipIdle(limit uint64) {
 	if sm.mp != nil {
 		sm.mp.p.Advance(n)
 	}
+	if sm.pt != nil {
+		sm.pt.u.Advance(n)
+	}
 	if sm.u.asleep != 0 {
 		sm.u.sync() // clock_timer never lags while a warp sleeps
 	}

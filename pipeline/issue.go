@@ -8,6 +8,7 @@ import (
 	"math/bits"
 
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/pipethrottle"
 )
 
 // The issue stages keep, per warp slot, its class (warp.state) and the
@@ -52,6 +53,9 @@ func (sm *SM) evalIssue(c uint64) int {
 		} else if sm.readyPort[s].AnyWords(nw) {
 			throttled = true
 		}
+		if sm.pt != nil {
+			sm.pt.hold(s, &in.WarpReady, nw)
+		}
 		if idleEval && !in.WarpReady.AnyWords(nw) && !in.WarpLaunch.AnyWords(nw) {
 			continue // nothing ready, nothing launched: Eval would change nothing
 		}
@@ -69,9 +73,15 @@ func (sm *SM) evalIssue(c uint64) int {
 			ports--
 		}
 		sm.reclass(w, c, StateSelected, 0)
+		if sm.pt != nil {
+			sm.pt.request(s, w)
+		}
 	}
 	if throttled {
 		sm.throttle(c)
+	}
+	if sm.pt != nil {
+		sm.pipeHeld(c)
 	}
 	for st, n := range sm.hist {
 		sm.stalls[st] += n
@@ -118,11 +128,17 @@ func (sm *SM) classify(c uint64) {
 				if twoLevel {
 					sm.schedIn[w.sched].WarpLongWait.Clear(local)
 				}
+				if sm.pt != nil {
+					sm.pt.file(w, true)
+				}
 				sm.reclass(w, c, StateNotSelected, never)
 				continue
 			}
 			sm.readyBase[w.sched].Clear(local)
 			sm.readyPort[w.sched].Clear(local)
+			if sm.pt != nil {
+				sm.pt.file(w, false)
+			}
 			st, until := StateSleeping, uint64(never) // until sleeping_o changes
 			if !sleeping {
 				st, until = w.stateAt(c), w.nextChange(c)
@@ -255,10 +271,11 @@ func (w *warp) nextChange(c uint64) uint64 {
 func (w *warp) refresh() {
 	w.invalidate()
 	sm := w.sm
-	w.sbUntil, w.sbCls, w.port = 0, sbFixed, false
+	w.sbUntil, w.sbCls, w.port, w.pipe = 0, sbFixed, false, uint8(pipethrottle.NumPipes)
 	if int(w.gpc) < len(sm.code) && w.gmask != 0 {
 		d := &sm.code[w.gpc]
 		w.port = d.usesPort
+		w.pipe = d.pipe
 		w.waitOn(d.srcR, w.rdy, w.rcls)
 		w.waitOn(d.dstR, w.rdy, w.rcls)
 		w.waitOn(d.srcP, w.prdy, w.pcls)

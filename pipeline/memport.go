@@ -202,16 +202,24 @@ func (sm *SM) memNext(c uint64) uint64 {
 	return never
 }
 
-// memMetrics returns the memory system's counters by their Nsight names
-// (nil with mem.model flat).
+// memMetrics returns the memory system's and the execution pipes'
+// counters by their Nsight names (nil with mem.model flat and
+// pipe.throttle off).
 func (sm *SM) memMetrics() map[string]float64 {
-	if sm.mp == nil {
+	if sm.mp == nil && sm.pt == nil {
 		return nil
 	}
-	m := sm.mp.p.Metrics()
 	out := map[string]float64{}
-	for _, v := range m.Values() {
-		out[v.Name] = v.Value
+	if sm.mp != nil {
+		m := sm.mp.p.Metrics()
+		for _, v := range m.Values() {
+			out[v.Name] = v.Value
+		}
+	}
+	if sm.pt != nil {
+		for _, v := range sm.pt.u.Metrics() {
+			out[v.Name] = float64(v.Value)
+		}
 	}
 	return out
 }

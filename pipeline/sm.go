@@ -8,6 +8,7 @@ import (
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/pipethrottle"
 	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/unitcfg"
 	"github.com/smsim/smsim/warpsched"
@@ -97,6 +98,7 @@ type SM struct {
 	wb         writeback      // the writeback stages
 	lsu        lsu            // the load/store stages' requests, for the hooks
 	mp         *memPort       // the memory port (mem.model hier; nil: flat)
+	pt         *pipeThrottle  // the execution pipes' throughput (pipe.throttle; nil: off)
 
 	cycle     uint64
 	lastIssue uint64
@@ -268,7 +270,12 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	dc := decoder{im: im, nregs: nregs, npreds: npreds}
 	sm.code = make([]dinst, len(im.Code))
 	for pc, in := range im.Code {
-		sm.code[pc] = dc.decode(in)
+		d := dc.decode(in)
+		d.pipe = uint8(pipethrottle.NumPipes)
+		if d.cat == catALU {
+			d.pipe = uint8(pipethrottle.Classify(&d.in))
+		}
+		sm.code[pc] = d
 	}
 
 	// Warp slots and schedulers.
@@ -299,6 +306,11 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	sm.idleIssueOutputs()
 	sm.wb.init(nsched)
 	sm.lsu.out = make([]LSUOutputs, nsched)
+	if cfg.Pipe.Throttle {
+		if err := sm.initPipeThrottle(); err != nil {
+			return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
+		}
+	}
 	if cfg.Mem.Model == config.MemHier {
 		if err := sm.initMemPort(); err != nil {
 			return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}

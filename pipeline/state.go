@@ -7,51 +7,53 @@ type WarpState uint8
 // The warp states. StateEligible is internal (the warp could issue; it ends
 // the cycle as selected or not_selected).
 const (
-	StateSelected        WarpState = iota // issued an instruction
-	StateNotSelected                      // could issue; another warp of its scheduler did
-	StateWait                             // fixed-latency dependency (ALU, FMA, branch unit results)
-	StateShortScoreboard                  // waiting for a shared-memory, special-register or parameter result
-	StateLongScoreboard                   // waiting for a global- or local-memory result
-	StateBarrier                          // waiting at bar.sync / bar.red for the CTA
-	StateSleeping                         // in nanosleep
-	StateBranchResolving                  // waiting for a branch, call or return to resolve
-	StateNoInstruction                    // waiting for the instruction fetch after a jump or at launch
-	StateMembar                           // waiting for its memory operations to complete (membar/fence)
-	StateDrain                            // exited, waiting for its stores to drain; or held at BPT.DRAIN until its earlier instructions complete
-	StateLGThrottle                       // its global/local memory instruction found no free memory port
-	StateMisc                             // any other reason
-	StateExited                           // all threads exited (not counted)
-	StateIdle                             // the warp slot holds no warp (counted per SM only)
-	StatePaused                           // stopped in the trap handler by BPT.PAUSE / BPT.PAUSE_QUIET, until the host wakes it
-	StateTrapped                          // stopped by a trap for the host: no trap handler, or a trap inside the handler
-	StateRegpool                          // blocked in setmaxnreg.inc until the CTA's register pool holds the registers
-	StateCpAsync                          // at cp.async.wait_group / wait_all, until its threads' copy groups complete
-	StateMbarrier                         // suspended in mbarrier.try_wait until the phase completes or the time limit passes
+	StateSelected         WarpState = iota // issued an instruction
+	StateNotSelected                       // could issue; another warp of its scheduler did
+	StateWait                              // fixed-latency dependency (ALU, FMA, branch unit results)
+	StateShortScoreboard                   // waiting for a shared-memory, special-register or parameter result
+	StateLongScoreboard                    // waiting for a global- or local-memory result
+	StateBarrier                           // waiting at bar.sync / bar.red for the CTA
+	StateSleeping                          // in nanosleep
+	StateBranchResolving                   // waiting for a branch, call or return to resolve
+	StateNoInstruction                     // waiting for the instruction fetch after a jump or at launch
+	StateMembar                            // waiting for its memory operations to complete (membar/fence)
+	StateDrain                             // exited, waiting for its stores to drain; or held at BPT.DRAIN until its earlier instructions complete
+	StateLGThrottle                        // its global/local memory instruction found no free memory port
+	StateMisc                              // any other reason
+	StateExited                            // all threads exited (not counted)
+	StateIdle                              // the warp slot holds no warp (counted per SM only)
+	StatePaused                            // stopped in the trap handler by BPT.PAUSE / BPT.PAUSE_QUIET, until the host wakes it
+	StateTrapped                           // stopped by a trap for the host: no trap handler, or a trap inside the handler
+	StateRegpool                           // blocked in setmaxnreg.inc until the CTA's register pool holds the registers
+	StateCpAsync                           // at cp.async.wait_group / wait_all, until its threads' copy groups complete
+	StateMbarrier                          // suspended in mbarrier.try_wait until the phase completes or the time limit passes
+	StateMathPipeThrottle                  // could issue, but its instruction's execution pipe has no room this cycle (pipe.throttle)
 	numStates
 	StateEligible = numStates // internal: ready to issue
 )
 
 var stateNames = [...]string{
-	StateSelected:        "selected",
-	StateNotSelected:     "not_selected",
-	StateWait:            "wait",
-	StateShortScoreboard: "short_scoreboard",
-	StateLongScoreboard:  "long_scoreboard",
-	StateBarrier:         "barrier",
-	StateSleeping:        "sleeping",
-	StateBranchResolving: "branch_resolving",
-	StateNoInstruction:   "no_instruction",
-	StateMembar:          "membar",
-	StateDrain:           "drain",
-	StateLGThrottle:      "lg_throttle",
-	StateMisc:            "misc",
-	StateExited:          "exited",
-	StateIdle:            "idle",
-	StatePaused:          "paused",
-	StateTrapped:         "trapped",
-	StateRegpool:         "regpool",
-	StateCpAsync:         "cp_async",
-	StateMbarrier:        "mbarrier",
+	StateSelected:         "selected",
+	StateNotSelected:      "not_selected",
+	StateWait:             "wait",
+	StateShortScoreboard:  "short_scoreboard",
+	StateLongScoreboard:   "long_scoreboard",
+	StateBarrier:          "barrier",
+	StateSleeping:         "sleeping",
+	StateBranchResolving:  "branch_resolving",
+	StateNoInstruction:    "no_instruction",
+	StateMembar:           "membar",
+	StateDrain:            "drain",
+	StateLGThrottle:       "lg_throttle",
+	StateMisc:             "misc",
+	StateExited:           "exited",
+	StateIdle:             "idle",
+	StatePaused:           "paused",
+	StateTrapped:          "trapped",
+	StateRegpool:          "regpool",
+	StateCpAsync:          "cp_async",
+	StateMbarrier:         "mbarrier",
+	StateMathPipeThrottle: "math_pipe_throttle",
 }
 
 func (s WarpState) String() string {
@@ -66,7 +68,7 @@ func (s WarpState) String() string {
 
 // StateNames lists every state name in order (exited and idle, then the
 // trap states paused and trapped, the register pool's regpool, and the
-// asynchronous waits cp_async and mbarrier, last).
+// asynchronous waits cp_async and mbarrier, and math_pipe_throttle, last).
 func StateNames() []string { return append([]string(nil), stateNames[:]...) }
 
 // pmStall maps a warp state to the config "stall:STATE" counter names

@@ -22,7 +22,8 @@ type warp struct {
 	sbUntil     uint64
 	blockState  WarpState
 	sbCls       uint8
-	port        bool // the next instruction needs a memory port
+	port        bool  // the next instruction needs a memory port
+	pipe        uint8 // the next instruction's execution pipe (pipethrottle.NumPipes: none)
 	state       WarpState
 	sched       int32 // scheduler index (slot % sched.count)
 	local       int32 // index within the scheduler (slot / sched.count)
