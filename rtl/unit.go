@@ -20,3 +20,27 @@ type Unit[I, O, S any] interface {
 type Resetter interface {
 	Reset()
 }
+
+// Regs holds the registers of a unit whose always_ff is only Q = D, and
+// gives it the Q, D, Tick and Reset methods of Unit and Resetter. A unit
+// embeds it (rtl.Regs[State]); its Eval reads Cur and writes Next.
+type Regs[S any] struct {
+	// Cur is Q, the registers' outputs; Next is D, their inputs.
+	Cur, Next S
+}
+
+// Q returns the registers.
+func (r *Regs[S]) Q() S { return r.Cur }
+
+// D returns the next-state values computed by the last Eval.
+func (r *Regs[S]) D() S { return r.Next }
+
+// Tick is always_ff: Q = D.
+func (r *Regs[S]) Tick() { r.Cur = r.Next }
+
+// Reset puts Q and D in the zero value of S. A unit with other reset
+// values defines its own Reset.
+func (r *Regs[S]) Reset() {
+	var z S
+	r.Cur, r.Next = z, z
+}
