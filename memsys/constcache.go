@@ -126,16 +126,7 @@ func (c *ConstCache) Fill(r Resp) {
 			continue
 		}
 		s := c.set(m.line)
-		v := &s[0]
-		for j := range s {
-			if !s[j].used {
-				v = &s[j]
-				break
-			}
-			if s[j].lru < v.lru {
-				v = &s[j]
-			}
-		}
+		v := &s[victim(s)]
 		*v = way{tag: m.line, used: true, valid: 1, lru: c.now}
 		for _, cr := range m.reqs {
 			cr.wait--

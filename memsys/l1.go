@@ -205,16 +205,7 @@ func (c *L1) lookup(line uint64) *way {
 // least recently used one (the lowest way on a tie).
 func (c *L1) allocate(line uint64) *way {
 	s := c.set(line)
-	v := 0
-	for i := range s {
-		if !s[i].used {
-			v = i
-			break
-		}
-		if s[i].lru < s[v].lru {
-			v = i
-		}
-	}
+	v := victim(s)
 	w := &s[v]
 	if w.used {
 		delete(c.where, w.tag)

@@ -106,6 +106,21 @@ type way struct {
 	lru   uint64 // cycle of the last access
 }
 
+// victim is the way of set s to fill: the first free one, or else the
+// least recently used (the lowest on a tie).
+func victim(s []way) int {
+	v := 0
+	for i := range s {
+		if !s[i].used {
+			return i
+		}
+		if s[i].lru < s[v].lru {
+			v = i
+		}
+	}
+	return v
+}
+
 type l2wait struct {
 	r   Req
 	due uint64 // earliest response cycle (the hit latency from service)
@@ -188,16 +203,7 @@ func (c *L2) lookup(line uint64) *way {
 // (its dirty sectors are written back to DRAM).
 func (c *L2) allocate(line uint64) *way {
 	s := c.set(line)
-	v := &s[0]
-	for i := range s {
-		if !s[i].used {
-			v = &s[i]
-			break
-		}
-		if s[i].lru < v.lru {
-			v = &s[i]
-		}
-	}
+	v := &s[victim(s)]
 	if v.used && v.dirty != 0 {
 		c.stats.WriteBacks++
 		c.dram.Push(Req{Op: OpStore, Addr: v.tag, Sectors: v.dirty})
