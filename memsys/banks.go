@@ -204,13 +204,12 @@ type Banks struct {
 var _ rtl.Unit[BankInputs, BankOutputs, BankState] = (*Banks)(nil)
 
 // NewBanks checks p and returns the unit in its reset state.
-func NewBanks(p BankParams) (*Banks, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
+func NewBanks(p BankParams) (*Banks, error) { return rtl.Build(p, newBanks) }
+
+func newBanks(p BankParams) *Banks {
 	u := &Banks{p: p}
 	u.Reset()
-	return u, nil
+	return u
 }
 
 // Params returns the unit's parameters.

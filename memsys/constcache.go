@@ -3,6 +3,8 @@ package memsys
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/smsim/smsim/rtl"
 )
 
 // ConstParams are the constant cache's parameters.
@@ -77,12 +79,11 @@ type ConstCache struct {
 }
 
 // NewConstCache checks p and returns an empty cache at cycle 0.
-func NewConstCache(p ConstParams) (*ConstCache, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
+func NewConstCache(p ConstParams) (*ConstCache, error) { return rtl.Build(p, newConstCache) }
+
+func newConstCache(p ConstParams) *ConstCache {
 	n := p.SizeBytes / (p.LineBytes * p.Assoc)
-	return &ConstCache{p: p, nsets: n, ways: make([]way, n*p.Assoc)}, nil
+	return &ConstCache{p: p, nsets: n, ways: make([]way, n*p.Assoc)}
 }
 
 // Ready reports whether a warp request may be pushed this cycle.

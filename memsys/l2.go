@@ -1,6 +1,10 @@
 package memsys
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/rtl"
+)
 
 // MaxPartitions bounds L2Params.Partitions.
 const MaxPartitions = 16
@@ -149,16 +153,11 @@ type L2 struct {
 }
 
 // NewL2 checks p and returns an empty slice at cycle 0.
-func NewL2(p L2Params) (*L2, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
-	d, err := NewDRAM(p.DRAM)
-	if err != nil {
-		return nil, err
-	}
+func NewL2(p L2Params) (*L2, error) { return rtl.Build(p, newL2) }
+
+func newL2(p L2Params) *L2 {
 	n := p.SliceBytes / uint64(LineBytes*p.Assoc)
-	return &L2{p: p, nsets: n, sets: make([][]way, n), bw: newServer(p.BW), miss: map[uint64]*l2miss{}, dram: d}, nil
+	return &L2{p: p, nsets: n, sets: make([][]way, n), bw: newServer(p.BW), miss: map[uint64]*l2miss{}, dram: newDRAM(p.DRAM)}
 }
 
 // Params returns the parameters.

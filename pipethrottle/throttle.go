@@ -115,12 +115,11 @@ var _ rtl.Unit[Inputs, Outputs, State] = (*Unit)(nil)
 
 // New checks p and returns the unit in its reset state (every pipe ready).
 func New(p Params) (*Unit, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
-	u := &Unit{p: p}
-	u.Reset()
-	return u, nil
+	return rtl.Build(p, func(p Params) *Unit {
+		u := &Unit{p: p}
+		u.Reset()
+		return u
+	})
 }
 
 // Params returns the parameters.

@@ -44,3 +44,15 @@ func (r *Regs[S]) Reset() {
 	var z S
 	r.Cur, r.Next = z, z
 }
+
+// Build is the constructor of a unit whose parameters have a Check
+// method: build(p) when p passes Check, else Check's error (and the zero
+// U). A unit made of units builds them with their unchecked build
+// functions, since its own Check checks their parameters.
+func Build[P interface{ Check() error }, U any](p P, build func(P) U) (U, error) {
+	if err := p.Check(); err != nil {
+		var zero U
+		return zero, err
+	}
+	return build(p), nil
+}
