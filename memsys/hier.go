@@ -1,6 +1,7 @@
 package memsys
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/smsim/smsim/rtl"
@@ -58,13 +59,7 @@ type HierParams struct {
 
 // Check reports a parameter outside its range.
 func (p HierParams) Check() error {
-	if err := p.L1.Check(); err != nil {
-		return err
-	}
-	if err := p.Const.Check(); err != nil {
-		return err
-	}
-	return p.L2.Check()
+	return cmp.Or(p.L1.Check(), p.Const.Check(), p.L2.Check()) // the first error
 }
 
 // PortIn is what the SM drives on its memory port in a cycle.
