@@ -205,15 +205,21 @@ func TestStaticErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := kernelHead + ".visible .entry k()\n{\n" + c.body + "\nret;\n}\n"
-			_, err := isa.AssembleSource("t.ptx", []byte(src))
-			if err == nil {
-				t.Fatalf("assembled; want error %q", c.want)
-			}
-			if !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("got  %v\nwant %s", err, c.want)
-			}
+			wantAsmError(t, kernelHead+".visible .entry k()\n{\n"+c.body+"\nret;\n}\n", c.want)
 		})
+	}
+}
+
+// wantAsmError assembles src as t.ptx and fails t unless that fails with
+// an error containing want.
+func wantAsmError(t *testing.T, src, want string) {
+	t.Helper()
+	_, err := isa.AssembleSource("t.ptx", []byte(src))
+	if err == nil {
+		t.Fatalf("assembled; want error %q", want)
+	}
+	if !strings.Contains(err.Error(), want) {
+		t.Fatalf("got  %v\nwant %s", err, want)
 	}
 }
 
@@ -228,10 +234,7 @@ func TestIndirectCallTypeCheck(t *testing.T) {
 	ret;
 }
 `
-	_, err := isa.AssembleSource("t.ptx", []byte(src))
-	if err == nil || !strings.Contains(err.Error(), "t.ptx:10:24: .calltargets Ftgt: g has a different signature from f") {
-		t.Fatalf("got %v", err)
-	}
+	wantAsmError(t, src, "t.ptx:10:24: .calltargets Ftgt: g has a different signature from f")
 	src = kernelHead + `
 .func (.param .b32 r) f(.param .b32 a) { st.param.b32 [r], 1; ret; }
 .visible .entry k()
@@ -244,10 +247,7 @@ func TestIndirectCallTypeCheck(t *testing.T) {
 	ret;
 }
 `
-	_, err = isa.AssembleSource("t.ptx", []byte(src))
-	if err == nil || !strings.Contains(err.Error(), "t.ptx:12:2: call passes 1 argument(s), the callee's type has 2") {
-		t.Fatalf("got %v", err)
-	}
+	wantAsmError(t, src, "t.ptx:12:2: call passes 1 argument(s), the callee's type has 2")
 }
 
 func TestMaxNRegRefused(t *testing.T) {
@@ -261,10 +261,7 @@ func TestMaxNRegRefused(t *testing.T) {
 		fmt.Fprintf(&b, "st.global.u32 [%%rd1+%d], %%r%d;\n", 4*i, i)
 	}
 	b.WriteString("ret;\n}\n")
-	_, err := isa.AssembleSource("t.ptx", []byte(b.String()))
-	if err == nil || !strings.Contains(err.Error(), "t.ptx:5:1: kernel k needs 42 registers per thread, more than its .maxnreg 32") {
-		t.Fatalf("got %v", err)
-	}
+	wantAsmError(t, b.String(), "t.ptx:5:1: kernel k needs 42 registers per thread, more than its .maxnreg 32")
 }
 
 func TestRegisterAllocationReuses(t *testing.T) {

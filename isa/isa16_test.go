@@ -1,11 +1,10 @@
 package isa_test
 
 import (
-	"strings"
-
-	"github.com/smsim/smsim/isa"
 	"path/filepath"
 	"testing"
+
+	"github.com/smsim/smsim/isa"
 )
 
 // TestISA16Kernels: the clang-16 kernels of issue 16's instructions
@@ -112,14 +111,7 @@ func TestISA16Errors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := kernelHead + ".visible .entry k()\n{\n" + regs + c.body + "\nret;\n}\n"
-			_, err := isa.AssembleSource("t.ptx", []byte(src))
-			if err == nil {
-				t.Fatalf("assembled; want error %q", c.want)
-			}
-			if !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("got  %v\nwant %s", err, c.want)
-			}
+			wantAsmError(t, kernelHead+".visible .entry k()\n{\n"+regs+c.body+"\nret;\n}\n", c.want)
 		})
 	}
 }
@@ -132,10 +124,7 @@ func TestPredParamPlaces(t *testing.T) {
 		{"kernel", ".visible .entry k(.param .pred p) { ret; }\n", "t.ptx:4:19: a .pred parameter must be a .reg parameter of a .func"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := isa.AssembleSource("t.ptx", []byte(kernelHead+c.src))
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("got %v, want %s", err, c.want)
-			}
+			wantAsmError(t, kernelHead+c.src, c.want)
 		})
 	}
 	if _, err := isa.AssembleSource("t.ptx", []byte(kernelHead+".func (.reg .pred r) f(.reg .pred p) { mov.pred r, p; ret; }\n")); err != nil {

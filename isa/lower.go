@@ -3,6 +3,7 @@
 package isa
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -544,15 +545,11 @@ func joinMods(in *Instr) string {
 	return strings.Join(append([]string{in.Op}, in.Mods...), ".")
 }
 
+// checkNoMods reports whether every modifier left in ms is one of allowed;
+// the first that is not is an error ("unsupported: op.mod").
 func (st *fnState) checkNoMods(in *Instr, ms modSet, allowed ...string) bool {
 	for _, m := range ms.rest {
-		ok := false
-		for _, a := range allowed {
-			if m == a {
-				ok = true
-			}
-		}
-		if !ok {
+		if !slices.Contains(allowed, m) {
 			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
 			return false
 		}

@@ -172,10 +172,7 @@ func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
 		st.a.errorf(in.Pos, "setp.%s is only for integer types", CmpName(cmp))
 		return
 	}
-	n := 3
-	if boolop != BoolNone {
-		n = 4
-	}
+	n := 3 + btoi(boolop != BoolNone) // the predicate operand of a boolean op
 	if !st.wantOperands(in, n, n) {
 		return
 	}

@@ -174,10 +174,7 @@ func (st *fnState) lowerLop3(in *Instr, ms modSet, mi minst) {
 			return
 		}
 	}
-	n := 5
-	if boolop != BoolNone {
-		n = 6
-	}
+	n := 5 + btoi(boolop != BoolNone) // the predicate operand of a boolean op
 	if !st.wantOperands(in, n, n) {
 		return
 	}

@@ -54,18 +54,10 @@ func (st *fnState) lowerMufu(in *Instr, ms modSet, mi minst) {
 // ex2.approx.ftz.{bf16,bf16x2} and tanh.approx.{f16,f16x2,bf16,bf16x2}
 // (PTX ISA 9.7.4.9-10).
 func (st *fnState) lowerMufuHalf(in *Instr, ms modSet, mi minst, op Opcode, t Type) {
-	approx, ftz := false, false
-	for _, m := range ms.rest {
-		switch m {
-		case "approx":
-			approx = true
-		case "ftz":
-			ftz = true
-		default:
-			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
-			return
-		}
+	if !st.checkNoMods(in, ms, "approx", "ftz") {
+		return
 	}
+	approx, ftz := ms.has("approx"), ms.has("ftz")
 	bf := t == BF16 || t == BF16x2
 	switch {
 	case !approx:

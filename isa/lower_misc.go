@@ -54,22 +54,10 @@ func (st *fnState) lowerMisc(in *Instr, ms modSet, mi minst) {
 			mi.in.Imm = 1 << uint(im.Int)
 		}
 	case "setmaxnreg":
-		var inc, dec, sync, aligned bool
-		for _, m := range ms.rest {
-			switch m {
-			case "inc":
-				inc = true
-			case "dec":
-				dec = true
-			case "sync":
-				sync = true
-			case "aligned":
-				aligned = true
-			default:
-				st.a.errorf(in.Pos, "unsupported: setmaxnreg.%s", m)
-				return
-			}
+		if !st.checkNoMods(in, ms, "inc", "dec", "sync", "aligned") {
+			return
 		}
+		inc, dec, sync, aligned := ms.has("inc"), ms.has("dec"), ms.has("sync"), ms.has("aligned")
 		if inc == dec {
 			st.a.errorf(in.Pos, "setmaxnreg needs exactly one of .inc and .dec")
 			return

@@ -10,21 +10,12 @@ func (st *fnState) lowerMov(in *Instr, ms modSet, mi minst) {
 	if !st.wantOperands(in, 2, 2) {
 		return
 	}
-	vec := 0
-	var rest []string
-	for _, m := range ms.rest {
-		switch m {
-		case "v2":
-			vec = 2
-		case "v4":
-			vec = 4
-		default:
-			rest = append(rest, m)
-		}
-	}
-	if len(rest) > 0 {
-		st.a.errorf(in.Pos, "unsupported: mov.%s", rest[0])
+	if !st.checkNoMods(in, ms, "v2", "v4") {
 		return
+	}
+	vec := 0
+	for _, m := range ms.rest {
+		vec = int(m[1] - '0') // the last of .v2 and .v4
 	}
 	t, ok := st.oneType(in, ms)
 	if !ok {
@@ -40,31 +31,13 @@ func (st *fnState) lowerMov(in *Instr, ms modSet, mi minst) {
 		st.lowerMovVec(in, mi, t, vec, d, s)
 		return
 	}
-	// Pack {a, b} -> d.
-	if vo, ok := s.(*VecOperand); ok {
-		if len(vo.Elems) != 2 || t.Bits() < 16 {
-			st.a.errorf(vo.Pos, "unsupported: mov packing %d elements", len(vo.Elems))
-			return
-		}
-		half := t.Half()
-		mi.in.Op, mi.in.Type, mi.in.Mods = OpMOV, t, ModMovPack
-		if !st.dst(&mi, fDst, d, t, false) || !st.src(&mi, 0, vo.Elems[0], half) || !st.src(&mi, 1, vo.Elems[1], half) {
-			return
-		}
-		st.emit(mi)
-		return
+	// Pack {a, b} -> d, or unpack s -> {lo, hi}.
+	vo, pack := s.(*VecOperand)
+	if !pack {
+		vo, _ = d.(*VecOperand)
 	}
-	if vo, ok := d.(*VecOperand); ok {
-		if len(vo.Elems) != 2 || t.Bits() < 16 {
-			st.a.errorf(vo.Pos, "unsupported: mov unpacking into %d elements", len(vo.Elems))
-			return
-		}
-		half := t.Half()
-		mi.in.Op, mi.in.Type, mi.in.Mods = OpMOV, t, ModMovUnpack
-		if !st.dst(&mi, fDst, vo.Elems[0], half, false) || !st.dst(&mi, fDst2, vo.Elems[1], half, false) || !st.src(&mi, 0, s, t) {
-			return
-		}
-		st.emit(mi)
+	if vo != nil {
+		st.lowerMovPack(in, mi, t, d, s, vo, pack)
 		return
 	}
 	// Address of a frame variable or local: FP + offset.
@@ -285,5 +258,28 @@ func (st *fnState) lowerMovVec(in *Instr, mi minst, t Type, n int, d, s Operand)
 		if !mov(-1, ds[i], ss[i], tmp[i]) {
 			return
 		}
+	}
+}
+
+// lowerMovPack lowers mov d, {a, b} (pack) and mov {lo, hi}, s (unpack):
+// vo is the vector operand, two elements of half t's width.
+func (st *fnState) lowerMovPack(in *Instr, mi minst, t Type, d, s Operand, vo *VecOperand, pack bool) {
+	if len(vo.Elems) != 2 || t.Bits() < 16 {
+		what := map[bool]string{true: "packing", false: "unpacking into"}[pack]
+		st.a.errorf(vo.Pos, "unsupported: mov %s %d elements", what, len(vo.Elems))
+		return
+	}
+	half := t.Half()
+	mi.in.Op, mi.in.Type = OpMOV, t
+	var ok bool
+	if pack {
+		mi.in.Mods = ModMovPack
+		ok = st.dst(&mi, fDst, d, t, false) && st.src(&mi, 0, vo.Elems[0], half) && st.src(&mi, 1, vo.Elems[1], half)
+	} else {
+		mi.in.Mods = ModMovUnpack
+		ok = st.dst(&mi, fDst, vo.Elems[0], half, false) && st.dst(&mi, fDst2, vo.Elems[1], half, false) && st.src(&mi, 0, s, t)
+	}
+	if ok {
+		st.emit(mi)
 	}
 }

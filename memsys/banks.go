@@ -197,53 +197,37 @@ type BankState struct {
 // cycles (the replays behind Nsight Compute's mio_throttle and
 // short_scoreboard stalls once integrated).
 type Banks struct {
-	p    BankParams
-	q, d BankState
+	p                   BankParams
+	rtl.Regs[BankState] // Q, D, Tick and Reset
 }
 
-var (
-	_ rtl.Unit[BankInputs, BankOutputs, BankState] = (*Banks)(nil)
-	_ rtl.Resetter                                 = (*Banks)(nil)
-)
+var _ rtl.Unit[BankInputs, BankOutputs, BankState] = (*Banks)(nil)
 
 // NewBanks checks p and returns the unit in its reset state.
-func NewBanks(p BankParams) (*Banks, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
+func NewBanks(p BankParams) (*Banks, error) { return rtl.Build(p, newBanks) }
+
+func newBanks(p BankParams) *Banks {
 	u := &Banks{p: p}
 	u.Reset()
-	return u, nil
+	return u
 }
 
 // Params returns the unit's parameters.
 func (u *Banks) Params() BankParams { return u.p }
 
-// Reset empties the unit.
-func (u *Banks) Reset() { u.q, u.d = BankState{}, BankState{} }
-
-// Q returns the registers.
-func (u *Banks) Q() BankState { return u.q }
-
-// D returns the next-state values computed by the last Eval.
-func (u *Banks) D() BankState { return u.d }
-
-// Tick is always_ff: Q = D.
-func (u *Banks) Tick() { u.q = u.d }
-
 // Eval is always_comb.
 func (u *Banks) Eval(in BankInputs) BankOutputs {
-	q := &u.q
-	u.d = *q
+	q := &u.Cur
+	u.Next = *q
 	var o BankOutputs
 	// 1. The wavefront of this cycle.
 	lastGoes := false
 	if q.Busy {
 		o.WfValid, o.WfLanes, o.WfOp, o.WfID = true, q.Lanes[q.Idx], q.Op, q.ID
 		o.WfLast = q.Idx+1 == q.NWf
-		u.d.Idx = q.Idx + 1
+		u.Next.Idx = q.Idx + 1
 		if o.WfLast {
-			u.d.Busy, u.d.Idx = false, 0
+			u.Next.Busy, u.Next.Idx = false, 0
 			lastGoes = true
 		}
 	}
@@ -254,8 +238,8 @@ func (u *Banks) Eval(in BankInputs) BankOutputs {
 		o.ReqErr = err != nil
 		o.ReqWavefronts, o.ReqConflicts = uint8(w.N), uint8(w.Conflicts())
 		if o.ReqReady && err == nil && w.N > 0 {
-			u.d.Busy, u.d.Op, u.d.ID, u.d.NWf, u.d.Idx = true, in.ReqOp, in.ReqID, uint8(w.N), 0
-			u.d.Lanes = w.Lanes
+			u.Next.Busy, u.Next.Op, u.Next.ID, u.Next.NWf, u.Next.Idx = true, in.ReqOp, in.ReqID, uint8(w.N), 0
+			u.Next.Lanes = w.Lanes
 		}
 	}
 	return o

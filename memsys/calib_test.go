@@ -11,6 +11,24 @@ import (
 	"github.com/smsim/smsim/unitcfg"
 )
 
+// mustBuild validates cfg, maps it to a unit's parameters with param (a
+// unitcfg function) and builds the unit with build; any error fails t.
+func mustBuild[P, U any](t testing.TB, cfg config.Config, param func(config.Config) (P, error), build func(P) (U, error)) U {
+	t.Helper()
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := param(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
 // rig is the memory path of an SM at component level: the coalescer in
 // front of the memory system, driven one cycle at a time as the SM will
 // drive them (Eval every unit, then Tick every unit).
@@ -23,17 +41,7 @@ type rig struct {
 
 func newRig(t testing.TB, cfg config.Config) *rig {
 	t.Helper()
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	p, err := unitcfg.MemSys(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := memsys.NewHier(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := mustBuild(t, cfg, unitcfg.MemSys, memsys.NewHier)
 	return &rig{t: t, co: memsys.NewCoalescer(memsys.CoalescerParams{}), h: h}
 }
 

@@ -167,14 +167,11 @@ type CoalescerState struct {
 // n lines holds the stage n cycles (Nsight Compute's lg_throttle when the
 // LSU has more to send).
 type Coalescer struct {
-	p    CoalescerParams
-	q, d CoalescerState
+	p                        CoalescerParams
+	rtl.Regs[CoalescerState] // Q, D, Tick and Reset
 }
 
-var (
-	_ rtl.Unit[CoalescerInputs, CoalescerOutputs, CoalescerState] = (*Coalescer)(nil)
-	_ rtl.Resetter                                                = (*Coalescer)(nil)
-)
+var _ rtl.Unit[CoalescerInputs, CoalescerOutputs, CoalescerState] = (*Coalescer)(nil)
 
 // NewCoalescer returns a coalescer in its reset state.
 func NewCoalescer(p CoalescerParams) *Coalescer {
@@ -183,22 +180,10 @@ func NewCoalescer(p CoalescerParams) *Coalescer {
 	return u
 }
 
-// Reset empties the stage.
-func (u *Coalescer) Reset() { u.q, u.d = CoalescerState{}, CoalescerState{} }
-
-// Q returns the registers.
-func (u *Coalescer) Q() CoalescerState { return u.q }
-
-// D returns the next-state values computed by the last Eval.
-func (u *Coalescer) D() CoalescerState { return u.d }
-
-// Tick is always_ff: Q = D.
-func (u *Coalescer) Tick() { u.q = u.d }
-
 // Eval is always_comb.
 func (u *Coalescer) Eval(in CoalescerInputs) CoalescerOutputs {
-	q := &u.q
-	u.d = *q
+	q := &u.Cur
+	u.Next = *q
 	var o CoalescerOutputs
 	// 1. The line in flight.
 	lastGoes := false
@@ -209,9 +194,9 @@ func (u *Coalescer) Eval(in CoalescerInputs) CoalescerOutputs {
 		o.OutAddr, o.OutSectors, o.OutLanes = q.Addr[i], q.Sectors[i], q.Lanes[i]
 		o.OutIdx, o.OutLast = i, i+1 == q.NLines
 		if in.OutReady {
-			u.d.Idx = i + 1
+			u.Next.Idx = i + 1
 			if o.OutLast {
-				u.d.Busy, u.d.Idx = false, 0
+				u.Next.Busy, u.Next.Idx = false, 0
 				lastGoes = true
 			}
 		}
@@ -224,11 +209,11 @@ func (u *Coalescer) Eval(in CoalescerInputs) CoalescerOutputs {
 		o.ReqErr = err != nil
 		o.ReqSectors, o.ReqLines = uint8(c.Sectors), uint8(c.N)
 		if o.ReqReady && err == nil && c.N > 0 {
-			u.d.Busy, u.d.Op, u.d.Space, u.d.ID = true, in.ReqOp, in.ReqSpace, in.ReqID
-			u.d.NLines, u.d.Idx = uint8(c.N), 0
-			u.d.Addr, u.d.Sectors, u.d.Lanes = [WarpSize]uint64{}, [WarpSize]uint8{}, [WarpSize]uint32{}
+			u.Next.Busy, u.Next.Op, u.Next.Space, u.Next.ID = true, in.ReqOp, in.ReqSpace, in.ReqID
+			u.Next.NLines, u.Next.Idx = uint8(c.N), 0
+			u.Next.Addr, u.Next.Sectors, u.Next.Lanes = [WarpSize]uint64{}, [WarpSize]uint8{}, [WarpSize]uint32{}
 			for k := 0; k < c.N; k++ {
-				u.d.Addr[k], u.d.Sectors[k], u.d.Lanes[k] = c.Lines[k].Addr, c.Lines[k].Sectors, c.Lines[k].Lanes
+				u.Next.Addr[k], u.Next.Sectors[k], u.Next.Lanes[k] = c.Lines[k].Addr, c.Lines[k].Sectors, c.Lines[k].Lanes
 			}
 		}
 	}

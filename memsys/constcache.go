@@ -3,6 +3,8 @@ package memsys
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/smsim/smsim/rtl"
 )
 
 // ConstParams are the constant cache's parameters.
@@ -77,12 +79,11 @@ type ConstCache struct {
 }
 
 // NewConstCache checks p and returns an empty cache at cycle 0.
-func NewConstCache(p ConstParams) (*ConstCache, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
+func NewConstCache(p ConstParams) (*ConstCache, error) { return rtl.Build(p, newConstCache) }
+
+func newConstCache(p ConstParams) *ConstCache {
 	n := p.SizeBytes / (p.LineBytes * p.Assoc)
-	return &ConstCache{p: p, nsets: n, ways: make([]way, n*p.Assoc)}, nil
+	return &ConstCache{p: p, nsets: n, ways: make([]way, n*p.Assoc)}
 }
 
 // Ready reports whether a warp request may be pushed this cycle.
@@ -126,16 +127,7 @@ func (c *ConstCache) Fill(r Resp) {
 			continue
 		}
 		s := c.set(m.line)
-		v := &s[0]
-		for j := range s {
-			if !s[j].used {
-				v = &s[j]
-				break
-			}
-			if s[j].lru < v.lru {
-				v = &s[j]
-			}
-		}
+		v := &s[victim(s)]
 		*v = way{tag: m.line, used: true, valid: 1, lru: c.now}
 		for _, cr := range m.reqs {
 			cr.wait--

@@ -1,6 +1,10 @@
 package memsys
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/rtl"
+)
 
 // DRAMParams are the DRAM model's parameters.
 type DRAMParams struct {
@@ -58,12 +62,9 @@ type DRAM struct {
 }
 
 // NewDRAM checks p and returns an idle DRAM at cycle 0.
-func NewDRAM(p DRAMParams) (*DRAM, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
-	return &DRAM{p: p, bw: newServer(p.BW)}, nil
-}
+func NewDRAM(p DRAMParams) (*DRAM, error) { return rtl.Build(p, newDRAM) }
+
+func newDRAM(p DRAMParams) *DRAM { return &DRAM{p: p, bw: newServer(p.BW)} }
 
 // Ready reports whether a read may be pushed this cycle.
 func (d *DRAM) Ready() bool { return d.q.len() < d.p.Queue }

@@ -1,6 +1,11 @@
 package memsys
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+
+	"github.com/smsim/smsim/rtl"
+)
 
 // Fixed pipeline cycles of the paths through the components, counted from
 // the cycle the coalescer takes a warp request to the cycle the response
@@ -54,13 +59,7 @@ type HierParams struct {
 
 // Check reports a parameter outside its range.
 func (p HierParams) Check() error {
-	if err := p.L1.Check(); err != nil {
-		return err
-	}
-	if err := p.Const.Check(); err != nil {
-		return err
-	}
-	return p.L2.Check()
+	return cmp.Or(p.L1.Check(), p.Const.Check(), p.L2.Check()) // the first error
 }
 
 // PortIn is what the SM drives on its memory port in a cycle.
@@ -105,23 +104,10 @@ type Hier struct {
 }
 
 // NewHier checks p and returns an empty, idle memory system at cycle 0.
-func NewHier(p HierParams) (*Hier, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
-	l1, err := NewL1(p.L1)
-	if err != nil {
-		return nil, err
-	}
-	cc, err := NewConstCache(p.Const)
-	if err != nil {
-		return nil, err
-	}
-	l2, err := NewL2(p.L2)
-	if err != nil {
-		return nil, err
-	}
-	return &Hier{p: p, l1: l1, cc: cc, l2: l2}, nil
+func NewHier(p HierParams) (*Hier, error) { return rtl.Build(p, newHier) }
+
+func newHier(p HierParams) *Hier {
+	return &Hier{p: p, l1: newL1(p.L1), cc: newConstCache(p.Const), l2: newL2(p.L2)}
 }
 
 // Out returns this cycle's outputs.

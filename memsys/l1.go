@@ -1,6 +1,10 @@
 package memsys
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/rtl"
+)
 
 // L1Params are the L1 data cache's parameters.
 type L1Params struct {
@@ -131,10 +135,9 @@ func (c *l2Port) L2Req() (Req, bool) {
 func (c *l2Port) PopL2Req() { c.toL2.pop() }
 
 // NewL1 checks p and returns an empty cache at cycle 0.
-func NewL1(p L1Params) (*L1, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
+func NewL1(p L1Params) (*L1, error) { return rtl.Build(p, newL1) }
+
+func newL1(p L1Params) *L1 {
 	n := p.SizeBytes / (LineBytes * p.Assoc)
 	c := &L1{
 		p: p, nsets: n, ways: make([]way, n*p.Assoc), where: map[uint64]int32{},
@@ -146,7 +149,7 @@ func NewL1(p L1Params) (*L1, error) {
 	for i := p.MSHRs - 1; i >= 0; i-- {
 		c.free = append(c.free, int32(i))
 	}
-	return c, nil
+	return c
 }
 
 // Params returns the parameters.
@@ -205,16 +208,7 @@ func (c *L1) lookup(line uint64) *way {
 // least recently used one (the lowest way on a tie).
 func (c *L1) allocate(line uint64) *way {
 	s := c.set(line)
-	v := 0
-	for i := range s {
-		if !s[i].used {
-			v = i
-			break
-		}
-		if s[i].lru < s[v].lru {
-			v = i
-		}
-	}
+	v := victim(s)
 	w := &s[v]
 	if w.used {
 		delete(c.where, w.tag)

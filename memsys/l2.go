@@ -1,6 +1,10 @@
 package memsys
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/rtl"
+)
 
 // MaxPartitions bounds L2Params.Partitions.
 const MaxPartitions = 16
@@ -106,6 +110,21 @@ type way struct {
 	lru   uint64 // cycle of the last access
 }
 
+// victim is the way of set s to fill: the first free one, or else the
+// least recently used (the lowest on a tie).
+func victim(s []way) int {
+	v := 0
+	for i := range s {
+		if !s[i].used {
+			return i
+		}
+		if s[i].lru < s[v].lru {
+			v = i
+		}
+	}
+	return v
+}
+
 type l2wait struct {
 	r   Req
 	due uint64 // earliest response cycle (the hit latency from service)
@@ -134,16 +153,11 @@ type L2 struct {
 }
 
 // NewL2 checks p and returns an empty slice at cycle 0.
-func NewL2(p L2Params) (*L2, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
-	d, err := NewDRAM(p.DRAM)
-	if err != nil {
-		return nil, err
-	}
+func NewL2(p L2Params) (*L2, error) { return rtl.Build(p, newL2) }
+
+func newL2(p L2Params) *L2 {
 	n := p.SliceBytes / uint64(LineBytes*p.Assoc)
-	return &L2{p: p, nsets: n, sets: make([][]way, n), bw: newServer(p.BW), miss: map[uint64]*l2miss{}, dram: d}, nil
+	return &L2{p: p, nsets: n, sets: make([][]way, n), bw: newServer(p.BW), miss: map[uint64]*l2miss{}, dram: newDRAM(p.DRAM)}
 }
 
 // Params returns the parameters.
@@ -188,16 +202,7 @@ func (c *L2) lookup(line uint64) *way {
 // (its dirty sectors are written back to DRAM).
 func (c *L2) allocate(line uint64) *way {
 	s := c.set(line)
-	v := &s[0]
-	for i := range s {
-		if !s[i].used {
-			v = &s[i]
-			break
-		}
-		if s[i].lru < v.lru {
-			v = &s[i]
-		}
-	}
+	v := &s[victim(s)]
 	if v.used && v.dirty != 0 {
 		c.stats.WriteBacks++
 		c.dram.Push(Req{Op: OpStore, Addr: v.tag, Sectors: v.dirty})

@@ -3,6 +3,8 @@ package memsys
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/smsim/smsim/rtl"
 )
 
 // PortParams are the parameters of the load/store unit's port: the bank
@@ -219,23 +221,14 @@ type Port struct {
 }
 
 // NewPort checks p and returns an empty, idle port at cycle 0.
-func NewPort(p PortParams) (*Port, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
-	h, err := NewHier(p.Hier)
-	if err != nil {
-		return nil, err
-	}
-	b, err := NewBanks(p.Banks)
-	if err != nil {
-		return nil, err
-	}
-	t := &Port{p: p, co: NewCoalescer(CoalescerParams{}), banks: b, h: h, slots: make([]portSlot, p.Inflight), take: -1}
+func NewPort(p PortParams) (*Port, error) { return rtl.Build(p, newPort) }
+
+func newPort(p PortParams) *Port {
+	t := &Port{p: p, co: NewCoalescer(CoalescerParams{}), banks: newBanks(p.Banks), h: newHier(p.Hier), slots: make([]portSlot, p.Inflight), take: -1}
 	for i := p.Inflight - 1; i >= 0; i-- {
 		t.free = append(t.free, int32(i))
 	}
-	return t, nil
+	return t
 }
 
 // Params returns the parameters.

@@ -20,18 +20,7 @@ type drv struct {
 
 func newDrv(t testing.TB, cfg config.Config) *drv {
 	t.Helper()
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	pp, err := unitcfg.Port(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := memsys.NewPort(pp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &drv{t: t, p: p}
+	return &drv{t: t, p: mustBuild(t, cfg, unitcfg.Port, memsys.NewPort)}
 }
 
 // cycle runs one cycle offering req (nil: none).

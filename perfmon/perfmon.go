@@ -96,14 +96,11 @@ type Counts struct {
 
 // PerfMon is the perf_mon unit: a two-phase unit (rtl.Unit).
 type PerfMon struct {
-	p    Params
-	q, d State
+	p               Params
+	rtl.Regs[State] // Q, D, Tick and Reset
 }
 
-var (
-	_ rtl.Unit[Inputs, Outputs, State] = (*PerfMon)(nil)
-	_ rtl.Resetter                     = (*PerfMon)(nil)
-)
+var _ rtl.Unit[Inputs, Outputs, State] = (*PerfMon)(nil)
 
 // New checks p and returns a unit in its reset state (every count 0).
 func New(p Params) (*PerfMon, error) {
@@ -133,18 +130,6 @@ func New(p Params) (*PerfMon, error) {
 // Params returns the unit's parameters.
 func (u *PerfMon) Params() Params { return u.p }
 
-// Reset clears every counter.
-func (u *PerfMon) Reset() { u.q, u.d = State{}, State{} }
-
-// Q returns the registers.
-func (u *PerfMon) Q() State { return u.q }
-
-// D returns the next-state values computed by the last Eval.
-func (u *PerfMon) D() State { return u.d }
-
-// Tick is always_ff: Q = D.
-func (u *PerfMon) Tick() { u.q = u.d }
-
 // Eval is always_comb: the outputs from Q, and D = Q plus this cycle's
 // increments.
 func (u *PerfMon) Eval(in Inputs) Outputs {
@@ -156,15 +141,15 @@ func (u *PerfMon) Eval(in Inputs) Outputs {
 // reads the outputs (functions of Q alone) through Out when it needs them:
 // D = Q plus this cycle's increments. It does not keep or change *in.
 func (u *PerfMon) EvalRef(in *Inputs) {
-	u.d = u.q
-	u.add(&u.d, in, 1)
+	u.Next = u.Cur
+	u.add(&u.Next, in, 1)
 }
 
 // Out returns the outputs, a function of Q alone (no input reaches an
 // output in the same cycle): what Eval returns this cycle, available before
 // the SM knows this cycle's inputs. It changes nothing.
 func (u *PerfMon) Out() Outputs {
-	return Outputs{Pm: u.q.Pm, EventCount: u.q.EventCount}
+	return Outputs{Pm: u.Cur.Pm, EventCount: u.Cur.EventCount}
 }
 
 // add adds n cycles' worth of the increments in gives to s.
@@ -211,15 +196,15 @@ func (u *PerfMon) Advance(in Inputs, n uint64) {
 	if n == 0 {
 		return
 	}
-	s := u.q
+	s := u.Cur
 	u.add(&s, &in, n)
-	u.q, u.d = s, s
+	u.Cur, u.Next = s, s
 }
 
 // Counts returns the registers in the report's form (pm_events,
 // pm_counters).
 func (u *PerfMon) Counts() Counts {
-	return Counts{Events: u.q.EventCount, Counters: u.q.Pm}
+	return Counts{Events: u.Cur.EventCount, Counters: u.Cur.Pm}
 }
 
 // Signals returns the unit's signal table under Scope.

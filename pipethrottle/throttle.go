@@ -107,23 +107,19 @@ type State struct {
 
 // Unit is the pipe_throttle unit (rtl.Unit).
 type Unit struct {
-	p    Params
-	q, d State
+	p               Params
+	rtl.Regs[State] // Q, D, Tick and Reset
 }
 
-var (
-	_ rtl.Unit[Inputs, Outputs, State] = (*Unit)(nil)
-	_ rtl.Resetter                     = (*Unit)(nil)
-)
+var _ rtl.Unit[Inputs, Outputs, State] = (*Unit)(nil)
 
 // New checks p and returns the unit in its reset state (every pipe ready).
 func New(p Params) (*Unit, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
-	u := &Unit{p: p}
-	u.Reset()
-	return u, nil
+	return rtl.Build(p, func(p Params) *Unit {
+		u := &Unit{p: p}
+		u.Reset()
+		return u
+	})
 }
 
 // Params returns the parameters.
@@ -131,39 +127,33 @@ func (u *Unit) Params() Params { return u.p }
 
 // Reset fills every pipe's credit to Cost and clears the counters.
 func (u *Unit) Reset() {
-	u.q = State{}
+	u.Cur = State{}
 	for k := 0; k < u.p.NumPorts; k++ {
 		for q := Pipe(0); q < NumPipes; q++ {
-			u.q.Credit[k*int(NumPipes)+int(q)] = uint16(u.p.Cost())
+			u.Cur.Credit[k*int(NumPipes)+int(q)] = uint16(u.p.Cost())
 		}
 	}
-	u.d = u.q
+	u.Next = u.Cur
 }
 
-// Q returns the registers.
-func (u *Unit) Q() State { return u.q }
-
 // D returns the next-state values of the last Eval.
-func (u *Unit) D() State { return u.d }
-
-// Tick is always_ff: Q = D.
-func (u *Unit) Tick() { u.q = u.d }
+func (u *Unit) D() State { return u.Next }
 
 // Ready reports whether pipe q of scheduler k can take an instruction
 // this cycle (PipeReady without an Eval).
 func (u *Unit) Ready(k int, q Pipe) bool {
-	return int(u.q.Credit[k*int(NumPipes)+int(q)]) >= u.p.Cost()
+	return int(u.Cur.Credit[k*int(NumPipes)+int(q)]) >= u.p.Cost()
 }
 
 // Eval is always_comb.
 func (u *Unit) Eval(in Inputs) Outputs {
-	u.d = u.q
+	u.Next = u.Cur
 	var o Outputs
 	cost := u.p.Cost()
 	for k := 0; k < u.p.NumPorts; k++ {
 		// 1. Which pipes are ready.
 		for q := Pipe(0); q < NumPipes; q++ {
-			if int(u.q.Credit[k*int(NumPipes)+int(q)]) >= cost {
+			if int(u.Cur.Credit[k*int(NumPipes)+int(q)]) >= cost {
 				o.PipeReady[k] |= 1 << q
 			}
 		}
@@ -172,16 +162,16 @@ func (u *Unit) Eval(in Inputs) Outputs {
 		if in.ReqValid[k] && in.ReqPipe[k] < uint8(NumPipes) && o.PipeReady[k]&(1<<in.ReqPipe[k]) != 0 {
 			req = Pipe(in.ReqPipe[k])
 			o.Accept[k] = true
-			u.d.Executed[req]++
+			u.Next.Executed[req]++
 		}
 		// 3. Every pipe earns its rate, up to its cap.
 		for q := Pipe(0); q < NumPipes; q++ {
 			i := k*int(NumPipes) + int(q)
-			c := int(u.q.Credit[i])
+			c := int(u.Cur.Credit[i])
 			if q == req {
 				c -= cost
 			}
-			u.d.Credit[i] = uint16(min(c+u.p.Rate[q], u.p.Cap(q)))
+			u.Next.Credit[i] = uint16(min(c+u.p.Rate[q], u.p.Cap(q)))
 		}
 	}
 	return o
@@ -198,7 +188,7 @@ func (u *Unit) Signals() rtl.Table {
 // part of pipe_fma on real hardware; here counted apart), fp64 pipe_fp64,
 // and sfu and cvt together pipe_xu.
 func (u *Unit) Metrics() []Metric {
-	e := &u.q.Executed
+	e := &u.Cur.Executed
 	return []Metric{
 		{"smsp__inst_executed_pipe_fma.sum", e[FP32]},
 		{"smsp__inst_executed_pipe_alu.sum", e[INT32]},
@@ -219,7 +209,7 @@ type Metric struct {
 // it is ready now. An SM that skips idle cycles wakes a warp stalled in
 // math_pipe_throttle after that many.
 func (u *Unit) ReadyIn(k int, q Pipe) uint64 {
-	c, cost := int(u.q.Credit[k*int(NumPipes)+int(q)]), u.p.Cost()
+	c, cost := int(u.Cur.Credit[k*int(NumPipes)+int(q)]), u.p.Cost()
 	if c >= cost {
 		return 0
 	}
@@ -238,12 +228,12 @@ func (u *Unit) Advance(n uint64) {
 	for k := 0; k < u.p.NumPorts; k++ {
 		for q := Pipe(0); q < NumPipes; q++ {
 			i := k*int(NumPipes) + int(q)
-			c, capq := uint64(u.q.Credit[i]), uint64(u.p.Cap(q))
+			c, capq := uint64(u.Cur.Credit[i]), uint64(u.p.Cap(q))
 			if c < capq {
 				c = min(c+n*uint64(u.p.Rate[q]), capq)
 			}
-			u.q.Credit[i] = uint16(c)
+			u.Cur.Credit[i] = uint16(c)
 		}
 	}
-	u.d = u.q
+	u.Next = u.Cur
 }

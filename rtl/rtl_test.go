@@ -387,3 +387,37 @@ func TestPlaces(t *testing.T) {
 		}
 	}
 }
+
+type buildParams struct{ N int }
+
+func (p buildParams) Check() error {
+	if p.N < 1 {
+		return fmt.Errorf("N %d < 1", p.N)
+	}
+	return nil
+}
+
+// Regs gives Q = D on Tick and zeroes both on Reset; Build checks the
+// parameters before it builds.
+func TestRegsAndBuild(t *testing.T) {
+	var r rtl.Regs[[2]int]
+	r.Next = [2]int{1, 2}
+	if r.Q() != [2]int{} || r.D() != [2]int{1, 2} {
+		t.Fatalf("before Tick: Q %v D %v", r.Q(), r.D())
+	}
+	r.Tick()
+	if r.Q() != [2]int{1, 2} {
+		t.Fatalf("after Tick: Q %v", r.Q())
+	}
+	r.Reset()
+	if r.Q() != [2]int{} || r.D() != [2]int{} {
+		t.Fatalf("after Reset: Q %v D %v", r.Q(), r.D())
+	}
+	build := func(p buildParams) *int { return &p.N }
+	if u, err := rtl.Build(buildParams{N: 3}, build); err != nil || *u != 3 {
+		t.Fatalf("Build(3) = %v, %v", u, err)
+	}
+	if u, err := rtl.Build(buildParams{}, build); err == nil || u != nil {
+		t.Fatalf("Build(0) = %v, %v; want the Check error", u, err)
+	}
+}

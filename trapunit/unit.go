@@ -136,17 +136,16 @@ type State struct {
 
 // Unit is one trap_unit instance: a two-phase unit (rtl.Unit).
 type Unit struct {
-	p    Params
-	all  rtl.Bits // bits 0..NumWarps-1
-	q, d State
+	p               Params
+	all             rtl.Bits // bits 0..NumWarps-1
+	rtl.Regs[State]          // Q, D, Tick and Reset
 }
 
-var (
-	_ rtl.Unit[Inputs, Outputs, State] = (*Unit)(nil)
-	_ rtl.Resetter                     = (*Unit)(nil)
-)
+var _ rtl.Unit[Inputs, Outputs, State] = (*Unit)(nil)
 
-// New checks p and returns a unit in its reset state.
+// New checks p and returns a unit in its reset state (Reset, the zero
+// State): user mode, no warp in the handler, interrupts enabled, ESRs and
+// interrupt state clear.
 func New(p Params) (*Unit, error) {
 	if p.NumWarps < 1 || p.NumWarps > MaxWarps {
 		return nil, fmt.Errorf("trapunit: NumWarps %d outside 1..%d", p.NumWarps, MaxWarps)
@@ -164,19 +163,6 @@ func New(p Params) (*Unit, error) {
 
 // Params returns the unit's parameters.
 func (u *Unit) Params() Params { return u.p }
-
-// Reset puts the registers in their reset state: user mode, no warp in
-// the handler, interrupts enabled, ESRs and interrupt state clear.
-func (u *Unit) Reset() { u.q, u.d = State{}, State{} }
-
-// Q returns the registers.
-func (u *Unit) Q() State { return u.q }
-
-// D returns the next-state values of the last Eval.
-func (u *Unit) D() State { return u.d }
-
-// Tick is always_ff: Q = D.
-func (u *Unit) Tick() { u.q = u.d }
 
 // Signals returns the unit's signal table under Scope.
 func (u *Unit) Signals() rtl.Table {
@@ -207,9 +193,9 @@ type cycle struct {
 //
 // The registered outputs come from Q.
 func (u *Unit) Eval(in Inputs) Outputs {
-	u.d = u.q
+	u.Next = u.Cur
 	var o Outputs
-	d := &u.d
+	d := &u.Next
 	c := cycle{p: &u.p, d: d, o: &o, live: in.WarpLive.And(u.all)}
 	n := u.p.NumWarps
 
@@ -253,7 +239,7 @@ func (u *Unit) Eval(in Inputs) Outputs {
 	}
 	d.SMTrapped = c.trapped()
 
-	q := &u.q
+	q := &u.Cur
 	o.SMTrapped = q.SMTrapped
 	o.ResumePC = q.SavedPC
 	o.WarpPaused, o.WarpInHandler = q.Paused, q.InHandler
