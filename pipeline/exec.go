@@ -523,9 +523,10 @@ func (sm *SM) tick(c uint64, first int) bool {
 
 // refused withdraws the issue of w's memory instruction, which the memory
 // port did not take this cycle: the warp is throttled for the cycle
-// (lg_throttle) and tries again.
+// (lg_throttle or mio_throttle) and tries again.
 func (sm *SM) refused(w *warp, c uint64) {
+	st := sm.mp.refusedState
 	sm.stalls[StateSelected]--
-	sm.stalls[StateLGThrottle]++
-	sm.reclass(w, c, StateLGThrottle, 0)
+	sm.stalls[st]++
+	sm.reclass(w, c, st, 0)
 }

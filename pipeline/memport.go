@@ -22,7 +22,9 @@ const pendingLat = 1 << 40
 // the cycle after the response) and whether it is taken at all: the port
 // takes one warp request per cycle and only while it has a free slot
 // (mem.inflight); a memory instruction it does not take does not execute
-// and its warp is throttled (lg_throttle) for the cycle, to try again.
+// and its warp is throttled for the cycle, to try again: lg_throttle for
+// a global or local access, mio_throttle for a shared, constant or
+// parameter one (memsys.Path.Throttle).
 type memPort struct {
 	p    *memsys.Port
 	used bool                // a request was offered this cycle
@@ -30,6 +32,9 @@ type memPort struct {
 	pend []memPending        // by tag
 	free []uint32
 	req  memsys.Request // scratch
+	// refusedState is the throttle of the last request not taken:
+	// lg_throttle (global, local) or mio_throttle (shared, const, param).
+	refusedState WarpState
 }
 
 // memPending is a taken request: whose destinations its response
@@ -42,7 +47,8 @@ type memPending struct {
 	handler bool // issued by the trap handler: its destinations are in the handler's bank
 }
 
-// portRefused is execMem's answer when the port does not take the request.
+// portRefused is execMem's answer when the port does not take the request
+// (sm.mp.refusedState says which throttle the warp is in).
 var portRefused = &fault{kind: "port_refused"}
 
 // initMemPort builds the port for mem.model hier.
@@ -64,6 +70,10 @@ func (sm *SM) initMemPort() error {
 // cycle. It reports whether the port took it.
 func (sm *SM) offer(w *warp, d *dinst, emask uint32, base *[32]uint64, off uint64) bool {
 	mp := sm.mp
+	mp.refusedState = StateLGThrottle
+	if sp := sm.refs[bits.TrailingZeros32(emask)*4].space; sp == isa.SpaceShared || sp == isa.SpaceConst || sp == isa.SpaceParam {
+		mp.refusedState = StateMIOThrottle
+	}
 	if mp.used {
 		return false // the port takes one request per cycle
 	}

@@ -28,6 +28,7 @@ const (
 	StateCpAsync                           // at cp.async.wait_group / wait_all, until its threads' copy groups complete
 	StateMbarrier                          // suspended in mbarrier.try_wait until the phase completes or the time limit passes
 	StateMathPipeThrottle                  // could issue, but its instruction's execution pipe has no room this cycle (pipe.throttle)
+	StateMIOThrottle                       // its shared, constant or parameter access was not taken by the memory port this cycle (mem.model hier)
 	numStates
 	StateEligible = numStates // internal: ready to issue
 )
@@ -54,6 +55,7 @@ var stateNames = [...]string{
 	StateCpAsync:          "cp_async",
 	StateMbarrier:         "mbarrier",
 	StateMathPipeThrottle: "math_pipe_throttle",
+	StateMIOThrottle:      "mio_throttle",
 }
 
 func (s WarpState) String() string {
@@ -68,7 +70,8 @@ func (s WarpState) String() string {
 
 // StateNames lists every state name in order (exited and idle, then the
 // trap states paused and trapped, the register pool's regpool, and the
-// asynchronous waits cp_async and mbarrier, and math_pipe_throttle, last).
+// asynchronous waits cp_async and mbarrier, math_pipe_throttle and
+// mio_throttle, last).
 func StateNames() []string { return append([]string(nil), stateNames[:]...) }
 
 // pmStall maps a warp state to the config "stall:STATE" counter names
@@ -79,7 +82,7 @@ func pmStall(s WarpState) string {
 		return "fetch"
 	case StateWait, StateShortScoreboard, StateLongScoreboard:
 		return "scoreboard"
-	case StateLGThrottle, StateMembar, StateCpAsync:
+	case StateLGThrottle, StateMIOThrottle, StateMembar, StateCpAsync:
 		return "memory"
 	case StateBarrier, StateMbarrier:
 		return "barrier"

@@ -138,7 +138,8 @@ package smsim_pkg;
     WarpStateRegpool          = 17,   // pipeline.StateNames()[17] "regpool"
     WarpStateCpAsync          = 18,   // pipeline.StateNames()[18] "cp_async"
     WarpStateMbarrier         = 19,   // pipeline.StateNames()[19] "mbarrier"
-    WarpStateMathPipeThrottle = 20    // pipeline.StateNames()[20] "math_pipe_throttle"
+    WarpStateMathPipeThrottle = 20,   // pipeline.StateNames()[20] "math_pipe_throttle"
+    WarpStateMioThrottle      = 21    // pipeline.StateNames()[21] "mio_throttle"
   } warp_state_e;
 
   // perf_mon: stall classes, the stall_count_i index of each (config.StallStates;
