@@ -358,14 +358,15 @@ func vecExec[T uint32 | uint64](w *warp, d *dinst, emask uint32, a, b, c *[32]T)
 		w.preds[d.d1.reg] = w.preds[d.d1.reg]&^emask | p&emask
 		return
 	}
-	// The destination may be a source: compute, then store.
-	var res [32]uint32
-	vec32(d.vop, a, b, c, &res)
 	r := (*[32]uint32)(w.regs[int(d.d1.reg)<<5:])
 	if emask == fullMask {
-		*r = res
+		// Every lane's result depends on that lane's sources only, so the
+		// destination row may be a source row.
+		vec32(d.vop, a, b, c, r)
 		return
 	}
+	var res [32]uint32
+	vec32(d.vop, a, b, c, &res)
 	for m := emask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		r[l] = res[l]

@@ -16,6 +16,18 @@ import (
 func (sm *SM) execFlow(w *warp, d *dinst, mask, emask uint32) (uint32, *fault) {
 	pc := w.gpc
 	next := pc + 1
+	if d.cat == catBRA && (emask == 0 || emask == mask) && mask == w.gmask && mask == w.runnable() {
+		// A converged warp's branch that every lane takes, or none: the
+		// group stays whole at the new PC (its lanes' PCs follow when
+		// needed: syncPC), and a .uni branch's lanes agree.
+		if emask == 0 {
+			w.gpc = next
+		} else {
+			w.gpc = d.in.Imm
+		}
+		w.stalePC = true
+		return 0, nil
+	}
 	uni := d.in.Mods&isa.ModUni != 0 && d.cat != catEXIT
 	var target [32]uint32
 	var exits uint32

@@ -21,7 +21,10 @@ const (
 	vShl
 	vShrU
 	vShrS
-	vSetp // 32-bit integer compare into a predicate
+	vShlK  // vShl by a constant: every lane's B is B[0]
+	vShrUK // vShrU by a constant
+	vShrSK // vShrS by a constant
+	vSetp  // 32-bit integer compare into a predicate
 )
 
 // rowsOf reports whether the fast path of d can read its sources in
@@ -90,77 +93,120 @@ func vecOf(d *dinst) vop {
 	case isa.OpXOR:
 		return vXor
 	case isa.OpSHL:
-		return vShl
+		return shiftVop(d, vShl)
 	case isa.OpSHR:
 		if t == isa.S32 {
-			return vShrS
+			return shiftVop(d, vShrS)
 		}
-		return vShrU
+		return shiftVop(d, vShrU)
 	}
 	return vNone
+}
+
+// shiftVop returns the shift v, or its by-a-constant form when d's shift
+// amount is an immediate.
+func shiftVop(d *dinst, v vop) vop {
+	if d.b.kind != opConst {
+		return v
+	}
+	return v + vShlK - vShl
 }
 
 // vec32 computes a 32-bit fast-path result for every lane. Every result
 // depends on the low 32 bits of each operand only, so operands may come
 // widened ([32]uint64) or as register rows ([32]uint32) with the same
-// results.
+// results. Lane l of r depends on lane l of the sources alone, so r may be
+// one of them.
 func vec32[T uint32 | uint64](op vop, a, b, c *[32]T, r *[32]uint32) {
+	// The loops run over slices of the rows: indexing through the array
+	// pointers would repeat their nil checks in every lane.
+	rr := r[:]
 	switch op {
 	case vMov:
-		for l := range r {
-			r[l] = uint32(a[l])
+		x := a[:]
+		for l := range rr {
+			rr[l] = uint32(x[l])
 		}
 	case vAdd:
-		for l := range r {
-			r[l] = uint32(a[l] + b[l])
+		x, y := a[:], b[:]
+		for l := range rr {
+			rr[l] = uint32(x[l] + y[l])
 		}
 	case vSub:
-		for l := range r {
-			r[l] = uint32(a[l] - b[l])
+		x, y := a[:], b[:]
+		for l := range rr {
+			rr[l] = uint32(x[l] - y[l])
 		}
 	case vMul:
-		for l := range r {
-			r[l] = uint32(a[l]) * uint32(b[l])
+		x, y := a[:], b[:]
+		for l := range rr {
+			rr[l] = uint32(x[l]) * uint32(y[l])
 		}
 	case vMad:
-		for l := range r {
-			r[l] = uint32(a[l])*uint32(b[l]) + uint32(c[l])
+		x, y, z := a[:], b[:], c[:]
+		for l := range rr {
+			rr[l] = uint32(x[l])*uint32(y[l]) + uint32(z[l])
 		}
 	case vAnd:
-		for l := range r {
-			r[l] = uint32(a[l] & b[l])
+		x, y := a[:], b[:]
+		for l := range rr {
+			rr[l] = uint32(x[l] & y[l])
 		}
 	case vOr:
-		for l := range r {
-			r[l] = uint32(a[l] | b[l])
+		x, y := a[:], b[:]
+		for l := range rr {
+			rr[l] = uint32(x[l] | y[l])
 		}
 	case vXor:
-		for l := range r {
-			r[l] = uint32(a[l] ^ b[l])
+		x, y := a[:], b[:]
+		for l := range rr {
+			rr[l] = uint32(x[l] ^ y[l])
 		}
 	case vShl:
-		for l := range r {
-			if s := uint32(b[l]); s < 32 {
-				r[l] = uint32(a[l]) << s
+		x, y := a[:], b[:]
+		for l := range rr {
+			if s := uint32(y[l]); s < 32 {
+				rr[l] = uint32(x[l]) << s
 			} else {
-				r[l] = 0
+				rr[l] = 0
 			}
 		}
 	case vShrU:
-		for l := range r {
-			if s := uint32(b[l]); s < 32 {
-				r[l] = uint32(a[l]) >> s
+		x, y := a[:], b[:]
+		for l := range rr {
+			if s := uint32(y[l]); s < 32 {
+				rr[l] = uint32(x[l]) >> s
 			} else {
-				r[l] = 0
+				rr[l] = 0
 			}
 		}
 	case vShrS:
-		for l := range r {
-			s := uint32(b[l])
+		x, y := a[:], b[:]
+		for l := range rr {
+			s := uint32(y[l])
 			if s > 31 {
 				s = 31
 			}
-			r[l] = uint32(int32(uint32(a[l])) >> s)
+			rr[l] = uint32(int32(uint32(x[l])) >> s)
+		}
+	case vShlK, vShrUK:
+		s, x := uint32(b[0]), a[:]
+		switch {
+		case s > 31:
+			clear(rr)
+		case op == vShlK:
+			for l := range rr {
+				rr[l] = uint32(x[l]) << s
+			}
+		default:
+			for l := range rr {
+				rr[l] = uint32(x[l]) >> s
+			}
+		}
+	case vShrSK:
+		s, x := min(uint32(b[0]), 31), a[:]
+		for l := range rr {
+			rr[l] = uint32(int32(uint32(x[l])) >> s)
 		}
 	}
 }

@@ -44,6 +44,20 @@ func TestVecMatchesALU(t *testing.T) {
 					for l := 0; l < 32; l++ {
 						a[l], b[l], c[l] = val((l+rep)%40), val((l*7+rep)%40), r.Uint64()
 					}
+					if konst := (op == isa.OpSHL || op == isa.OpSHR) && rep%2 == 1; konst {
+						// A shift by an immediate: its by-a-constant form,
+						// B the same in every lane.
+						d.b.kind = opConst
+						if v = vecOf(&d); v < vShlK || v > vShrSK {
+							t.Fatalf("%s.%s by a constant: fast path %d", op, typ, v)
+						}
+						for l := range b {
+							b[l] = val(rep % 40)
+						}
+					} else {
+						d.b.kind = opReg32
+						v = vecOf(&d)
+					}
 					var res [32]uint32
 					var pm uint32
 					if v == vSetp {

@@ -156,7 +156,9 @@ func (s *Sched) Tick() {
 // Active in its first k words.
 func copySmall(dst, src *State, k int) {
 	dst.Last, dst.Greedy, dst.GreedyValid = src.Last, src.Greedy, src.GreedyValid
-	copy(dst.Active[:k], src.Active[:k])
+	for i := range dst.Active[:k] { // a loop: k is a word or two, not worth a memmove call
+		dst.Active[i] = src.Active[i]
+	}
 	dst.NextAge = src.NextAge
 }
 
