@@ -118,97 +118,88 @@ func shiftVop(d *dinst, v vop) vop {
 // results. Lane l of r depends on lane l of the sources alone, so r may be
 // one of them.
 func vec32[T uint32 | uint64](op vop, a, b, c *[32]T, r *[32]uint32) {
-	// The loops run over slices of the rows: indexing through the array
-	// pointers would repeat their nil checks in every lane.
-	rr := r[:]
+	// The loops index slices of the rows (indexing through the array
+	// pointers would repeat their nil checks in every lane) and do four
+	// lanes a step (one lane a step spends more on the loop than on the
+	// lane). The slices' constant length lets the compiler drop the bounds
+	// checks.
+	x, y, z, d := a[:], b[:], c[:], r[:]
 	switch op {
 	case vMov:
-		x := a[:]
-		for l := range rr {
-			rr[l] = uint32(x[l])
+		for l := 0; l < 32; l += 4 {
+			d[l], d[l+1], d[l+2], d[l+3] = uint32(x[l]), uint32(x[l+1]), uint32(x[l+2]), uint32(x[l+3])
 		}
 	case vAdd:
-		x, y := a[:], b[:]
-		for l := range rr {
-			rr[l] = uint32(x[l] + y[l])
+		for l := 0; l < 32; l += 4 {
+			d[l], d[l+1], d[l+2], d[l+3] = uint32(x[l]+y[l]), uint32(x[l+1]+y[l+1]), uint32(x[l+2]+y[l+2]), uint32(x[l+3]+y[l+3])
 		}
 	case vSub:
-		x, y := a[:], b[:]
-		for l := range rr {
-			rr[l] = uint32(x[l] - y[l])
+		for l := 0; l < 32; l += 4 {
+			d[l], d[l+1], d[l+2], d[l+3] = uint32(x[l]-y[l]), uint32(x[l+1]-y[l+1]), uint32(x[l+2]-y[l+2]), uint32(x[l+3]-y[l+3])
 		}
 	case vMul:
-		x, y := a[:], b[:]
-		for l := range rr {
-			rr[l] = uint32(x[l]) * uint32(y[l])
+		for l := 0; l < 32; l += 4 {
+			d[l], d[l+1], d[l+2], d[l+3] = uint32(x[l]*y[l]), uint32(x[l+1]*y[l+1]), uint32(x[l+2]*y[l+2]), uint32(x[l+3]*y[l+3])
 		}
 	case vMad:
-		x, y, z := a[:], b[:], c[:]
-		for l := range rr {
-			rr[l] = uint32(x[l])*uint32(y[l]) + uint32(z[l])
+		for l := 0; l < 32; l += 4 {
+			d[l], d[l+1], d[l+2], d[l+3] = uint32(x[l]*y[l]+z[l]), uint32(x[l+1]*y[l+1]+z[l+1]), uint32(x[l+2]*y[l+2]+z[l+2]), uint32(x[l+3]*y[l+3]+z[l+3])
 		}
 	case vAnd:
-		x, y := a[:], b[:]
-		for l := range rr {
-			rr[l] = uint32(x[l] & y[l])
+		for l := 0; l < 32; l += 4 {
+			d[l], d[l+1], d[l+2], d[l+3] = uint32(x[l]&y[l]), uint32(x[l+1]&y[l+1]), uint32(x[l+2]&y[l+2]), uint32(x[l+3]&y[l+3])
 		}
 	case vOr:
-		x, y := a[:], b[:]
-		for l := range rr {
-			rr[l] = uint32(x[l] | y[l])
+		for l := 0; l < 32; l += 4 {
+			d[l], d[l+1], d[l+2], d[l+3] = uint32(x[l]|y[l]), uint32(x[l+1]|y[l+1]), uint32(x[l+2]|y[l+2]), uint32(x[l+3]|y[l+3])
 		}
 	case vXor:
-		x, y := a[:], b[:]
-		for l := range rr {
-			rr[l] = uint32(x[l] ^ y[l])
+		for l := 0; l < 32; l += 4 {
+			d[l], d[l+1], d[l+2], d[l+3] = uint32(x[l]^y[l]), uint32(x[l+1]^y[l+1]), uint32(x[l+2]^y[l+2]), uint32(x[l+3]^y[l+3])
 		}
-	case vShl:
-		x, y := a[:], b[:]
-		for l := range rr {
-			if s := uint32(y[l]); s < 32 {
-				rr[l] = uint32(x[l]) << s
-			} else {
-				rr[l] = 0
-			}
+	case vShl, vShrU, vShrS:
+		for l := range d {
+			d[l] = shift32(op, uint32(x[l]), uint32(y[l]))
 		}
-	case vShrU:
-		x, y := a[:], b[:]
-		for l := range rr {
-			if s := uint32(y[l]); s < 32 {
-				rr[l] = uint32(x[l]) >> s
-			} else {
-				rr[l] = 0
-			}
-		}
-	case vShrS:
-		x, y := a[:], b[:]
-		for l := range rr {
-			s := uint32(y[l])
-			if s > 31 {
-				s = 31
-			}
-			rr[l] = uint32(int32(uint32(x[l])) >> s)
-		}
-	case vShlK, vShrUK:
-		s, x := uint32(b[0]), a[:]
+	case vShlK, vShrUK, vShrSK:
+		// B is the same in every lane.
+		s := uint32(y[0])
 		switch {
+		case op == vShrSK:
+			s = min(s, 31)
+			for l := 0; l < 32; l += 4 {
+				d[l], d[l+1], d[l+2], d[l+3] = uint32(int32(x[l])>>s), uint32(int32(x[l+1])>>s), uint32(int32(x[l+2])>>s), uint32(int32(x[l+3])>>s)
+			}
 		case s > 31:
-			clear(rr)
+			clear(d)
 		case op == vShlK:
-			for l := range rr {
-				rr[l] = uint32(x[l]) << s
+			for l := 0; l < 32; l += 4 {
+				d[l], d[l+1], d[l+2], d[l+3] = uint32(x[l])<<s, uint32(x[l+1])<<s, uint32(x[l+2])<<s, uint32(x[l+3])<<s
 			}
 		default:
-			for l := range rr {
-				rr[l] = uint32(x[l]) >> s
+			for l := 0; l < 32; l += 4 {
+				d[l], d[l+1], d[l+2], d[l+3] = uint32(x[l])>>s, uint32(x[l+1])>>s, uint32(x[l+2])>>s, uint32(x[l+3])>>s
 			}
 		}
-	case vShrSK:
-		s, x := min(uint32(b[0]), 31), a[:]
-		for l := range rr {
-			rr[l] = uint32(int32(uint32(x[l])) >> s)
-		}
 	}
+}
+
+// shift32 is a 32-bit shift as PTX defines it: amounts over 31 give 0, or
+// the sign for an arithmetic right shift.
+func shift32(op vop, x, s uint32) uint32 {
+	switch op {
+	case vShl, vShlK:
+		if s > 31 {
+			return 0
+		}
+		return x << s
+	case vShrU, vShrUK:
+		if s > 31 {
+			return 0
+		}
+		return x >> s
+	}
+	return uint32(int32(x) >> min(s, 31))
 }
 
 // vecSetp compares every lane (32-bit integers) and returns the lane mask
