@@ -201,6 +201,61 @@ func (u *PerfMon) Advance(in Inputs, n uint64) {
 	u.Cur, u.Next = s, s
 }
 
+// Totals are the sums of the inputs over a stretch of cycles: what
+// perf_mon's registers, which only add their inputs up, take from the
+// stretch.
+type Totals struct {
+	// Issued is the sum of issue_count_i.
+	Issued uint64
+	// Stall[i] is the sum of stall_count_i[i].
+	Stall [NumStallStates]uint64
+	// Events[k] is the number of pmevent triggers of event k (over every
+	// port and cycle).
+	Events [NumEvents]uint64
+}
+
+// AddEvents adds one cycle's pmevent triggers (in's event ports) to t.
+func (u *PerfMon) AddEvents(t *Totals, in *Inputs) {
+	for p := 0; p < u.p.NumPorts; p++ {
+		if in.EventValid[p] {
+			for m := in.EventMask[p]; m != 0; m &= m - 1 {
+				t.Events[bits.TrailingZeros16(m)]++
+			}
+		}
+	}
+}
+
+// AdvanceTotals moves the unit n cycles forward as n rounds of Eval and
+// Tick would with inputs whose sums over those cycles are t (the SM lets
+// the unit lag through busy stretches nobody observes and catches up with
+// it). D is left equal to the new Q; AdvanceTotals(0, t) does nothing.
+func (u *PerfMon) AdvanceTotals(n uint64, t *Totals) {
+	if n == 0 {
+		return
+	}
+	s := u.Cur
+	for k, e := range t.Events {
+		s.EventCount[k] += e
+	}
+	for i, c := range u.p.Counters {
+		var inc uint64
+		switch c.Kind {
+		case Cycles:
+			inc = n
+		case Instructions:
+			inc = t.Issued
+		case Events:
+			for m := c.Mask; m != 0; m &= m - 1 {
+				inc += t.Events[bits.TrailingZeros16(m)]
+			}
+		case Stall:
+			inc = t.Stall[c.Stall]
+		}
+		s.Pm[i] += inc
+	}
+	u.Cur, u.Next = s, s
+}
+
 // Counts returns the registers in the report's form (pm_events,
 // pm_counters).
 func (u *PerfMon) Counts() Counts {

@@ -205,6 +205,31 @@ func TestTwoPhaseAndAdvance(t *testing.T) {
 	}
 }
 
+// TestAdvanceTotals checks that catching up with the sums of a stretch's
+// inputs gives the registers that stepping through the stretch gives.
+func TestAdvanceTotals(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for trial := 0; trial < 100; trial++ {
+		a, b := randMon(t, r)
+		var tot Totals
+		n := r.IntN(60)
+		for range n {
+			in := randInputs(r)
+			a.Eval(in)
+			a.Tick()
+			tot.Issued += uint64(in.IssueCount)
+			for i, c := range in.StallCount {
+				tot.Stall[i] += uint64(c)
+			}
+			b.AddEvents(&tot, &in)
+		}
+		b.AdvanceTotals(uint64(n), &tot)
+		if a.Q() != b.Q() || b.D() != b.Q() {
+			t.Fatalf("trial %d: AdvanceTotals over %d cycles differs from stepping", trial, n)
+		}
+	}
+}
+
 func TestCountsJSON(t *testing.T) {
 	u := newMon(t, 1, "cycles", "event:2")
 	var in Inputs

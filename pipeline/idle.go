@@ -70,6 +70,7 @@ func (sm *SM) skipIdle(limit uint64) {
 	// Every warp holds its class through the stretch (its stall cycles
 	// follow lazily: warp.since).
 	sm.classify(c)
+	sm.u.syncPM() // perf_mon takes the busy cycles before the stretch first
 	for st, k := range sm.hist {
 		sm.stalls[st] += n * k
 	}

@@ -83,6 +83,7 @@ func (sm *SM) evalIssue(c uint64) int {
 	if sm.pt != nil {
 		sm.pipeHeld(c)
 	}
+	sm.u.begin()
 	for st, n := range sm.hist {
 		sm.stalls[st] += n
 	}

@@ -30,21 +30,39 @@ import (
 // lag cycles and catches up with Advance (the same state as that many
 // Eval/Tick rounds, the unit's contract) before a special-register read, a
 // nanosleep request or an observer (ClockTimer) needs it. perf_mon lags
-// the same way through a skipped idle stretch (pmLag). Observers change
-// none of this: they only make a unit catch up earlier, to the same state.
+// the same way through a skipped idle stretch (pmLag), and, while no
+// observer is registered, through busy cycles as well (busy): its
+// registers only add up their inputs, so it catches up from the inputs'
+// sums (perfmon.AdvanceTotals) when %pm is read or the run reports.
+// Observers change none of this: they only make a unit catch up earlier,
+// to the same state.
 type units struct {
 	ct   *clocktimer.ClockTimer
 	pm   *perfmon.PerfMon
 	rng  *rand.PCG // nanosleep's generator (sleep.mode uniform), run.seed
 	ctIn clocktimer.Inputs
 	pmIn perfmon.Inputs
-	req  bool   // ctIn carries a request this cycle
-	lag  uint64 // cycles clock_timer is behind the SM (no warp asleep meanwhile)
+	req  bool // ctIn carries a request this cycle
+	// pmEvents: pmIn carries a pmevent this cycle.
+	pmEvents bool
+	lag      uint64 // cycles clock_timer is behind the SM (no warp asleep meanwhile)
 	// pmLag is how many cycles of a skipped idle stretch perf_mon has not
 	// taken yet, each with the inputs pmIdle.
 	pmLag  uint64
 	pmIdle perfmon.Inputs
-	co     clocktimer.Outputs
+	// busy is how many other cycles perf_mon has not taken yet (no
+	// observer: it lags through busy cycles too, and catches up from the
+	// sums of their inputs). busyTot holds their issue counts and pmevent
+	// triggers; their stall counts are the growth of the SM's warp-state
+	// counts since seen, up to the end of the last cycle: stalls outside a
+	// cycle, prevStalls (the counts when this cycle began) inside one
+	// (mid).
+	busy       uint64
+	busyTot    perfmon.Totals
+	stalls     *[numStates]uint64
+	prevStalls [numStates]uint64
+	mid        bool
+	co         clocktimer.Outputs
 	// asleep is sleeping_o as a word: bit w set while warp slot w sleeps
 	// (clock_timer has at most 64 warp slots). Always current: the unit
 	// never lags while a warp sleeps.
@@ -74,7 +92,7 @@ func (sm *SM) initUnits() error {
 	if err != nil {
 		return err
 	}
-	u.ct, u.pm = ct, pm
+	u.ct, u.pm, u.stalls = ct, pm, &sm.stalls
 	u.rng = clocktimer.NewRNG(sm.cfg.Run.Seed)
 	for s := WarpState(0); s < numStates; s++ {
 		u.any[s] = stalled(s)
@@ -99,12 +117,38 @@ func (u *units) sync() {
 }
 
 // syncPM brings perf_mon up to the SM's cycle: the cycles of a skipped
-// idle stretch it has not taken yet, each with the stretch's inputs.
+// idle stretch it has not taken yet, each with the stretch's inputs, and
+// the busy cycles it has not taken, from their inputs' sums (its registers
+// only add up, so the order does not matter).
 func (u *units) syncPM() {
 	if u.pmLag != 0 {
 		u.pm.Advance(u.pmIdle, u.pmLag)
 		u.pmLag = 0
 	}
+	if u.busy != 0 {
+		end := u.stalls
+		if u.mid {
+			end = &u.prevStalls
+		}
+		for s := WarpState(0); s < numStates; s++ {
+			d := end[s] - u.seen[s]
+			if u.any[s] {
+				u.busyTot.Stall[0] += d
+			}
+			if k := u.stall[s]; k != 0 {
+				u.busyTot.Stall[k] += d
+			}
+		}
+		u.seen = *end
+		u.pm.AdvanceTotals(u.busy, &u.busyTot)
+		u.busy, u.busyTot = 0, perfmon.Totals{}
+	}
+}
+
+// begin marks the start of a cycle's warp-state counting: the counts so
+// far are those of the cycles before it.
+func (u *units) begin() {
+	u.prevStalls, u.mid = *u.stalls, true
 }
 
 // clock returns clock_timer's outputs for the current cycle.
@@ -142,15 +186,24 @@ func (u *units) stallCounts(in *perfmon.Inputs, stalls *[numStates]uint64, n uin
 // date first). The inputs are cleared; with rec (an observer is
 // registered) they are copied into it first.
 func (u *units) tick(issued uint64, stalls *[numStates]uint64, rec *UnitInputs) {
-	u.pmIn.IssueCount = uint8(issued)
-	u.stallCounts(&u.pmIn, stalls, 1)
-	if rec != nil {
+	if rec == nil {
+		// Nobody sees perf_mon's inputs: it lags (syncPM).
+		u.busy++
+		u.busyTot.Issued += issued
+		if u.pmEvents {
+			u.pm.AddEvents(&u.busyTot, &u.pmIn)
+			u.pmIn, u.pmEvents = perfmon.Inputs{}, false
+		}
+	} else {
+		u.syncPM()
+		u.pmIn.IssueCount = uint8(issued)
+		u.stallCounts(&u.pmIn, stalls, 1)
 		rec.Perf, rec.Clock = u.pmIn, u.ctIn
+		u.pm.EvalRef(&u.pmIn)
+		u.pm.Tick()
+		u.pmIn, u.pmEvents = perfmon.Inputs{}, false
 	}
-	u.syncPM()
-	u.pm.EvalRef(&u.pmIn)
-	u.pm.Tick()
-	u.pmIn = perfmon.Inputs{}
+	u.mid = false
 	if !u.req && u.asleep == 0 {
 		u.lag++
 		return
@@ -211,6 +264,7 @@ func (sm *SM) requestSleep(w *warp, d *dinst, emask uint32, s int) {
 // pmevent a, a for pmevent.mask a (the instruction's immediate).
 func (sm *SM) triggerEvents(mask uint16, s int) {
 	sm.u.pmIn.EventValid[s], sm.u.pmIn.EventMask[s] = true, mask
+	sm.u.pmEvents = true
 }
 
 // globalTimer is %globaltimer in the current cycle: clock_timer's
