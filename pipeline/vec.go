@@ -212,29 +212,45 @@ func vecSetp[T uint32 | uint64](cmp int, signed bool, a, b *[32]T) uint32 {
 }
 
 // setpLanes is vecSetp with the lanes' low 32 bits read as C (the
-// unsigned orderings LO, LS, HI and HS are those of uint32).
+// unsigned orderings LO, LS, HI and HS are those of uint32). One loop per
+// comparison, over slices, keeps the lane loop free of the switch; each
+// goes from lane 31 down, shifting the mask left one lane a step.
 func setpLanes[T uint32 | uint64, C int32 | uint32](cmp int, a, b *[32]T) uint32 {
 	var m uint32
-	for l := 0; l < 32; l++ {
-		x, y := C(uint32(a[l])), C(uint32(b[l]))
-		var p bool
-		switch cmp {
-		case isa.CmpEQ:
-			p = x == y
-		case isa.CmpNE:
-			p = x != y
-		case isa.CmpLT, isa.CmpLO:
-			p = x < y
-		case isa.CmpLE, isa.CmpLS:
-			p = x <= y
-		case isa.CmpGT, isa.CmpHI:
-			p = x > y
-		default:
-			p = x >= y
+	x, y := a[:], b[:]
+	switch cmp {
+	case isa.CmpEQ:
+		for l := 31; l >= 0; l-- {
+			m = m<<1 | bit(C(uint32(x[l])) == C(uint32(y[l])))
 		}
-		if p {
-			m |= 1 << uint(l)
+	case isa.CmpNE:
+		for l := 31; l >= 0; l-- {
+			m = m<<1 | bit(C(uint32(x[l])) != C(uint32(y[l])))
+		}
+	case isa.CmpLT, isa.CmpLO:
+		for l := 31; l >= 0; l-- {
+			m = m<<1 | bit(C(uint32(x[l])) < C(uint32(y[l])))
+		}
+	case isa.CmpLE, isa.CmpLS:
+		for l := 31; l >= 0; l-- {
+			m = m<<1 | bit(C(uint32(x[l])) <= C(uint32(y[l])))
+		}
+	case isa.CmpGT, isa.CmpHI:
+		for l := 31; l >= 0; l-- {
+			m = m<<1 | bit(C(uint32(x[l])) > C(uint32(y[l])))
+		}
+	default:
+		for l := 31; l >= 0; l-- {
+			m = m<<1 | bit(C(uint32(x[l])) >= C(uint32(y[l])))
 		}
 	}
 	return m
+}
+
+// bit is 1 when p holds, else 0.
+func bit(p bool) uint32 {
+	if p {
+		return 1
+	}
+	return 0
 }
