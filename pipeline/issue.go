@@ -47,7 +47,9 @@ func (sm *SM) evalIssue(c uint64) int {
 		s := (first + j) % ns
 		sm.chosen[s] = -1
 		in := &sm.schedIn[s]
-		copy(in.WarpReady[:nw], sm.readyBase[s][:nw])
+		for k := range in.WarpReady[:nw] { // a word or two: no memmove call
+			in.WarpReady[k] = sm.readyBase[s][k]
+		}
 		if ports > 0 {
 			in.WarpReady.OrWords(&sm.readyPort[s], nw)
 		} else if sm.readyPort[s].AnyWords(nw) {
@@ -258,13 +260,15 @@ func (w *warp) stateAt(c uint64) WarpState {
 
 // nextChange is the first cycle after c at which stateAt may change.
 func (w *warp) nextChange(c uint64) uint64 {
-	t := w.readyAt
-	for _, x := range [...]uint64{w.blockUntil, w.branchUntil, w.fetchUntil, w.sbUntil} {
-		if x > c && x < t {
-			t = x
-		}
+	return min(w.readyAt, after(w.blockUntil, c), after(w.branchUntil, c), after(w.fetchUntil, c), after(w.sbUntil, c))
+}
+
+// after is x when it lies after c, else never.
+func after(x, c uint64) uint64 {
+	if x > c {
+		return x
 	}
-	return t
+	return never
 }
 
 // refresh recomputes the scoreboard wait of the group's instruction and
@@ -289,11 +293,7 @@ func (w *warp) refresh() {
 	if w.insts == 0 {
 		r = 0
 	}
-	for _, x := range [...]uint64{w.blockUntil, w.branchUntil, w.fetchUntil, w.sbUntil} {
-		if x > r {
-			r = x
-		}
-	}
+	r = max(r, w.blockUntil, w.branchUntil, w.fetchUntil, w.sbUntil)
 	if w.done || w.tr.paused {
 		r = never
 	}
