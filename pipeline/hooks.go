@@ -194,7 +194,7 @@ func (sm *SM) fillInfo() {
 	clear(in.Masks)
 	clear(in.NRegs)
 	for _, w := range sm.resident {
-		in.States[w.slot] = w.state
+		in.States[w.slot] = sm.observedState(w)
 		in.PCs[w.slot] = w.gpc
 		in.Masks[w.slot] = w.gmask
 		in.NRegs[w.slot] = uint16(w.nreg)

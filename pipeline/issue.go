@@ -83,13 +83,16 @@ func (sm *SM) evalIssue(c uint64) int {
 		sm.throttle(c)
 	}
 	if sm.pt != nil {
-		sm.pipeHeld(c)
+		sm.pipeHeld()
 	}
 	sm.u.begin()
 	for st, n := range sm.hist {
 		sm.stalls[st] += n
 	}
 	sm.stalls[StateIdle] += uint64(len(sm.slots) - len(sm.resident))
+	if sm.pt != nil {
+		sm.pipeHeldCounts()
+	}
 	return first
 }
 
@@ -175,7 +178,7 @@ func (sm *SM) throttle(c uint64) {
 		for k := 0; k < sm.schedWords; k++ {
 			for m := sm.readyPort[s][k] &^ in.WarpReady[k]; m != 0; m &= m - 1 {
 				slot := (k*64+bits.TrailingZeros64(m))*ns + s
-				sm.reclass(sm.slots[slot], c, StateLGThrottle, c+1)
+				sm.reclass(sm.slots[slot], c, StateLGThrottle, 0) // again the next cycle
 			}
 		}
 	}

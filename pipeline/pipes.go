@@ -22,6 +22,21 @@ type pipeThrottle struct {
 	// held[s] marks the pipes of scheduler s that had no room this cycle
 	// while an eligible warp wanted them.
 	held []uint8
+	// filed[slot] is the pipe the warp slot is filed under in byPipe
+	// (NumPipes: none).
+	filed []uint8
+	// heldN is the number of eligible warps held this cycle (pipeHeld).
+	heldN uint64
+	// n[s][p] counts the warps in byPipe[s][p]; has[s] marks the pipes
+	// of scheduler s with any.
+	n   [][pipethrottle.NumPipes]uint16
+	has []uint8
+	// hc[s][p] counts the cycles pipe p of scheduler s held its warps;
+	// h0[slot] is its value when the slot's warp was filed (or last
+	// settled): the difference is the warp's held cycles not yet in its
+	// counts (settle).
+	hc [][pipethrottle.NumPipes]uint64
+	h0 []uint64
 }
 
 func (sm *SM) initPipeThrottle() error {
@@ -30,19 +45,49 @@ func (sm *SM) initPipeThrottle() error {
 		return err
 	}
 	ns := sm.cfg.Sched.Count
-	sm.pt = &pipeThrottle{u: u, byPipe: make([][pipethrottle.NumPipes]rtl.Bits, ns), held: make([]uint8, ns)}
+	sm.pt = &pipeThrottle{u: u, byPipe: make([][pipethrottle.NumPipes]rtl.Bits, ns), held: make([]uint8, ns), filed: make([]uint8, len(sm.slots)),
+		n: make([][pipethrottle.NumPipes]uint16, ns), has: make([]uint8, ns),
+		hc: make([][pipethrottle.NumPipes]uint64, ns), h0: make([]uint64, len(sm.slots))}
+	for i := range sm.pt.filed {
+		sm.pt.filed[i] = uint8(pipethrottle.NumPipes)
+	}
 	return nil
 }
 
 // file records eligible warp w under the pipe of its instruction (or
 // under none).
 func (pt *pipeThrottle) file(w *warp, eligible bool) {
-	bp := &pt.byPipe[w.sched]
-	for p := range bp {
-		bp[p].Clear(int(w.local))
+	s := w.sched
+	f := &pt.filed[w.slot]
+	if *f < uint8(pipethrottle.NumPipes) {
+		pt.settle(w)
+		pt.byPipe[s][*f].Clear(int(w.local))
+		if pt.n[s][*f]--; pt.n[s][*f] == 0 {
+			pt.has[s] &^= 1 << *f
+		}
 	}
+	*f = uint8(pipethrottle.NumPipes)
 	if eligible && w.pipe < uint8(pipethrottle.NumPipes) {
-		bp[w.pipe].Set(int(w.local))
+		pt.byPipe[s][w.pipe].Set(int(w.local))
+		pt.n[s][w.pipe]++
+		pt.has[s] |= 1 << w.pipe
+		pt.h0[w.slot] = pt.hc[s][w.pipe]
+		*f = w.pipe
+	}
+}
+
+// settle moves the cycles w's pipe held it since it was filed (or last
+// settled) from not_selected to math_pipe_throttle in its counts: a warp
+// filed under a pipe is eligible (not_selected), since only ALU
+// instructions have a pipe and they need no memory port.
+func (pt *pipeThrottle) settle(w *warp) {
+	if f := pt.filed[w.slot]; f < uint8(pipethrottle.NumPipes) {
+		h := pt.hc[w.sched][f]
+		if d := h - pt.h0[w.slot]; d != 0 {
+			w.stalls[StateNotSelected] -= d // its not_selected cycles since w.since include these
+			w.stalls[StateMathPipeThrottle] += d
+			pt.h0[w.slot] = h
+		}
 	}
 }
 
@@ -50,8 +95,9 @@ func (pt *pipeThrottle) file(w *warp, eligible bool) {
 // no room this cycle.
 func (pt *pipeThrottle) hold(s int, ready *rtl.Bits, nw int) {
 	pt.held[s] = 0
-	for p := pipethrottle.Pipe(0); p < pipethrottle.NumPipes; p++ {
-		if pt.u.Ready(s, p) || !pt.byPipe[s][p].AnyWords(nw) {
+	for h := pt.has[s]; h != 0; h &= h - 1 {
+		p := pipethrottle.Pipe(bits.TrailingZeros8(h))
+		if pt.u.Ready(s, p) {
 			continue
 		}
 		pt.held[s] |= 1 << p
@@ -62,23 +108,41 @@ func (pt *pipeThrottle) hold(s int, ready *rtl.Bits, nw int) {
 }
 
 // pipeHeld accounts the warps held this cycle: math_pipe_throttle for
-// the cycle, eligible again the next.
-func (sm *SM) pipeHeld(c uint64) {
+// the cycle, eligible again the next. They stay eligible for the issue
+// stage, which spares classifying each twice a cycle while its pipe is
+// busy: only their counts move, the SM's by heldN (pipeHeldCounts, once
+// the cycle is counted) and each warp's through its pipe's held-cycle
+// count (settle). Observers see the state (observedState).
+func (sm *SM) pipeHeld() {
 	pt := sm.pt
-	ns := len(sm.scheds)
+	pt.heldN = 0
 	for s, h := range pt.held {
-		for p := 0; h != 0; p, h = p+1, h>>1 {
-			if h&1 == 0 {
-				continue
-			}
-			for k := 0; k < sm.schedWords; k++ {
-				for m := pt.byPipe[s][p][k]; m != 0; m &= m - 1 {
-					slot := (k*64+bits.TrailingZeros64(m))*ns + s
-					sm.reclass(sm.slots[slot], c, StateMathPipeThrottle, c+1)
-				}
-			}
+		for ; h != 0; h &= h - 1 {
+			p := bits.TrailingZeros8(h)
+			pt.hc[s][p]++
+			pt.heldN += uint64(pt.n[s][p])
 		}
 	}
+}
+
+// pipeHeldCounts moves the held eligible warps' cycle from not_selected
+// to math_pipe_throttle in the SM's counts (after the cycle's counting).
+func (sm *SM) pipeHeldCounts() {
+	if n := sm.pt.heldN; n != 0 {
+		sm.stalls[StateNotSelected] -= n
+		sm.stalls[StateMathPipeThrottle] += n
+	}
+}
+
+// observedState is w's state as observers see it: math_pipe_throttle for
+// an eligible warp held by its busy pipe this cycle (pipeHeld).
+func (sm *SM) observedState(w *warp) WarpState {
+	if pt := sm.pt; pt != nil && w.state == StateNotSelected {
+		if f := pt.filed[w.slot]; f < uint8(pipethrottle.NumPipes) && pt.held[w.sched]&(1<<f) != 0 {
+			return StateMathPipeThrottle
+		}
+	}
+	return w.state
 }
 
 // request drives scheduler s's request for warp w's instruction.
@@ -90,7 +154,6 @@ func (pt *pipeThrottle) request(s int, w *warp) {
 
 // tick ends the unit's cycle with the cycle's requests.
 func (pt *pipeThrottle) tick() {
-	pt.u.Eval(pt.in)
-	pt.u.Tick()
+	pt.u.Step(&pt.in)
 	pt.in = pipethrottle.Inputs{}
 }

@@ -109,6 +109,9 @@ func (sm *SM) lineOf(pc uint32) string {
 
 func (sm *SM) warpReport(w *warp, st WarpState, pc uint32) WarpReport {
 	w.flushStalls(sm.cycle)
+	if sm.pt != nil {
+		sm.pt.settle(w)
+	}
 	r := WarpReport{CTA: w.cta.id, Warp: w.slot, WarpInCTA: w.inCTA, PC: pc, Line: sm.lineOf(pc), State: st.String(), Instructions: w.insts, ctaLinear: w.cta.linear}
 	sm.warpTrapFields(&r, w)
 	for s, n := range w.stalls {

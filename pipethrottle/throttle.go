@@ -2,6 +2,7 @@ package pipethrottle
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/smsim/smsim/rtl"
 )
@@ -109,6 +110,13 @@ type State struct {
 type Unit struct {
 	p               Params
 	rtl.Regs[State] // Q, D, Tick and Reset
+	// Step's caches: the cost, each pipe's cap, and (when lowOK) the
+	// credits below their cap (bit k*NumPipes+q), the only ones a cycle
+	// without a request to them changes.
+	cost  int
+	capq  [NumPipes]int
+	low   uint64
+	lowOK bool
 }
 
 var _ rtl.Unit[Inputs, Outputs, State] = (*Unit)(nil)
@@ -116,7 +124,10 @@ var _ rtl.Unit[Inputs, Outputs, State] = (*Unit)(nil)
 // New checks p and returns the unit in its reset state (every pipe ready).
 func New(p Params) (*Unit, error) {
 	return rtl.Build(p, func(p Params) *Unit {
-		u := &Unit{p: p}
+		u := &Unit{p: p, cost: p.Cost()}
+		for q := range u.capq {
+			u.capq[q] = p.Cap(Pipe(q))
+		}
 		u.Reset()
 		return u
 	})
@@ -134,6 +145,7 @@ func (u *Unit) Reset() {
 		}
 	}
 	u.Next = u.Cur
+	u.lowOK = false
 }
 
 // D returns the next-state values of the last Eval.
@@ -147,6 +159,7 @@ func (u *Unit) Ready(k int, q Pipe) bool {
 
 // Eval is always_comb.
 func (u *Unit) Eval(in Inputs) Outputs {
+	u.lowOK = false
 	u.Next = u.Cur
 	var o Outputs
 	cost := u.p.Cost()
@@ -175,6 +188,56 @@ func (u *Unit) Eval(in Inputs) Outputs {
 		}
 	}
 	return o
+}
+
+// Step is Eval(*in) followed by Tick, for a caller that reads neither the
+// outputs nor D in between (the SM, whose issue stage reads Ready): the
+// same registers afterwards, at the cost of the credits that change only.
+func (u *Unit) Step(in *Inputs) {
+	if !u.lowOK {
+		u.low = 0
+		for k := 0; k < u.p.NumPorts; k++ {
+			for q := range u.capq {
+				if i := k*int(NumPipes) + q; int(u.Cur.Credit[i]) < u.capq[q] {
+					u.low |= 1 << uint(i)
+				}
+			}
+		}
+		u.lowOK = true
+	}
+	s := &u.Cur
+	for k := 0; k < u.p.NumPorts; k++ {
+		if q := in.ReqPipe[k]; in.ReqValid[k] && q < uint8(NumPipes) {
+			if i := k*int(NumPipes) + int(q); int(s.Credit[i]) >= u.cost {
+				s.Credit[i] -= uint16(u.cost)
+				s.Executed[q]++
+				u.low |= 1 << uint(i)
+			}
+		}
+	}
+	for m := u.low; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		q := i % int(NumPipes)
+		if c := int(s.Credit[i]) + u.p.Rate[q]; c < u.capq[q] {
+			s.Credit[i] = uint16(c)
+		} else {
+			s.Credit[i] = uint16(u.capq[q])
+			u.low &^= 1 << uint(i)
+		}
+	}
+	u.Next = u.Cur
+}
+
+// ReadyMask is PipeReady[k] without an Eval: bit q set when pipe q of
+// scheduler k can take an instruction this cycle.
+func (u *Unit) ReadyMask(k int) uint8 {
+	var m uint8
+	for q, c := range u.Cur.Credit[k*int(NumPipes) : (k+1)*int(NumPipes)] {
+		if int(c) >= u.cost {
+			m |= 1 << uint(q)
+		}
+	}
+	return m
 }
 
 // Signals returns the unit's signal table under Scope.
@@ -236,4 +299,5 @@ func (u *Unit) Advance(n uint64) {
 		}
 	}
 	u.Next = u.Cur
+	u.lowOK = false
 }

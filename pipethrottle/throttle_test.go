@@ -242,3 +242,47 @@ func TestAdvanceAndReadyIn(t *testing.T) {
 		}
 	}
 }
+
+// Step (the SM's fused Eval and Tick) leaves the registers Eval and Tick
+// leave, and ReadyMask is PipeReady, over random requests and rates with
+// Advance and Reset in between.
+func TestStepMatchesEvalTick(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for trial := 0; trial < 50; trial++ {
+		p := pipethrottle.Params{NumPorts: 1 + r.Intn(pipethrottle.MaxPorts)}
+		for q := range p.Rate {
+			p.Rate[q] = 1 + r.Intn(3*pipethrottle.WarpLanes*p.NumPorts/2)
+		}
+		a, err := pipethrottle.New(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := pipethrottle.New(p)
+		for c := 0; c < 400; c++ {
+			var in pipethrottle.Inputs
+			for k := 0; k < p.NumPorts; k++ {
+				in.ReqValid[k], in.ReqPipe[k] = r.Intn(3) > 0, uint8(r.Intn(int(pipethrottle.NumPipes)+1))
+			}
+			o := a.Eval(in)
+			for k := 0; k < p.NumPorts; k++ {
+				if m := b.ReadyMask(k); m != o.PipeReady[k] {
+					t.Fatalf("trial %d cycle %d: ReadyMask(%d) %#b, PipeReady %#b", trial, c, k, m, o.PipeReady[k])
+				}
+			}
+			a.Tick()
+			b.Step(&in)
+			if a.Q() != b.Q() || b.D() != b.Q() {
+				t.Fatalf("trial %d cycle %d: Step differs from Eval and Tick", trial, c)
+			}
+			switch r.Intn(40) {
+			case 0:
+				n := uint64(r.Intn(20))
+				a.Advance(n)
+				b.Advance(n)
+			case 1:
+				a.Reset()
+				b.Reset()
+			}
+		}
+	}
+}
