@@ -67,6 +67,13 @@ func (dc *decoder) decodeCpAsync(d *dinst) *decodeErr {
 type asyncState struct {
 	cp, bulk groupSet
 	wait     mbarWait
+	// tx holds the complete_tx of this warp's bulk copies into shared
+	// memory whose bytes have not reached their barrier yet (mbarrier.go);
+	// txPC is the complete_tx that follows the last such copy and txAt
+	// when that copy completes.
+	tx   []pendingTx
+	txPC uint32
+	txAt uint64
 }
 
 // groupSet is one kind of asynchronous groups of each thread of a warp
@@ -96,6 +103,7 @@ func (a *asyncState) reset() {
 	a.cp.reset()
 	a.bulk.reset()
 	a.wait = mbarWait{}
+	a.tx, a.txPC, a.txAt = a.tx[:0], 0, 0
 }
 
 func (g *groupSet) reset() {
@@ -255,8 +263,10 @@ var bulkDirs = [...][2]int{
 // 16-byte piece of both ranges (a fault is precise). A shared-to-global
 // copy completes with the thread's bulk async-group after the global
 // latency; the others complete on their mbarrier, whose complete_tx is
-// the next instruction (so the transaction bytes arrive when the copy is
-// made, without the memory latency).
+// the next instruction: its bytes reach the barrier when the copy
+// completes, the global latency after issue (lat.global) for a copy from
+// global memory and the shared one (lat.shared) for a copy within shared
+// memory (the complete_tx is deferred: pendingTx).
 func (sm *SM) execBulkCopy(w *warp, d *dinst, emask uint32) *fault {
 	dir := bulkDirs[d.in.Mods&isa.ModCpAsyncDirMask>>isa.ModCpAsyncDirSh]
 	off := uint64(int64(int32(d.in.Imm)))
@@ -288,9 +298,15 @@ func (sm *SM) execBulkCopy(w *warp, d *dinst, emask uint32) *fault {
 			sm.store(subRef(p.dst, k), 4, sm.load(subRef(p.src, k), 4))
 		}
 	}
-	done := sm.cycle + latOf(sm.cfg.Lat, latGlobal)
+	lat := latGlobal
+	if dir[0] == isa.SpaceShared && dir[1] == isa.SpaceShared {
+		lat = latShared
+	}
+	done := sm.cycle + latOf(sm.cfg.Lat, lat)
 	if dir[0] == isa.SpaceGlobal {
 		w.async.bulk.add(emask, done)
+	} else {
+		w.async.txPC, w.async.txAt = w.gpc+1, done
 	}
 	w.busyUntil(done)
 	return nil
