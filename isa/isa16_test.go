@@ -120,12 +120,34 @@ func TestISA16Errors(t *testing.T) {
 		{"max.relu.s32", "max.relu.s32 %r1, %r2, %r3;", "t.ptx:11:1: unsupported: max.relu.s32"},
 		{"redux.sync.add.f32", "redux.sync.add.f32 %f1, %f2, -1;", "t.ptx:11:1: redux.sync.add.f32 is not PTX (.f32 only with .min and .max)"},
 		{"cvt.pack.sat.u4", "cvt.pack.sat.u4.s32.b32 %r1, %r2, %r3, %r4;", "t.ptx:11:1: unsupported: cvt.pack.sat.u4"},
+		{"st.async", "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%rd1], %r1, [%rd2];", "t.ptx:11:1: unsupported: st.async"},
+		{"red.async", "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%rd1], %r1, [%rd2];", "t.ptx:11:1: unsupported: red.async"},
+		{"suld", "suld.b.1d.v4.b32.trap {%r1, %r2, %r3, %r4}, [%rd1, {%r5}];", "t.ptx:11:1: unsupported: suld.b.1d.v4.b32.trap"},
+		{"wgmma", "wgmma.fence.sync.aligned;", "t.ptx:11:1: unsupported: wgmma.fence.sync.aligned"},
+		{"ldmatrix", "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%rd1];", "t.ptx:11:1: unsupported: ldmatrix.sync.aligned.m8n8.x1.shared.b16"},
+		{"getctarank", "getctarank.shared::cluster.u32 %r1, %rd1;", "t.ptx:11:1: unsupported: getctarank.shared::cluster.u32"},
+		{"barrier.cluster", "barrier.cluster.arrive;", "t.ptx:11:1: unsupported: barrier.cluster"},
+		{"alloca", "alloca.u64 %rd1, %rd2;", "t.ptx:11:1: unsupported: alloca.u64"},
+		{"stacksave", "stacksave.u64 %rd1;", "t.ptx:11:1: unsupported: stacksave.u64"},
+		{"multimem", "multimem.ld_reduce.relaxed.sys.global.add.u32 %r1, [%rd1];", "t.ptx:11:1: unsupported: multimem.ld_reduce.relaxed.sys.global.add.u32"},
+		{"float reg+imm", "add.f32 %f1, %f2+1, %f1;", "t.ptx:11:14: unsupported: register-plus-offset operand %f2+1 of type .f32"},
 		{"lop3.or without p", "lop3.or.b32 %r1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: lop3 writes d|p with .and/.or and d alone without"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			wantAsmError(t, kernelHead+".visible .entry k()\n{\n"+regs+c.body+"\nret;\n}\n", c.want)
 		})
+	}
+}
+
+// 32-bit addressing is legal PTX the model does not run; other sizes are
+// not PTX. Both errors are at the directive.
+func TestAddressSize(t *testing.T) {
+	for size, want := range map[string]string{
+		"32": "t.ptx:3:1: unsupported: .address_size 32 (only 64)",
+		"16": "t.ptx:3:1: .address_size 16 is not PTX (32 or 64)",
+	} {
+		wantAsmError(t, ".version 8.0\n.target sm_90\n.address_size "+size+"\n.visible .entry k()\n{\nret;\n}\n", want)
 	}
 }
 

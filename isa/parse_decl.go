@@ -121,6 +121,7 @@ func (p *parser) parseModuleDirective(m *Module) {
 			p.next()
 		}
 	case ".address_size":
+		m.AddressSizePos = p.pos(t)
 		p.next()
 		v, ok := p.smallInt("address size")
 		if !ok {
