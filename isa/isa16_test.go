@@ -131,6 +131,7 @@ func TestISA16Errors(t *testing.T) {
 		{"stacksave", "stacksave.u64 %rd1;", "t.ptx:11:1: unsupported: stacksave.u64"},
 		{"multimem", "multimem.ld_reduce.relaxed.sys.global.add.u32 %r1, [%rd1];", "t.ptx:11:1: unsupported: multimem.ld_reduce.relaxed.sys.global.add.u32"},
 		{"float reg+imm", "add.f32 %f1, %f2+1, %f1;", "t.ptx:11:14: unsupported: register-plus-offset operand %f2+1 of type .f32"},
+		{"setp.ftz.bf16", "setp.lt.ftz.bf16 %p1, %h1, %h2;", "t.ptx:11:1: setp.ftz.bf16 is not PTX (.ftz goes with .f16 and .f16x2)"},
 		{"lop3.or without p", "lop3.or.b32 %r1, %r2, %r3, %r4, 0x80, %p2;", "t.ptx:11:1: lop3 writes d|p with .and/.or and d alone without"},
 	}
 	for _, c := range cases {
