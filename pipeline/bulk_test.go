@@ -257,3 +257,59 @@ WAIT:
 		t.Errorf("no mbarrier stall: %v", rep.Stalls)
 	}
 }
+
+// The last arrival on a barrier can come after the bulk copy whose bytes
+// it waits for: warp 1 is suspended in try_wait when thread 0 expects the
+// bytes and starts the copy (one of two arrivals) and thread 1 arrives
+// after it; warp 0 then exits, so no other mbarrier operation comes.
+// Warp 1 wakes when the copy completes, once, and reads the copy.
+func TestBulkTxLastArrivalAfterCopy(t *testing.T) {
+	src := kernelWith(".shared .align 16 .b8 sm[256];\n\t.shared .align 8 .b64 bar;", `
+	setp.eq.u32 %p2, %r1, 0;
+	setp.eq.u32 %p4, %r1, 1;
+	setp.ge.u32 %p3, %r1, 32;
+	@%p2 mbarrier.init.shared::cta.b64 [bar], 2;
+	bar.sync 0;
+	mov.u32 %r10, 0;
+	@%p3 bra WAIT;
+	nanosleep.u32 500;
+	@%p2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 256;
+	@%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 256, [bar];
+	@%p4 mbarrier.arrive.shared::cta.b64 _, [bar];
+	ret;
+WAIT:
+	add.u32 %r10, %r10, 1;
+	mbarrier.try_wait.parity.shared::cta.b64 %p5, [bar], 0;
+	@!%p5 bra WAIT;
+	@%p3 add.u32 %r22, %r1, 0;
+	mul.lo.u32 %r7, %r1, 4;
+	mov.u32 %r8, sm;
+	add.u32 %r8, %r8, %r7;
+	ld.shared.u32 %r9, [%r8];
+	st.global.u32 [%rd3+512], %r9;
+	st.global.u32 [%rd3+1024], %r10;
+	ret;`)
+	init := make([]byte, 4*320)
+	for i := range init[:256] {
+		init[i] = byte(i*7 + 3)
+	}
+	cfg := smallConfig()
+	cfg.Lat.Global = 200
+	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	for i := 32; i < 64; i++ {
+		if want := binary.LittleEndian.Uint32(init[4*i:]); out[128+i] != want {
+			t.Errorf("word %d: %#x, want %#x", i, out[128+i], want)
+		}
+		if out[256+i] != 1 {
+			t.Errorf("thread %d made %d try_waits, want 1", i, out[256+i])
+		}
+	}
+	cp := log.at(pcOfText(t, sm, "[sm], [%rd1], 256"))[0].Cycle
+	for _, i := range log.at(pcOfText(t, sm, "add.u32 %r22")) {
+		if i.Exec != 0 && (i.Cycle < cp+200 || i.Cycle > cp+220) {
+			t.Errorf("warp 1 resumed at %d; the copy was issued at %d, lat.global 200", i.Cycle, cp)
+		}
+	}
+}

@@ -67,11 +67,9 @@ func (dc *decoder) decodeCpAsync(d *dinst) *decodeErr {
 type asyncState struct {
 	cp, bulk groupSet
 	wait     mbarWait
-	// tx holds the complete_tx of this warp's bulk copies into shared
-	// memory whose bytes have not reached their barrier yet (mbarrier.go);
-	// txPC is the complete_tx that follows the last such copy and txAt
-	// when that copy completes.
-	tx   []pendingTx
+	// txPC is the complete_tx that follows the warp's last bulk copy into
+	// shared memory and txAt when that copy completes (mbarrier.go:
+	// pendingTx).
 	txPC uint32
 	txAt uint64
 }
@@ -103,7 +101,7 @@ func (a *asyncState) reset() {
 	a.cp.reset()
 	a.bulk.reset()
 	a.wait = mbarWait{}
-	a.tx, a.txPC, a.txAt = a.tx[:0], 0, 0
+	a.txPC, a.txAt = 0, 0
 }
 
 func (g *groupSet) reset() {

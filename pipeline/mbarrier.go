@@ -55,7 +55,8 @@ type mbarWait struct {
 
 // pendingTx is the complete_tx of a cp.async.bulk copy into shared
 // memory: its bytes reach the barrier object obj at cycle at, when the
-// copy completes. Until then the object holds the state without them;
+// copy completes. The CTA keeps them (they outlive a warp that exits).
+// Until then the object holds the state without them;
 // every mbarrier operation of the CTA first applies the completions that
 // are due (applyTx), and a warp suspended in try_wait on obj is woken at
 // the cycle the pending completions complete its phase (predictTx).
@@ -122,27 +123,21 @@ func mbarValue(phase uint64, tx int64, exp, pend uint64) uint64 {
 // applyTx applies the pending complete_tx of w's CTA that are due (at or
 // before this cycle), oldest first: a completion that brings the pending
 // arrivals and the tx-count to zero completes the phase and wakes its
-// try_wait. A CTA without bulk copies in flight pays one scan of its
-// warps.
+// try_wait.
 func (sm *SM) applyTx(w *warp) {
+	c := w.cta
 	for {
-		var from *asyncState
-		k := 0
-		for _, x := range w.cta.warps {
-			if x.async == nil {
-				continue
-			}
-			for i, p := range x.async.tx {
-				if p.at <= sm.cycle && (from == nil || p.at < from.tx[k].at) {
-					from, k = x.async, i
-				}
+		k := -1
+		for i, p := range c.tx {
+			if p.at <= sm.cycle && (k < 0 || p.at < c.tx[k].at) {
+				k = i
 			}
 		}
-		if from == nil {
+		if k < 0 {
 			return
 		}
-		p := from.tx[k]
-		from.tx = append(from.tx[:k], from.tx[k+1:]...)
+		p := c.tx[k]
+		c.tx = append(c.tx[:k], c.tx[k+1:]...)
 		phase, tx, exp, pend := mbarFields(sm.load(p.obj, 8))
 		tx -= p.bytes
 		if pend == 0 && tx == 0 {
@@ -164,13 +159,9 @@ func (sm *SM) txCompletion(w *warp, r memRef) (uint64, bool) {
 		return 0, false
 	}
 	var ps []pendingTx
-	for _, x := range w.cta.warps {
-		if x.async != nil {
-			for _, p := range x.async.tx {
-				if &p.obj.buf[0] == &r.buf[0] {
-					ps = append(ps, p)
-				}
-			}
+	for _, p := range w.cta.tx {
+		if &p.obj.buf[0] == &r.buf[0] {
+			ps = append(ps, p)
 		}
 	}
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].at < ps[j].at })
@@ -318,7 +309,9 @@ func (sm *SM) mbarrier(w *warp, d *dinst, op, l int, r memRef) *fault {
 		w.writeDest(d.d1, l, old)
 		if phase != old>>isa.MbarPhaseBit {
 			sm.wakeTryWaits(w, &r.buf[0])
-		} else if txOp {
+		} else {
+			// The last arrival or an expect_tx may make the pending
+			// completions complete the phase, or put that off.
 			sm.predictTx(w, r)
 		}
 	}
@@ -332,19 +325,15 @@ func (sm *SM) mbarrier(w *warp, d *dinst, op, l int, r memRef) *fault {
 // object's with every pending completion on it applied.
 func (sm *SM) deferTx(w *warp, d *dinst, op, l int, r memRef, tx int64) *fault {
 	c := int64(uint32(w.value(&d.c, l)))
-	for _, x := range w.cta.warps {
-		if x.async != nil {
-			for _, p := range x.async.tx {
-				if &p.obj.buf[0] == &r.buf[0] {
-					tx -= p.bytes
-				}
-			}
+	for _, p := range w.cta.tx {
+		if &p.obj.buf[0] == &r.buf[0] {
+			tx -= p.bytes
 		}
 	}
 	if tx -= c; tx < -isa.MbarCountMask || c > isa.MbarCountMask {
 		return mbarrierFault(l, "%s: tx-count %d (after %+d) is outside ±%d", isa.AtomName(op), tx, -c, isa.MbarCountMask)
 	}
-	w.async.tx = append(w.async.tx, pendingTx{obj: r, at: w.async.txAt, bytes: c})
+	w.cta.tx = append(w.cta.tx, pendingTx{obj: r, at: w.async.txAt, bytes: c})
 	sm.predictTx(w, r)
 	return nil
 }
