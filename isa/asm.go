@@ -187,8 +187,12 @@ func (a *assembler) errorf(pos Pos, format string, args ...any) {
 func (a *assembler) run() {
 	m := a.mod
 	a.img = &Image{}
-	if m.AddressSize != 0 && m.AddressSize != 64 {
-		a.errorf(Pos{File: m.File, Line: 1, Col: 1}, "unsupported: .address_size %d (only 64)", m.AddressSize)
+	switch m.AddressSize {
+	case 0, 64:
+	case 32:
+		a.errorf(m.AddressSizePos, "unsupported: .address_size 32 (only 64)")
+	default:
+		a.errorf(m.AddressSizePos, ".address_size %d is not PTX (32 or 64)", m.AddressSize)
 	}
 	// Pass 1: functions and module variables.
 	for _, d := range m.Decls {

@@ -9,8 +9,10 @@ type Module struct {
 	Version     string // ".version 7.8" -> "7.8"
 	Target      []string
 	AddressSize int // 32 or 64; 0 when absent
-	Decls       []Decl
-	Lines       []string // source lines, for diagnostics and the disassembler
+	// AddressSizePos is the position of the .address_size directive.
+	AddressSizePos Pos
+	Decls          []Decl
+	Lines          []string // source lines, for diagnostics and the disassembler
 }
 
 // Decl is a module-scope declaration: *VarDecl or *Func.

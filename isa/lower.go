@@ -535,9 +535,34 @@ func (st *fnState) instrLowered(in *Instr, mi minst) {
 	case "BPT", "IDE", "RTT", "S2R":
 		st.lowerSASS(in, ms, mi)
 	default:
-		st.a.errorf(in.Pos, "unsupported: %s", joinMods(in))
+		if ptxOpcodes[lw] {
+			st.a.errorf(in.Pos, "unsupported: %s", joinMods(in))
+		} else {
+			st.a.errorf(in.Pos, "unknown instruction %s (not a PTX instruction)", lw)
+		}
 	}
 }
+
+// ptxOpcodes is every instruction name of the PTX ISA (8.x, chapter 9.7),
+// to tell legal PTX the model does not implement (a positioned
+// unsupported:) from a name that is not PTX at all (a plain error). The
+// names instrLowered handles are here too.
+var ptxOpcodes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`
+		add sub mul mad mul24 mad24 sad div rem abs neg min max popc clz bfind fns brev bfe bfi bmsk szext dp4a dp2a addc subc madc
+		testp copysign fma rcp sqrt rsqrt sin cos lg2 ex2 tanh
+		set setp selp slct and or xor not cnot lop3 shf shl shr
+		mov shfl prmt ld ldu st multimem prefetch prefetchu applypriority discard createpolicy isspacep cvta cvt mapa getctarank
+		cp tensormap tex tld4 txq istypep suld sust sured suq
+		bra brx call ret exit bar barrier membar fence atom red vote match activemask redux griddepcontrol elect mbarrier clusterlaunchcontrol
+		wmma mma ldmatrix stmatrix movmatrix wgmma tcgen05 stacksave stackrestore alloca
+		vadd vsub vabsdiff vmin vmax vshl vshr vmad vset vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 vset2 vadd4 vsub4 vavrg4 vabsdiff4 vmin4 vmax4 vset4
+		brkpt nanosleep pmevent trap setmaxnreg`) {
+		m[n] = true
+	}
+	return m
+}()
 
 // joinMods is the instruction's opcode and modifiers as written
 // ("cp.async.bulk.shared::cluster.global").

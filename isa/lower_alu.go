@@ -185,11 +185,11 @@ func (st *fnState) lowerSetp(in *Instr, ms modSet, mi minst) {
 	case t.FP8():
 		st.a.errorf(in.Pos, "setp.%s is not PTX: the fp8 types appear only in cvt", t)
 		return
-	case t != BF16 && t != F16x2 && t != BF16x2:
-		st.a.errorf(in.Pos, "unsupported: setp.%s", t)
+	case t != BF16 && t != F16x2 && t != BF16x2: // .tf32
+		st.a.errorf(in.Pos, "setp.%s is not PTX", t)
 		return
-	case mi.in.Mods&ModSetpFtz != 0 && t != F16x2:
-		st.a.errorf(in.Pos, "unsupported: setp.ftz.%s", t)
+	case mi.in.Mods&ModSetpFtz != 0 && t != F16x2: // PTX ISA 9.7.4.x: no .ftz for bf16
+		st.a.errorf(in.Pos, "setp.ftz.%s is not PTX (.ftz goes with .f16 and .f16x2)", t)
 		return
 	case t.Packed() && !pipe:
 		// x2: p is the lower halves' comparison, q the upper halves'.

@@ -250,6 +250,9 @@ func (st *fnState) lowerCpAsyncBulk(in *Instr, ms modSet, mi minst) {
 		case "prefetch":
 			prefetch = true
 		case "L2":
+		case "wait_all": // cp.async's, not cp.async.bulk's
+			st.a.errorf(in.Pos, "cp.async.bulk.wait_all is not PTX (bulk async-groups are waited for with cp.async.bulk.wait_group)")
+			return
 		default:
 			st.a.errorf(in.Pos, "unsupported: cp.async.bulk.%s", m)
 			return

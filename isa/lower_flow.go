@@ -485,25 +485,31 @@ func (st *fnState) lowerMembar(in *Instr, ms modSet, mi minst) {
 		mi.in.Mods |= ModFence
 		level = MembarGL
 	}
+	fence := in.Op == "fence"
 	for _, m := range ms.rest {
-		switch m {
-		case "cta":
+		switch {
+		case m == "cta":
 			level = MembarCTA
-		case "gl", "gpu", "cluster":
+		case m == "gl" && !fence, (m == "gpu" || m == "cluster") && fence:
 			level = MembarGL
-		case "sys":
+		case m == "sys":
 			level = MembarSys
-		case "sc", "acq_rel", "proxy", "alias", "async":
-		case "release", "acquire", "mbarrier_init", "global", "shared::cta", "shared::cluster":
-			// fence.release/.acquire (PTX 8.6), fence.mbarrier_init.release.cluster,
-			// fence.proxy.async.{global,shared::cta,shared::cluster}: one SM's
-			// memory is coherent, so they order as the other fences do.
-			if in.Op != "fence" {
-				st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
-				return
-			}
-		default:
+		case m == "proxy", m == "alias", m == "async", m == "global", m == "shared::cta", m == "shared::cluster":
+			// membar.proxy is fence.proxy (PTX ISA 9.7.13.4).
+		case fence && (m == "sc" || m == "acq_rel" || m == "release" || m == "acquire" || m == "mbarrier_init"):
+			// fence.sc/.acq_rel, fence.release/.acquire (PTX 8.6),
+			// fence.mbarrier_init.release.cluster,
+			// fence.proxy.async.{global,shared::cta,shared::cluster}: one
+			// SM's memory is coherent, so they order as the other fences do.
+		case fence && (m == "tensormap::generic" || m == "sync_restrict::shared::cta" || m == "sync_restrict::shared::cluster"):
 			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
+			return
+		default:
+			want := "membar takes .cta, .gl, .sys or .proxy.<kind>"
+			if fence {
+				want = "fence takes .sc, .acq_rel, .release, .acquire, .cta, .cluster, .gpu, .sys, .proxy.<kind> or .mbarrier_init"
+			}
+			st.a.errorf(in.Pos, "%s.%s is not PTX (%s)", in.Op, m, want)
 			return
 		}
 	}

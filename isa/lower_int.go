@@ -169,8 +169,8 @@ func (st *fnState) lowerLop3(in *Instr, ms modSet, mi minst) {
 			boolop = BoolAnd
 		case m == "or" && boolop == BoolNone:
 			boolop = BoolOr
-		default:
-			st.a.errorf(in.Pos, "unsupported: lop3.%s", m)
+		default: // PTX ISA 9.7.8.6: lop3.BoolOp is .and or .or
+			st.a.errorf(in.Pos, "lop3.%s is not PTX (lop3 takes .and or .or)", m)
 			return
 		}
 	}

@@ -14,7 +14,11 @@ func (st *fnState) lowPrecOK(in *Instr, ms modSet, mi *minst) bool {
 	half := t == F16 || t == F16x2 || t == BF16 || t == BF16x2
 	if (op == OpMIN || op == OpMAX) && m&(ModMinMaxNaN|ModMinMaxXorsign) != 0 {
 		if t != F32 && !half {
-			st.a.errorf(in.Pos, "unsupported: %s.NaN/.xorsign on .%s", in.Op, t)
+			if t == S32 && ms.has("relu") { // max/min.relu.s32 (sm_90)
+				st.a.errorf(in.Pos, "unsupported: %s.relu.%s", in.Op, t)
+			} else {
+				st.a.errorf(in.Pos, "%s.NaN/.xorsign on .%s is not PTX (only on .f32 and the half types)", in.Op, t)
+			}
 			return false
 		}
 		if m&ModMinMaxXorsign != 0 && !ms.has("abs") {
@@ -25,34 +29,38 @@ func (st *fnState) lowPrecOK(in *Instr, ms modSet, mi *minst) bool {
 	}
 	switch {
 	case m&ModSatFinite != 0:
-		st.a.errorf(in.Pos, "unsupported: %s.satfinite", in.Op)
+		st.a.errorf(in.Pos, "%s.satfinite is not PTX (.satfinite belongs to cvt)", in.Op)
 		return false
 	case m&ModRelu != 0 && (op != OpFMA || !half):
-		st.a.errorf(in.Pos, "unsupported: %s.relu.%s", in.Op, t)
+		st.a.errorf(in.Pos, "%s.relu.%s is not PTX (.relu belongs to fma of the half types, cvt and max/min of .s32)", in.Op, t)
 		return false
 	case !t.LowPrecision():
 		return true
 	}
 	switch op {
 	case OpADD, OpSUB, OpMUL, OpFMA, OpNEG, OpABS, OpMIN, OpMAX:
-	default:
-		st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, t)
+	default: // PTX ISA 9.7.4: the half types' arithmetic is these (and ex2, tanh)
+		st.a.errorf(in.Pos, "%s.%s is not PTX", in.Op, t)
 		return false
 	}
 	if t.FP8() {
 		st.a.errorf(in.Pos, "%s.%s is not PTX: the fp8 types appear only in cvt", in.Op, t)
 		return false
 	}
-	if !half {
-		st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, t)
+	if !half { // .tf32: only in cvt (and the tensor instructions)
+		st.a.errorf(in.Pos, "%s.%s is not PTX", in.Op, t)
 		return false
 	}
 	if r := int(m&ModRndMask) >> ModRndShift; r != RndNone && r != RndRN {
-		st.a.errorf(in.Pos, "unsupported: %s.%s.%s (only .rn)", in.Op, RoundingName(r), t)
+		st.a.errorf(in.Pos, "%s.%s.%s is not PTX (the half types round with .rn only)", in.Op, RoundingName(r), t)
 		return false
 	}
 	if m&(ModFtz|ModSat) != 0 && t != F16x2 {
-		st.a.errorf(in.Pos, "unsupported: %s.ftz/.sat on .%s", in.Op, t)
+		if t == F16 {
+			st.a.errorf(in.Pos, "unsupported: %s.ftz/.sat on .%s", in.Op, t)
+		} else {
+			st.a.errorf(in.Pos, "%s.ftz/.sat on .%s is not PTX", in.Op, t)
+		}
 		return false
 	}
 	return true
@@ -88,7 +96,7 @@ func (st *fnState) lowerCvtLow(in *Instr, mi minst, dt, at Type) {
 		st.a.errorf(in.Pos, "cvt.%s.%s is not PTX: fp8 conversions take the pairs .e4m3x2/.e5m2x2", dt, at)
 		return
 	case dt == TF32 || at == TF32:
-		bad("")
+		st.a.errorf(in.Pos, "cvt.%s.%s is not PTX (tf32 conversions are cvt.{rna,rn,rz}.tf32.f32)", dt, at)
 		return
 	case fp8(dt) && (at == F32 || at == F16x2):
 		if rnd != RndRN || m&ModSatFinite == 0 {
@@ -110,10 +118,10 @@ func (st *fnState) lowerCvtLow(in *Instr, mi minst, dt, at Type) {
 		}
 		n = 3
 	case dt.Packed() || at.Packed():
-		bad("")
+		st.a.errorf(in.Pos, "cvt.%s.%s is not PTX (the x2 conversions: .f16x2/.bf16x2 from two .f32, fp8 pairs from two .f32 or an .f16x2, .f16x2 from an fp8 pair)", dt, at)
 		return
 	case m&(ModRelu|ModSatFinite) != 0 && !((dt == F16 || dt == BF16 || dt == TF32) && at == F32):
-		bad(" with .relu or .satfinite (only to f16 and bf16 from f32)")
+		st.a.errorf(in.Pos, "cvt.%s.%s with .relu or .satfinite is not PTX (only to f16, bf16 and tf32 from f32 and in the x2 forms)", dt, at)
 		return
 	}
 	if m&(ModSat|ModFtz) != 0 && (dt.LowPrecision() || at.LowPrecision()) {
@@ -144,13 +152,19 @@ func (st *fnState) lowerCvtLow(in *Instr, mi minst, dt, at Type) {
 // (d = {c[15:0], sat(a), sat(b)} for the 8-bit types, {sat(a), sat(b)} for
 // the 16-bit ones; c is required by the syntax of both).
 func (st *fnState) lowerCvtPackSat(in *Instr, ms modSet, mi minst) {
+	for _, m := range ms.rest {
+		if m == "u4" || m == "s4" || m == "u2" || m == "s2" {
+			st.a.errorf(in.Pos, "unsupported: cvt.pack.sat.%s", m)
+			return
+		}
+	}
 	if len(ms.types) != 3 || ms.types[1] != S32 || ms.types[2] != B32 {
 		st.a.errorf(in.Pos, "cvt.pack needs .sat.{u8,s8,u16,s16}.s32.b32")
 		return
 	}
 	dt := ms.types[0]
 	if dt != U8 && dt != S8 && dt != U16 && dt != S16 {
-		st.a.errorf(in.Pos, "unsupported: cvt.pack.sat.%s.s32.b32", dt)
+		st.a.errorf(in.Pos, "cvt.pack.sat.%s.s32.b32 is not PTX (the types are .u2 .s2 .u4 .s4 .u8 .s8 .u16 .s16)", dt)
 		return
 	}
 	sat := false

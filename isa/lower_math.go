@@ -14,7 +14,8 @@ func (st *fnState) lowerMufu(in *Instr, ms modSet, mi minst) {
 	op := mufuOps[in.Op]
 	half := t == F16 || t == F16x2 || t == BF16 || t == BF16x2
 	if t.LowPrecision() && !half || half && op != OpEX2 && op != OpTANH {
-		st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, t)
+		// Not PTX: only ex2 and tanh have half forms, none has an fp8 one.
+		st.a.errorf(in.Pos, "%s has no .%s form in PTX", in.Op, t)
 		return
 	}
 	if half {
@@ -36,8 +37,8 @@ func (st *fnState) lowerMufu(in *Instr, ms modSet, mi minst) {
 			approx = true
 		case m == "ftz" && op != OpTANH:
 			mi.in.Mods |= ModFtz
-		default:
-			st.a.errorf(in.Pos, "unsupported: %s.%s", in.Op, m)
+		default: // not PTX: the forms are .approx{.ftz} (tanh: .approx)
+			st.a.errorf(in.Pos, "%s.%s is not PTX", in.Op, m)
 			return
 		}
 	}
@@ -67,7 +68,7 @@ func (st *fnState) lowerMufuHalf(in *Instr, ms modSet, mi minst, op Opcode, t Ty
 		st.a.errorf(in.Pos, "ex2.approx takes .ftz with .bf16/.bf16x2 and only with them")
 		return
 	case op == OpTANH && ftz:
-		st.a.errorf(in.Pos, "unsupported: tanh.ftz")
+		st.a.errorf(in.Pos, "tanh.ftz is not PTX")
 		return
 	}
 	mi.in.Op, mi.in.Type = op, t
@@ -106,7 +107,7 @@ func (st *fnState) lowerTestp(in *Instr, ms modSet, mi minst) {
 	for _, m := range ms.rest {
 		p, ok := ParseTestp(m)
 		if !ok || prop >= 0 {
-			st.a.errorf(in.Pos, "unsupported: testp.%s", m)
+			st.a.errorf(in.Pos, "testp.%s is not PTX (testp takes one of .finite .infinite .number .notanumber .normal .subnormal)", m)
 			return
 		}
 		prop = p

@@ -36,11 +36,11 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 		case "expect_tx":
 			tx = tx || op == "arrive" || op == "arrive_drop"
 			if !tx {
-				st.a.errorf(in.Pos, "unsupported: mbarrier.%s.%s", op, m)
+				st.a.errorf(in.Pos, "mbarrier.%s.%s is not PTX (only arrive and arrive_drop take .expect_tx)", op, m)
 				return
 			}
 		default:
-			st.a.errorf(in.Pos, "unsupported: mbarrier.%s.%s", op, m)
+			st.a.errorf(in.Pos, "mbarrier.%s.%s is not PTX", op, m)
 			return
 		}
 	}
@@ -84,8 +84,14 @@ func (st *fnState) lowerMbarrier(in *Instr, ms modSet, mi minst) {
 			aop = AtomMbarTestParity
 		}
 	}
-	if aop < 0 {
+	switch {
+	case aop < 0 && op == "arrive_drop" && noComplete && !tx:
 		st.a.errorf(in.Pos, "unsupported: %s", joinMods(in))
+		return
+	case aop < 0:
+		// Not PTX: an unknown operation, or .parity/.noComplete/.expect_tx
+		// on an operation that has no such form.
+		st.a.errorf(in.Pos, "%s is not PTX (the operations are init, inval, arrive, arrive_drop, expect_tx, complete_tx, test_wait, try_wait and pending_count; .noComplete goes with arrive or arrive_drop without .expect_tx, .parity with test_wait or try_wait)", joinMods(in))
 		return
 	}
 	if !st.wantOperands(in, nmin, nmax) {

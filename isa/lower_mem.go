@@ -229,6 +229,10 @@ func (st *fnState) memSym(mi *minst, ao *AddrOperand, vs *varSym, space int, off
 }
 
 func (st *fnState) lowerMem(in *Instr, ms modSet, mi minst) {
+	if in.Op == "st" && ms.has("async") { // st.async: distributed shared memory
+		st.a.errorf(in.Pos, "unsupported: st.async")
+		return
+	}
 	t, ok := st.oneType(in, ms)
 	if !ok || !st.wantOperands(in, 2, 2) {
 		return
@@ -365,6 +369,10 @@ func (st *fnState) lowerMem(in *Instr, ms modSet, mi minst) {
 }
 
 func (st *fnState) lowerAtom(in *Instr, ms modSet, mi minst) {
+	if in.Op == "red" && ms.has("async") { // red.async: distributed shared memory
+		st.a.errorf(in.Pos, "unsupported: red.async")
+		return
+	}
 	t, ok := st.oneType(in, ms)
 	if !ok {
 		return

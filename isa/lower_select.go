@@ -61,8 +61,8 @@ func (st *fnState) lowerIsspacep(in *Instr, ms modSet, mi minst) {
 		}
 	case "const", "param", "param::entry":
 		emit("mov", []string{"pred"}, in.Operands[0], imm(0))
-	default:
-		st.a.errorf(in.Pos, "unsupported: isspacep.%s", sp)
+	default: // not PTX (PTX ISA 9.7.9.19)
+		st.a.errorf(in.Pos, "isspacep.%s is not PTX (the spaces are .const, .global, .local, .shared{::cta,::cluster}, .param{::entry})", sp)
 	}
 }
 

@@ -97,8 +97,11 @@ func (st *fnState) lowerRedux(in *Instr, ms modSet, mi minst) {
 	case !sync || op < 0:
 		st.a.errorf(in.Pos, "redux needs .sync and an operation (.add .min .max .and .or .xor)")
 		return
-	case t.Float():
+	case t == F32 && (op == ReduxMin || op == ReduxMax): // sm_100a
 		st.a.errorf(in.Pos, "unsupported: redux.sync.%s.%s", ReduxName(op), t)
+		return
+	case t.Float():
+		st.a.errorf(in.Pos, "redux.sync.%s.%s is not PTX (.f32 only with .min and .max)", ReduxName(op), t)
 		return
 	case op <= ReduxMax && t != U32 && t != S32:
 		st.a.errorf(in.Pos, "redux.sync.%s needs .u32 or .s32", ReduxName(op))

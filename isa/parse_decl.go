@@ -121,6 +121,7 @@ func (p *parser) parseModuleDirective(m *Module) {
 			p.next()
 		}
 	case ".address_size":
+		m.AddressSizePos = p.pos(t)
 		p.next()
 		v, ok := p.smallInt("address size")
 		if !ok {
@@ -236,7 +237,7 @@ func (p *parser) parseDecl(module bool) Decl {
 		}
 		return d
 	case t.kind == tDir:
-		p.errAt(t, "unsupported: %s", t.text)
+		p.errDirective(t)
 	default:
 		p.errAt(t, "expected declaration after .%s, found %s", linkage, describe(t))
 	}
@@ -516,4 +517,30 @@ func (p *parser) alignDir(a *int) bool {
 		*a = n
 	}
 	return ok
+}
+
+// ptxDirectives are the directives of the PTX ISA (chapter 11 and the
+// state spaces), to tell a PTX directive the front end does not take
+// where it stands (unsupported:) from a name that is not PTX.
+var ptxDirectives = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`.address_size .alias .align .attribute .branchtargets .callprototype .calltargets
+		.common .const .entry .explicitcluster .extern .file .func .global .loc .local .maxclusterrank .maxnctapersm
+		.maxnreg .maxntid .minnctapersm .noreturn .param .pragma .reg .reqnctapercluster .reqntid .section .shared
+		.sreg .target .tex .version .visible .weak .abi_preserve .abi_preserve_control .blocksareclusters
+		.texref .samplerref .surfref`) {
+		m[n] = true
+	}
+	return m
+}()
+
+// errDirective reports the directive t where it cannot stand: a PTX
+// directive the front end does not take there is unsupported:, another
+// name is not PTX.
+func (p *parser) errDirective(t *token) {
+	if ptxDirectives[t.text] {
+		p.errAt(t, "unsupported: %s", t.text)
+		return
+	}
+	p.errAt(t, "unknown directive %s (not PTX)", t.text)
 }

@@ -92,7 +92,7 @@ func (p *parser) parseFunc(pos Pos, linkage string) *Func {
 			if moduleStarters[t.text] || stateSpaces[t.text] {
 				break
 			}
-			p.errAt(t, "unsupported: %s", t.text)
+			p.errDirective(t)
 			return fail()
 		}
 		d := &PerfDirective{Pos: p.pos(t), Name: t.text[1:]}
@@ -355,7 +355,7 @@ func (p *parser) parseStmt() Stmt {
 		if moduleStarters[t.text] {
 			p.errAt(t, "unexpected %s inside a function body (missing '}'?)", t.text)
 		} else {
-			p.errAt(t, "unsupported: %s", t.text)
+			p.errDirective(t)
 		}
 		p.syncStmt()
 		return nil
@@ -462,7 +462,7 @@ func (p *parser) parseInstr() Stmt {
 		in.Guard.Neg = neg
 		p.next()
 		if p.tok().is('{') {
-			p.errAt(p.tok(), "unsupported: guarded block")
+			p.errAt(p.tok(), "a guard applies to one instruction, not to a { } block (not PTX)")
 			p.syncStmt()
 			return nil
 		}

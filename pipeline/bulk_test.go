@@ -166,3 +166,150 @@ func TestSharedCluster(t *testing.T) {
 		}
 	}
 }
+
+// The transaction bytes of a cp.async.bulk copy into shared memory reach
+// its mbarrier when the copy completes, the memory latency after issue
+// (lat.global from global memory, lat.shared within shared memory), not at
+// issue. Warp 1 is suspended in try_wait on bar before thread 0 starts
+// two copies from global memory, the second expected (expect_tx) after
+// the first was in flight: warp 1 wakes once, when the second completes
+// (its predicted wake-up put off by the expect_tx), with one try_wait per
+// thread. Warp 0 polls bar+8 with test_wait after a shared-to-shared copy
+// and sees the phase complete only after lat.shared. Every copied word is
+// checked.
+func TestBulkTxLatency(t *testing.T) {
+	src := kernelWith(".shared .align 16 .b8 sm[320];\n\t.shared .align 16 .b8 sm2[64];\n\t.shared .align 8 .b64 bar[2];", `
+	setp.eq.u32 %p2, %r1, 0;
+	setp.ge.u32 %p3, %r1, 32;
+	@%p2 mbarrier.init.shared::cta.b64 [bar], 1;
+	@%p2 mbarrier.init.shared::cta.b64 [bar+8], 1;
+	bar.sync 0;
+	mov.u32 %r10, 0;
+	@%p3 bra WAIT;
+	nanosleep.u32 500;
+	@%p2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 256;
+	@%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 256, [bar];
+	@%p2 mbarrier.expect_tx.shared::cta.b64 [bar], 64;
+	@%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm+256], [%rd1+256], 64, [bar];
+	@%p2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar+8], 64;
+	@%p2 cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [sm2], [sm], 64, [bar+8];
+POLL:
+	mbarrier.test_wait.parity.shared::cta.b64 %p4, [bar+8], 0;
+	@!%p4 bra POLL;
+	add.u32 %r21, %r1, 0;
+WAIT:
+	add.u32 %r10, %r10, 1;
+	mbarrier.try_wait.parity.shared::cta.b64 %p5, [bar], 0;
+	@!%p5 bra WAIT;
+	@%p3 add.u32 %r22, %r1, 0;
+	mul.lo.u32 %r7, %r1, 4;
+	mov.u32 %r8, sm;
+	add.u32 %r8, %r8, %r7;
+	ld.shared.u32 %r9, [%r8];
+	st.global.u32 [%rd3+1024], %r9;
+	@%p2 ld.shared.u32 %r9, [sm+256];
+	@%p2 st.global.u32 [%rd1+1536], %r9;
+	@%p2 ld.shared.u32 %r9, [sm+316];
+	@%p2 st.global.u32 [%rd1+1540], %r9;
+	st.global.u32 [%rd3+2048], %r10;
+	ret;`)
+	init := make([]byte, 4*640)
+	for i := range init[:320] {
+		init[i] = byte(i*13 + 5)
+	}
+	cfg := smallConfig()
+	cfg.Lat.Global, cfg.Lat.Shared = 200, 30
+	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	word := func(i int) uint32 { return binary.LittleEndian.Uint32(init[4*i:]) }
+	for i := 0; i < 64; i++ {
+		if out[256+i] != word(i) {
+			t.Errorf("first copy, word %d: %#x, want %#x", i, out[256+i], word(i))
+		}
+		if out[512+i] != 1 {
+			t.Errorf("thread %d made %d try_waits, want 1", i, out[512+i])
+		}
+	}
+	if out[384] != word(64) || out[385] != word(79) {
+		t.Errorf("second copy, words 64 and 79: %#x %#x, want %#x %#x", out[384], out[385], word(64), word(79))
+	}
+	cycle := func(text string, exec bool) uint64 {
+		for _, i := range log.at(pcOfText(t, sm, text)) {
+			if !exec || i.Exec != 0 {
+				return i.Cycle
+			}
+		}
+		t.Fatalf("%q never issued", text)
+		return 0
+	}
+	g, s := uint64(cfg.Lat.Global), uint64(cfg.Lat.Shared)
+	cp2 := cycle("[sm+256], [%rd1+256]", false)
+	if woke := cycle("add.u32 %r22", true); woke < cp2+g || woke > cp2+g+20 {
+		t.Errorf("warp 1 resumed at %d; the second global copy was issued at %d, lat.global %d: want it just after %d", woke, cp2, g, cp2+g)
+	}
+	cp3 := cycle("[sm2], [sm]", false)
+	polls := log.at(pcOfText(t, sm, "test_wait.parity.shared::cta.b64 %p4"))
+	if seen := cycle("add.u32 %r21", false); seen < cp3+s || len(polls) < 2 || polls[0].Cycle >= cp3+s {
+		t.Errorf("warp 0 saw bar+8 complete at %d after %d test_waits (the first at %d); the shared copy was issued at %d, lat.shared %d: want the first to see it incomplete", seen, len(polls), polls[0].Cycle, cp3, s)
+	}
+	if rep.Stalls["mbarrier"] == 0 {
+		t.Errorf("no mbarrier stall: %v", rep.Stalls)
+	}
+}
+
+// The last arrival on a barrier can come after the bulk copy whose bytes
+// it waits for: warp 1 is suspended in try_wait when thread 0 expects the
+// bytes and starts the copy (one of two arrivals) and thread 1 arrives
+// after it; warp 0 then exits, so no other mbarrier operation comes.
+// Warp 1 wakes when the copy completes, once, and reads the copy.
+func TestBulkTxLastArrivalAfterCopy(t *testing.T) {
+	src := kernelWith(".shared .align 16 .b8 sm[256];\n\t.shared .align 8 .b64 bar;", `
+	setp.eq.u32 %p2, %r1, 0;
+	setp.eq.u32 %p4, %r1, 1;
+	setp.ge.u32 %p3, %r1, 32;
+	@%p2 mbarrier.init.shared::cta.b64 [bar], 2;
+	bar.sync 0;
+	mov.u32 %r10, 0;
+	@%p3 bra WAIT;
+	nanosleep.u32 500;
+	@%p2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 256;
+	@%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 256, [bar];
+	@%p4 mbarrier.arrive.shared::cta.b64 _, [bar];
+	ret;
+WAIT:
+	add.u32 %r10, %r10, 1;
+	mbarrier.try_wait.parity.shared::cta.b64 %p5, [bar], 0;
+	@!%p5 bra WAIT;
+	@%p3 add.u32 %r22, %r1, 0;
+	mul.lo.u32 %r7, %r1, 4;
+	mov.u32 %r8, sm;
+	add.u32 %r8, %r8, %r7;
+	ld.shared.u32 %r9, [%r8];
+	st.global.u32 [%rd3+512], %r9;
+	st.global.u32 [%rd3+1024], %r10;
+	ret;`)
+	init := make([]byte, 4*320)
+	for i := range init[:256] {
+		init[i] = byte(i*7 + 3)
+	}
+	cfg := smallConfig()
+	cfg.Lat.Global = 200
+	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	wantCompleted(t, rep)
+	out := rep.Buffers["out"]
+	for i := 32; i < 64; i++ {
+		if want := binary.LittleEndian.Uint32(init[4*i:]); out[128+i] != want {
+			t.Errorf("word %d: %#x, want %#x", i, out[128+i], want)
+		}
+		if out[256+i] != 1 {
+			t.Errorf("thread %d made %d try_waits, want 1", i, out[256+i])
+		}
+	}
+	cp := log.at(pcOfText(t, sm, "[sm], [%rd1], 256"))[0].Cycle
+	for _, i := range log.at(pcOfText(t, sm, "add.u32 %r22")) {
+		if i.Exec != 0 && (i.Cycle < cp+200 || i.Cycle > cp+220) {
+			t.Errorf("warp 1 resumed at %d; the copy was issued at %d, lat.global 200", i.Cycle, cp)
+		}
+	}
+}

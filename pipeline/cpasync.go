@@ -67,6 +67,11 @@ func (dc *decoder) decodeCpAsync(d *dinst) *decodeErr {
 type asyncState struct {
 	cp, bulk groupSet
 	wait     mbarWait
+	// txPC is the complete_tx that follows the warp's last bulk copy into
+	// shared memory and txAt when that copy completes (mbarrier.go:
+	// pendingTx).
+	txPC uint32
+	txAt uint64
 }
 
 // groupSet is one kind of asynchronous groups of each thread of a warp
@@ -96,6 +101,7 @@ func (a *asyncState) reset() {
 	a.cp.reset()
 	a.bulk.reset()
 	a.wait = mbarWait{}
+	a.txPC, a.txAt = 0, 0
 }
 
 func (g *groupSet) reset() {
@@ -255,8 +261,10 @@ var bulkDirs = [...][2]int{
 // 16-byte piece of both ranges (a fault is precise). A shared-to-global
 // copy completes with the thread's bulk async-group after the global
 // latency; the others complete on their mbarrier, whose complete_tx is
-// the next instruction (so the transaction bytes arrive when the copy is
-// made, without the memory latency).
+// the next instruction: its bytes reach the barrier when the copy
+// completes, the global latency after issue (lat.global) for a copy from
+// global memory and the shared one (lat.shared) for a copy within shared
+// memory (the complete_tx is deferred: pendingTx).
 func (sm *SM) execBulkCopy(w *warp, d *dinst, emask uint32) *fault {
 	dir := bulkDirs[d.in.Mods&isa.ModCpAsyncDirMask>>isa.ModCpAsyncDirSh]
 	off := uint64(int64(int32(d.in.Imm)))
@@ -288,9 +296,15 @@ func (sm *SM) execBulkCopy(w *warp, d *dinst, emask uint32) *fault {
 			sm.store(subRef(p.dst, k), 4, sm.load(subRef(p.src, k), 4))
 		}
 	}
-	done := sm.cycle + latOf(sm.cfg.Lat, latGlobal)
+	lat := latGlobal
+	if dir[0] == isa.SpaceShared && dir[1] == isa.SpaceShared {
+		lat = latShared
+	}
+	done := sm.cycle + latOf(sm.cfg.Lat, lat)
 	if dir[0] == isa.SpaceGlobal {
 		w.async.bulk.add(emask, done)
+	} else {
+		w.async.txPC, w.async.txAt = w.gpc+1, done
 	}
 	w.busyUntil(done)
 	return nil

@@ -11,9 +11,10 @@ type cta struct {
 	grace       map[uint64]*raceCell // per global byte the CTA touched (--check race)
 	raceGen     uint32               // barriers of the whole CTA released (--check race)
 	bars        [numBarriers]barrier
-	liveThreads int // threads that have not exited
-	rps         int // reg_pool CTA slot (regpool.go)
-	freed       int // warps whose slots were freed
+	tx          []pendingTx // bulk copies' complete_tx not yet arrived (mbarrier.go)
+	liveThreads int         // threads that have not exited
+	rps         int         // reg_pool CTA slot (regpool.go)
+	freed       int         // warps whose slots were freed
 }
 
 // launchCTAs fills free resources with the next CTAs of the grid.
@@ -56,6 +57,7 @@ func (sm *SM) launchCTA(linear uint64) {
 	for i := range c.bars {
 		c.bars[i].reset()
 	}
+	c.tx = c.tx[:0]
 	c.liveThreads, c.freed = sm.threadsPerCTA, 0
 	sm.ctas = append(sm.ctas, c)
 	sm.rpLaunch(c)

@@ -11,7 +11,8 @@ import (
 //     accessed through mov or cvt instructions"), to a wider and a
 //     narrower register than the special register's own;
 //   - mov.pred %p, -1 (clang-16's "true") and 0;
-//   - WARP_SZ, PTX's predefined warp-size constant;
+//   - WARP_SZ, PTX's predefined warp-size constant (seed 003, %laneid:
+//     "The lane identifier ranges from zero to `WARP_SZ-1`.");
 //   - cvta.local.u64 %rd, arr: the generic address of a local variable
 //     taken by name.
 func TestLegalPTXOnceRefused(t *testing.T) {
@@ -90,7 +91,9 @@ func TestGuardedTrapRecordsItsLanes(t *testing.T) {
 }
 
 // Vector stores to a named address (issue 16, item 7): every element goes
-// to the variable's base plus its offset. clang-16's PTX for a function
+// to the variable's base plus its offset. Seed 004: "Arguments may be
+// registers, immediate constants, or variables in .param space. Arguments
+// are pass-by-value." clang-16's PTX for a function
 // returning a 4-float vector (st.param.v4 into [param0+0] and
 // [func_retval0+0]), plus st.local.v4 [loc] and st.shared.v2.b32 [sm+8].
 func TestVectorStoreToNamedAddress(t *testing.T) {

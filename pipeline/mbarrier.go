@@ -6,6 +6,7 @@ package pipeline
 import (
 	"fmt"
 	"math/bits"
+	"sort"
 
 	"github.com/smsim/smsim/clocktimer"
 	"github.com/smsim/smsim/isa"
@@ -49,6 +50,20 @@ type mbarWait struct {
 	obj   *byte
 	lanes uint32
 	dst   dest
+	limit uint64 // the time limit (the end of the suspension without a completion)
+}
+
+// pendingTx is the complete_tx of a cp.async.bulk copy into shared
+// memory: its bytes reach the barrier object obj at cycle at, when the
+// copy completes. The CTA keeps them (they outlive a warp that exits).
+// Until then the object holds the state without them;
+// every mbarrier operation of the CTA first applies the completions that
+// are due (applyTx), and a warp suspended in try_wait on obj is woken at
+// the cycle the pending completions complete its phase (predictTx).
+type pendingTx struct {
+	obj   memRef
+	at    uint64
+	bytes int64
 }
 
 // tryWaitLimitNs is the model's time limit of a try_wait without a
@@ -90,7 +105,104 @@ func (sm *SM) tryWait(w *warp, d *dinst, emask uint32) {
 		return
 	}
 	w.blockUntil, w.blockState = until, StateMbarrier
-	w.asyncOf().wait = mbarWait{obj: obj, lanes: lanes, dst: d.d1}
+	w.asyncOf().wait = mbarWait{obj: obj, lanes: lanes, dst: d.d1, limit: until}
+	sm.predictTx(w, sm.refs[bits.TrailingZeros32(lanes)*4])
+}
+
+// mbarFields splits a barrier object into its phase bit, tx-count (21-bit
+// two's complement), expected and pending arrival counts.
+func mbarFields(v uint64) (phase uint64, tx int64, exp, pend uint64) {
+	return v >> isa.MbarPhaseBit, int64(v>>isa.MbarTxShift&isa.MbarTxMask) << 43 >> 43,
+		v >> isa.MbarExpShift & isa.MbarCountMask, v & isa.MbarCountMask
+}
+
+func mbarValue(phase uint64, tx int64, exp, pend uint64) uint64 {
+	return phase<<isa.MbarPhaseBit | uint64(tx)&isa.MbarTxMask<<isa.MbarTxShift | exp<<isa.MbarExpShift | pend
+}
+
+// applyTx applies the pending complete_tx of w's CTA that are due (at or
+// before this cycle), oldest first: a completion that brings the pending
+// arrivals and the tx-count to zero completes the phase and wakes its
+// try_wait.
+func (sm *SM) applyTx(w *warp) {
+	c := w.cta
+	for {
+		k := -1
+		for i, p := range c.tx {
+			if p.at <= sm.cycle && (k < 0 || p.at < c.tx[k].at) {
+				k = i
+			}
+		}
+		if k < 0 {
+			return
+		}
+		p := c.tx[k]
+		c.tx = append(c.tx[:k], c.tx[k+1:]...)
+		phase, tx, exp, pend := mbarFields(sm.load(p.obj, 8))
+		tx -= p.bytes
+		if pend == 0 && tx == 0 {
+			phase, pend = phase^1, exp
+			sm.store(p.obj, 8, mbarValue(phase, tx, exp, pend))
+			sm.wakeTryWaits(w, &p.obj.buf[0])
+			continue
+		}
+		sm.store(p.obj, 8, mbarValue(phase, tx, exp, pend))
+	}
+}
+
+// txCompletion returns the cycle at which the pending complete_tx of w's
+// CTA on the object at r complete its current phase, if they do (with no
+// other operation on it before).
+func (sm *SM) txCompletion(w *warp, r memRef) (uint64, bool) {
+	_, tx, _, pend := mbarFields(sm.load(r, 8))
+	if pend != 0 {
+		return 0, false
+	}
+	var ps []pendingTx
+	for _, p := range w.cta.tx {
+		if &p.obj.buf[0] == &r.buf[0] {
+			ps = append(ps, p)
+		}
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].at < ps[j].at })
+	for _, p := range ps {
+		if tx -= p.bytes; tx == 0 {
+			return p.at, true
+		}
+	}
+	return 0, false
+}
+
+// predictTx sets the wake-up of the warps of w's CTA suspended in try_wait
+// on the object at r from its pending complete_tx: a warp whose phase they
+// complete before its time limit waits until then, its waiting lanes'
+// predicates true; the others wait until their limit, the predicates
+// false (an operation on the object may have put off a completion that
+// was predicted).
+func (sm *SM) predictTx(w *warp, r memRef) {
+	c := sm.cycle
+	var at uint64
+	var ok, done bool
+	for _, x := range w.cta.warps {
+		a := x.async
+		if a == nil || a.wait.obj != &r.buf[0] || x.blockState != StateMbarrier || x.blockUntil <= c+1 {
+			continue
+		}
+		if !done {
+			at, ok = sm.txCompletion(w, r)
+			done = true
+		}
+		p := a.wait.dst.reg
+		if ok && at < a.wait.limit {
+			x.preds[p] |= a.wait.lanes
+			x.prdy[p], x.pcls[p] = min(x.prdy[p], max(at, c+1)), sbFixed
+			x.blockUntil = max(at, c+1)
+		} else {
+			x.preds[p] &^= a.wait.lanes
+			x.blockUntil = a.wait.limit
+		}
+		x.refresh()
+	}
 }
 
 // wakeTryWaits resumes the warps of w's CTA suspended in try_wait on the
@@ -136,6 +248,7 @@ func (sm *SM) mbarrier(w *warp, d *dinst, op, l int, r memRef) *fault {
 	if r.space != isa.SpaceShared {
 		return mbarrierFault(l, "%s: the barrier object is not in shared memory", isa.AtomName(op))
 	}
+	sm.applyTx(w)
 	old := sm.load(r, 8)
 	b := w.value(&d.b, l)
 	phase := old >> isa.MbarPhaseBit
@@ -165,6 +278,13 @@ func (sm *SM) mbarrier(w *warp, d *dinst, op, l int, r memRef) *fault {
 		}
 		// The tx-count: 21-bit two's complement.
 		tx := int64(old>>isa.MbarTxShift&isa.MbarTxMask) << 43 >> 43
+		if a := w.async; txOp && d.in.Mods&isa.ModMbarTxDone != 0 && a != nil && a.txAt > sm.cycle && a.txPC == w.gpc {
+			if f := sm.deferTx(w, d, op, l, r, tx); f != nil {
+				return f
+			}
+			w.writeDest(d.d1, l, old)
+			return nil
+		}
 		if txOp {
 			c := int64(uint32(w.value(&d.c, l)))
 			if d.in.Mods&isa.ModMbarTxDone != 0 {
@@ -185,11 +305,35 @@ func (sm *SM) mbarrier(w *warp, d *dinst, op, l int, r memRef) *fault {
 			phase ^= 1
 			pend = exp
 		}
-		sm.store(r, 8, phase<<isa.MbarPhaseBit|uint64(tx)&isa.MbarTxMask<<isa.MbarTxShift|exp<<isa.MbarExpShift|pend)
+		sm.store(r, 8, mbarValue(phase, tx, exp, pend))
 		w.writeDest(d.d1, l, old)
 		if phase != old>>isa.MbarPhaseBit {
 			sm.wakeTryWaits(w, &r.buf[0])
+		} else {
+			// The last arrival or an expect_tx may make the pending
+			// completions complete the phase, or put that off.
+			sm.predictTx(w, r)
 		}
 	}
+	return nil
+}
+
+// deferTx records the complete_tx that follows a cp.async.bulk copy into
+// shared memory (the lowering puts it right after the copy, in the same
+// lanes) as pending until the copy completes, and lets the warps suspended
+// on the object wake then. Its tx-count is checked now, against the
+// object's with every pending completion on it applied.
+func (sm *SM) deferTx(w *warp, d *dinst, op, l int, r memRef, tx int64) *fault {
+	c := int64(uint32(w.value(&d.c, l)))
+	for _, p := range w.cta.tx {
+		if &p.obj.buf[0] == &r.buf[0] {
+			tx -= p.bytes
+		}
+	}
+	if tx -= c; tx < -isa.MbarCountMask || c > isa.MbarCountMask {
+		return mbarrierFault(l, "%s: tx-count %d (after %+d) is outside ±%d", isa.AtomName(op), tx, -c, isa.MbarCountMask)
+	}
+	w.cta.tx = append(w.cta.tx, pendingTx{obj: r, at: w.async.txAt, bytes: c})
+	sm.predictTx(w, r)
 	return nil
 }

@@ -68,14 +68,42 @@ SPIN:
 	}
 }
 
+// mbarrier.inval (PTX ISA 9.7.13.15) invalidates the object at its
+// address, after which the memory may be used for another purpose or
+// initialized again.
+// The model clears the object: a barrier invalidated with one of its two
+// arrivals in reads as 0, the location then holds an ordinary store, and
+// a new init makes it a barrier again whose one arrival completes phase 0.
+func TestMbarrierInval(t *testing.T) {
+	src := kernelWith(".shared .align 8 .b64 bar;", `
+	mbarrier.init.shared.b64 [bar], 2;
+	mbarrier.arrive.shared.b64 %rd4, [bar];
+	mbarrier.inval.shared.b64 [bar];
+	ld.shared.u64 %rd5, [bar];
+	st.shared.u64 [bar], 0x123456789;
+	ld.shared.u64 %rd6, [bar];
+	mbarrier.init.shared.b64 [bar], 1;
+	mbarrier.arrive.shared.b64 %rd7, [bar];
+	mbarrier.test_wait.parity.shared.b64 %p1, [bar], 0;
+	selp.u32 %r3, 1, 0, %p1;
+	st.global.v2.u64 [%rd1], {%rd5, %rd6};
+	st.global.u32 [%rd1+16], %r3;
+	ret;`)
+	out := runOut(t, src, 1, 5)
+	if got := out[:5]; got[0] != 0 || got[1] != 0 || got[2] != 0x23456789 || got[3] != 1 || got[4] != 1 {
+		t.Errorf("after inval %#x:%#x (want 0), reused %#x:%#x (want 0x1:0x23456789), test_wait after re-init %d (want 1)", got[1], got[0], got[3], got[2], got[4])
+	}
+}
+
 // Undefined behaviour of mbarrier is reported: a .noComplete arrive that
 // completes the phase, more arrivals than pending, an object outside
-// shared memory.
+// shared memory, an arrive on an invalidated object.
 func TestMbarrierErrors(t *testing.T) {
 	for _, c := range []struct{ name, body, msg string }{
 		{"noComplete completes", "mbarrier.init.shared.b64 [bar], 1;\n\tmbarrier.arrive.noComplete.shared.b64 %rd4, [bar], 1;", "completes the current phase"},
 		{"too many arrivals", "mbarrier.init.shared.b64 [bar], 1;\n\tmbarrier.arrive.shared.b64 %rd4, [bar], 2;", "2 arrivals on a barrier with 1 pending"},
 		{"global object", "mbarrier.arrive.b64 %rd4, [%rd3];", "not in shared memory"},
+		{"arrive after inval", "mbarrier.init.shared.b64 [bar], 2;\n\tmbarrier.inval.shared.b64 [bar];\n\tmbarrier.arrive.shared.b64 %rd4, [bar];", "1 arrivals on a barrier with 0 pending"},
 		{"tx-count overflow", "mbarrier.init.shared.b64 [bar], 1;\n\tmbarrier.expect_tx.shared.b64 [bar], 1048575;\n\tmbarrier.expect_tx.shared.b64 [bar], 1;", "tx-count 1048576 (after +1) is outside ±1048575"},
 		{"tx-count underflow", "mbarrier.init.shared.b64 [bar], 1;\n\tmbarrier.complete_tx.shared.b64 [bar], 1048575;\n\tmbarrier.complete_tx.shared.b64 [bar], 1;", "tx-count -1048576 (after -1) is outside ±1048575"},
 	} {

@@ -71,7 +71,7 @@ func TestBadInputExit2(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"asm", bad}, "bad.ptx:6:2: unsupported: foo.bar"},
+		{[]string{"asm", bad}, "bad.ptx:6:2: unknown instruction foo (not a PTX instruction)"},
 		{[]string{"asm", filepath.Join(t.TempDir(), "missing.ptx")}, "no such file"},
 		{[]string{"asm"}, "expected one FILE.ptx argument"},
 		{[]string{"config", "--set", "sched.cnt=2"}, `unknown config key "sched.cnt" (did you mean sched.count?)`},
