@@ -14,11 +14,12 @@ import (
 // signal tables (cmd/gentable writes them; TestGeneratedUpToDate fails
 // when they are stale):
 //
-//   - <module>_ports.h: the harness's marshalling of one unit: its ports
-//     and registers in wire order, as calls f(name, dir, member) on the
-//     Verilated model. The signal widths are not in it: the harness takes
-//     each signal's size from its Verilated C++ type, so one header
-//     serves every parameter set.
+//   - <module>_ports.h: the ports and registers of one unit in wire
+//     order, as the X-macro list SMSIM_SIGNALS, from which
+//     verilog/dv/harness.cpp makes its marshalling (calls f(name, dir,
+//     member) on the Verilated model). The signal widths are not in it:
+//     the harness takes each signal's size from its Verilated C++ type,
+//     so one header serves every parameter set.
 //   - <module>_public.vlt: Verilator configuration making each register
 //     readable by the harness (public_flat_rd).
 //   - units.mk: the units, their sources and their standard and area
@@ -94,6 +95,9 @@ func WriteGenerated(dir string) error {
 	return nil
 }
 
+// portsHeader writes the unit's signal list as the X-macro SMSIM_SIGNALS;
+// verilog/dv/harness.cpp, which includes it, turns the list into the
+// marshalling (the code shared by every unit lives there, once).
 func portsHeader(u Unit) []byte {
 	m := u.Module()
 	l := u.Layout()
@@ -101,32 +105,25 @@ func portsHeader(u Unit) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n//\n", genHeader)
 	fmt.Fprintf(&b, "// Ports and registers of %s in wire order (docs/cosim-protocol.md): the\n", m)
-	fmt.Fprintf(&b, "// input record, then the output record (outputs, then registers). Each\n")
-	fmt.Fprintf(&b, "// signal travels as the bytes of its Verilated C++ member, so this header\n")
+	fmt.Fprintf(&b, "// input record, then the output record (outputs, then registers), as\n")
+	fmt.Fprintf(&b, "// the X-macro SMSIM_SIGNALS for verilog/dv/harness.cpp. Each signal\n")
+	fmt.Fprintf(&b, "// travels as the bytes of its Verilated C++ member, so this header\n")
 	fmt.Fprintf(&b, "// serves every parameter set.\n")
 	fmt.Fprintf(&b, "#ifndef %s\n#define %s\n\n#include <cstdint>\n\n", guard, guard)
 	fmt.Fprintf(&b, "#include \"V%s.h\"\n#include \"V%s___024root.h\"\n\n", m, m)
-	fmt.Fprintf(&b, "namespace smsim_gen {\n\nusing Top = V%s;\n\n", m)
-	fmt.Fprintf(&b, "constexpr const char* kUnit = %q;\n", m)
+	fmt.Fprintf(&b, "#define SMSIM_UNIT %s\n", m)
 	fmt.Fprintf(&b, "// cosim.Layout.Hash: the signal names and directions.\n")
-	fmt.Fprintf(&b, "constexpr uint64_t kLayoutHash = UINT64_C(0x%016x);\n", l.Hash())
-	fmt.Fprintf(&b, "constexpr int kNumInputs = %d;\nconstexpr int kNumOutputs = %d;  // outputs and registers\n\n", len(l.In), len(l.Out))
-	fmt.Fprintf(&b, "// Signal directions as on the wire.\nenum Dir : uint8_t { kIn = %d, kOut = %d, kReg = %d };\n\n", rtl.DirIn, rtl.DirOut, rtl.DirReg)
-	fmt.Fprintf(&b, "// Calls f(name, dir, member) for each input port.\n")
-	fmt.Fprintf(&b, "template <class F>\ninline void inputs(Top& t, F&& f) {\n")
-	for _, s := range l.In {
-		fmt.Fprintf(&b, "  f(%q, kIn, t.%s);\n", s.Name, s.Name)
+	fmt.Fprintf(&b, "#define SMSIM_LAYOUT_HASH UINT64_C(0x%016x)\n\n", l.Hash())
+	fmt.Fprintf(&b, "namespace smsim_gen {\n// Signal directions as on the wire.\n")
+	fmt.Fprintf(&b, "enum Dir : uint8_t { kIn = %d, kOut = %d, kReg = %d };\n}  // namespace smsim_gen\n\n", rtl.DirIn, rtl.DirOut, rtl.DirReg)
+	fmt.Fprintf(&b, "// SMSIM_SIGNALS(IN, OUT, REG) expands IN(name) for each input port, then\n")
+	fmt.Fprintf(&b, "// OUT(name) for each output port and REG(name) for each register.\n")
+	fmt.Fprintf(&b, "#define SMSIM_SIGNALS(IN, OUT, REG)")
+	macro := map[rtl.Dir]string{rtl.DirIn: "IN", rtl.DirOut: "OUT", rtl.DirReg: "REG"}
+	for _, s := range append(append([]Field(nil), l.In...), l.Out...) {
+		fmt.Fprintf(&b, " \\\n  %s(%s)", macro[s.Dir], s.Name)
 	}
-	fmt.Fprintf(&b, "}\n\n// Calls f(name, dir, member) for each output port, then each register.\n")
-	fmt.Fprintf(&b, "template <class F>\ninline void outputs(Top& t, F&& f) {\n")
-	for _, s := range l.Out {
-		if s.Dir == rtl.DirReg {
-			fmt.Fprintf(&b, "  f(%q, kReg, t.rootp->%s__DOT__%s);\n", s.Name, m, s.Name)
-		} else {
-			fmt.Fprintf(&b, "  f(%q, kOut, t.%s);\n", s.Name, s.Name)
-		}
-	}
-	fmt.Fprintf(&b, "}\n\n}  // namespace smsim_gen\n\n#endif  // %s\n", guard)
+	fmt.Fprintf(&b, "\n\n#endif  // %s\n", guard)
 	return b.Bytes()
 }
 

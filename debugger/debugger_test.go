@@ -3,14 +3,13 @@ package debugger
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"io"
 	"strings"
 	"testing"
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/examples"
-	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/pipeline"
 )
 
@@ -21,26 +20,11 @@ func newSM(t *testing.T, name string, handler bool) (*pipeline.SM, *examples.Exa
 	if !ok {
 		t.Fatalf("no example %s", name)
 	}
-	im, err := isa.AssembleSource(name+".ptx", e.PTX)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg, _ := config.Preset("small")
 	if handler {
 		cfg.Trap.Handler = e.TrapHandler
 	}
-	l := pipeline.Launch{Entry: e.Entry, Args: e.Args}
-	for i := 0; i < 3; i++ {
-		l.Grid[i], l.Block[i] = uint32(max(e.Grid[i], 1)), uint32(max(e.Block[i], 1))
-	}
-	for _, b := range e.Buffers {
-		init := make([]byte, 4*len(b.Init))
-		for i, w := range b.Init {
-			binary.LittleEndian.PutUint32(init[4*i:], w)
-		}
-		l.Buffers = append(l.Buffers, pipeline.Buffer{Param: b.Param, Size: 4 * b.Words, Init: init})
-	}
-	sm, err := pipeline.New(cfg, im, l)
+	sm, err := exlaunch.New(e, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,7 @@ package examples
 
 import (
 	"embed"
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
@@ -64,12 +65,39 @@ func (d Dim3) norm() Dim3 {
 	return d
 }
 
+// Extent is d as a launch extent: zero components count as 1.
+func (d Dim3) Extent() [3]uint32 {
+	var out [3]uint32
+	for i, v := range d.norm() {
+		out[i] = uint32(v)
+	}
+	return out
+}
+
+// LaunchShape is the example's grid, block and cluster as launch extents;
+// the cluster stays zero when the example names none.
+func (e *Example) LaunchShape() (grid, block, cluster [3]uint32) {
+	if e.Cluster != (Dim3{}) {
+		cluster = e.Cluster.Extent()
+	}
+	return e.Grid.Extent(), e.Block.Extent(), cluster
+}
+
 // Buffer is one global-memory array passed to the kernel by pointer.
 type Buffer struct {
 	Param string   // PTX parameter name, e.g. "_Z10div_ifelsePjS_S__param_0"
 	Name  string   // the parameter's name in the .cu, for messages
 	Words int      // size in 32-bit words
 	Init  []uint32 // initial contents (optional; missing words are zero)
+}
+
+// InitBytes is Init as little-endian bytes (4 a word).
+func (b Buffer) InitBytes() []byte {
+	out := make([]byte, 4*len(b.Init))
+	for i, w := range b.Init {
+		binary.LittleEndian.PutUint32(out[4*i:], w)
+	}
+	return out
 }
 
 // Outcomes of a launch.

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/binary"
 	"strings"
 	"testing"
 
@@ -10,26 +9,13 @@ import (
 	"github.com/smsim/smsim/isa"
 )
 
-func dim(d examples.Dim3) [3]uint32 {
-	var r [3]uint32
-	for i, v := range d {
-		r[i] = uint32(max(v, 1))
-	}
-	return r
-}
-
-// launchOf converts an example's launch.
+// launchOf converts an example's launch (internal/exlaunch.Launch, which
+// this package's own tests cannot import: it imports pipeline).
 func launchOf(e *examples.Example) Launch {
-	l := Launch{Entry: e.Entry, Grid: dim(e.Grid), Block: dim(e.Block), DynamicSmem: uint32(e.DynamicSmem), Args: e.Args, MaxNReg: uint32(e.MaxNReg)}
-	if e.Cluster != (examples.Dim3{}) {
-		l.Cluster = dim(e.Cluster)
-	}
+	l := Launch{Entry: e.Entry, DynamicSmem: uint32(e.DynamicSmem), Args: e.Args, MaxNReg: uint32(e.MaxNReg)}
+	l.Grid, l.Block, l.Cluster = e.LaunchShape()
 	for _, b := range e.Buffers {
-		init := make([]byte, 4*len(b.Init))
-		for i, w := range b.Init {
-			binary.LittleEndian.PutUint32(init[4*i:], w)
-		}
-		l.Buffers = append(l.Buffers, Buffer{Param: b.Param, Size: 4 * b.Words, Init: init})
+		l.Buffers = append(l.Buffers, Buffer{Param: b.Param, Size: 4 * b.Words, Init: b.InitBytes()})
 	}
 	return l
 }

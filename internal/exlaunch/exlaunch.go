@@ -4,7 +4,6 @@
 package exlaunch
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/smsim/smsim/config"
@@ -13,27 +12,13 @@ import (
 	"github.com/smsim/smsim/pipeline"
 )
 
-func dim(d examples.Dim3) [3]uint32 {
-	var out [3]uint32
-	for i, v := range d {
-		out[i] = uint32(max(v, 1))
-	}
-	return out
-}
-
 // Launch is e's launch: shapes, arguments and buffers with their initial
 // contents.
 func Launch(e *examples.Example) pipeline.Launch {
-	l := pipeline.Launch{Entry: e.Entry, Grid: dim(e.Grid), Block: dim(e.Block), DynamicSmem: uint32(e.DynamicSmem), Args: e.Args, MaxNReg: uint32(e.MaxNReg)}
-	if e.Cluster != (examples.Dim3{}) {
-		l.Cluster = dim(e.Cluster)
-	}
+	l := pipeline.Launch{Entry: e.Entry, DynamicSmem: uint32(e.DynamicSmem), Args: e.Args, MaxNReg: uint32(e.MaxNReg)}
+	l.Grid, l.Block, l.Cluster = e.LaunchShape()
 	for _, b := range e.Buffers {
-		init := make([]byte, 4*len(b.Init))
-		for i, w := range b.Init {
-			binary.LittleEndian.PutUint32(init[4*i:], w)
-		}
-		l.Buffers = append(l.Buffers, pipeline.Buffer{Param: b.Param, Size: 4 * b.Words, Init: init})
+		l.Buffers = append(l.Buffers, pipeline.Buffer{Param: b.Param, Size: 4 * b.Words, Init: b.InitBytes()})
 	}
 	return l
 }

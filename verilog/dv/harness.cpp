@@ -52,6 +52,41 @@
 
 #include SMSIM_PORTS_H
 
+// The marshalling of the unit, made from the generated list SMSIM_SIGNALS:
+// the same for every unit, so it is written here once.
+#define SMSIM_CAT_(a, b) a##b
+#define SMSIM_CAT(a, b) SMSIM_CAT_(a, b)
+#define SMSIM_STR_(a) #a
+#define SMSIM_STR(a) SMSIM_STR_(a)
+// The Verilated member of register name: t.rootp-><unit>__DOT__<name>.
+#define SMSIM_REG_MEMBER(t, name) t.rootp->SMSIM_CAT(SMSIM_CAT(SMSIM_UNIT, __DOT__), name)
+
+namespace smsim_gen {
+
+using Top = SMSIM_CAT(V, SMSIM_UNIT);
+
+constexpr const char* kUnit = SMSIM_STR(SMSIM_UNIT);
+constexpr uint64_t kLayoutHash = SMSIM_LAYOUT_HASH;
+
+#define SMSIM_SKIP(name)
+#define SMSIM_CALL_IN(name) f(#name, kIn, t.name);
+#define SMSIM_CALL_OUT(name) f(#name, kOut, t.name);
+#define SMSIM_CALL_REG(name) f(#name, kReg, SMSIM_REG_MEMBER(t, name));
+
+// Calls f(name, dir, member) for each input port.
+template <class F>
+inline void inputs(Top& t, F&& f) {
+  SMSIM_SIGNALS(SMSIM_CALL_IN, SMSIM_SKIP, SMSIM_SKIP)
+}
+
+// Calls f(name, dir, member) for each output port, then each register.
+template <class F>
+inline void outputs(Top& t, F&& f) {
+  SMSIM_SIGNALS(SMSIM_SKIP, SMSIM_CALL_OUT, SMSIM_CALL_REG)
+}
+
+}  // namespace smsim_gen
+
 #ifndef SMSIM_PARAM_HASH
 #error "SMSIM_PARAM_HASH must name the parameter set"
 #endif
