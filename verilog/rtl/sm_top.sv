@@ -670,55 +670,57 @@ module sm_top #(
     end
   end
 
-  // Write ports, one decoder per entry: the register file and the
-  // predicates (writeDest, lanes of emask) and the scoreboard (the
-  // destinations are available lat cycles on). A launch clears them (the
-  // Go warp's reset).
+  // Write ports: the predicates (writeDest, lanes of emask) and the
+  // scoreboard (the destinations are available lat cycles on), which a
+  // launch clears (the Go warp's reset).
   logic launch_clear;
   assign launch_clear = launch_i && !started_q;
 
   for (genvar w = 0; w < NumWarps; w++) begin : g_wport
-    for (genvar r = 0; r < MaxRegs; r++) begin : g_reg
-      always_ff @(posedge clk_i) begin
-        if (launch_clear) begin
-          rdy_q[w][r] <= '0;
-          for (int l = 0; l < 32; l++) rf_q[w][r][l] <= '0;
-        end else begin
-          for (int s = 0; s < NumSched; s++) begin
-            if (iv[s] && 32'(islot[s]) == w) begin
-              for (int l = 0; l < 32; l++) begin
-                if (x_we[s][l] && 32'(RegIdxWidth'(x_d1[s])) == r)
-                  rf_q[w][r][l] <= x_res[s][l][31:0];
-                if (x_we[s][l] && x_d1_kind[s] == DReg64 && 32'(RegIdxWidth'(x_d1[s] + 8'd1)) == r)
-                  rf_q[w][r][l] <= x_res[s][l][63:32];
-              end
-              if (x_lat[s] != 32'd0 &&
-                  ((x_d1_kind[s] == DReg32 || x_d1_kind[s] == DReg64) && 32'(RegIdxWidth'(x_d1[s])) == r ||
-                   x_d1_kind[s] == DReg64 && 32'(RegIdxWidth'(x_d1[s] + 8'd1)) == r))
-                rdy_q[w][r] <= cycle_q + x_lat[s];
+    always_ff @(posedge clk_i) begin
+      if (launch_clear) begin
+        for (int r = 0; r < MaxRegs; r++) rdy_q[w][r] <= '0;
+        for (int p = 0; p < MaxPreds; p++) begin
+          prdy_q[w][p] <= '0;
+          pr_q[w][p]   <= '0;
+        end
+      end else begin
+        for (int s = 0; s < NumSched; s++) begin
+          if (iv[s] && 32'(islot[s]) == w) begin
+            if (x_lat[s] != 32'd0) begin
+              unique case (x_d1_kind[s])
+                DReg32: rdy_q[w][RegIdxWidth'(x_d1[s])] <= cycle_q + x_lat[s];
+                DReg64: begin
+                  rdy_q[w][RegIdxWidth'(x_d1[s])]        <= cycle_q + x_lat[s];
+                  rdy_q[w][RegIdxWidth'(x_d1[s] + 8'd1)] <= cycle_q + x_lat[s];
+                end
+                DPred:  prdy_q[w][PredIdxWidth'(x_d1[s])] <= cycle_q + x_lat[s];
+                default: ;
+              endcase
+              if (x_d2_kind[s] == DPred) prdy_q[w][PredIdxWidth'(x_d2[s])] <= cycle_q + x_lat[s];
             end
+            if (x_d1_kind[s] == DPred)
+              pr_q[w][PredIdxWidth'(x_d1[s])] <=
+                (pr_q[w][PredIdxWidth'(x_d1[s])] & ~x_emask[s]) | (x_p[s] & x_emask[s]);
+            if (x_d2_kind[s] == DPred)
+              pr_q[w][PredIdxWidth'(x_d2[s])] <=
+                (pr_q[w][PredIdxWidth'(x_d2[s])] & ~x_emask[s]) | (x_q[s] & x_emask[s]);
           end
         end
       end
     end
-    for (genvar p = 0; p < MaxPreds; p++) begin : g_pred
-      always_ff @(posedge clk_i) begin
-        if (launch_clear) begin
-          prdy_q[w][p] <= '0;
-          pr_q[w][p]   <= '0;
-        end else begin
-          for (int s = 0; s < NumSched; s++) begin
-            if (iv[s] && 32'(islot[s]) == w) begin
-              if (x_d1_kind[s] == DPred && 32'(PredIdxWidth'(x_d1[s])) == p) begin
-                pr_q[w][p] <= (pr_q[w][p] & ~x_emask[s]) | (x_p[s] & x_emask[s]);
-                if (x_lat[s] != 32'd0) prdy_q[w][p] <= cycle_q + x_lat[s];
-              end
-              if (x_d2_kind[s] == DPred && 32'(PredIdxWidth'(x_d2[s])) == p) begin
-                pr_q[w][p] <= (pr_q[w][p] & ~x_emask[s]) | (x_q[s] & x_emask[s]);
-                if (x_lat[s] != 32'd0) prdy_q[w][p] <= cycle_q + x_lat[s];
-              end
-            end
-          end
+  end
+
+  // The register file: one write port per scheduler, lanes of emask. It
+  // is not cleared at launch (a kernel reading a register it never wrote
+  // is undefined in PTX; the Go model's read zero).
+  always_ff @(posedge clk_i) begin
+    for (int s = 0; s < NumSched; s++) begin
+      for (int l = 0; l < 32; l++) begin
+        if (iv[s] && x_we[s][l]) begin
+          rf_q[islot[s]][RegIdxWidth'(x_d1[s])][l] <= x_res[s][l][31:0];
+          if (x_d1_kind[s] == DReg64)
+            rf_q[islot[s]][RegIdxWidth'(x_d1[s] + 8'd1)][l] <= x_res[s][l][63:32];
         end
       end
     end
