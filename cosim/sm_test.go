@@ -47,8 +47,9 @@ func u32s(vs ...uint32) []byte {
 }
 
 // smCases are the lockstep's kernels at the small preset: straight-line
-// code over two warps, and a divergent early return over three warps
-// (the last one partial).
+// code over two warps, a divergent early return over three warps (the
+// last one partial), and examples/bench_intloop's loop over all eight
+// warp slots.
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -60,6 +61,14 @@ func smCases(t *testing.T) []SMOptions {
 	}
 	affine := smKernel(t, "sm_affine")
 	diverge := smKernel(t, "sm_diverge")
+	src, err := os.ReadFile(filepath.Join("..", "examples", "bench_intloop.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop, err := isa.AssembleSource("bench_intloop.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []SMOptions{
 		{Config: cfg, Image: affine, Launch: pipeline.Launch{
 			Entry: affine.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{64, 1, 1},
@@ -70,6 +79,11 @@ func smCases(t *testing.T) []SMOptions {
 			Entry: diverge.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{80, 1, 1},
 			Args:    map[string]uint64{diverge.Kernels[0].Params[1].Name: 70},
 			Buffers: []pipeline.Buffer{{Param: diverge.Kernels[0].Params[0].Name, Size: 320}},
+		}},
+		{Config: cfg, Image: loop, Launch: pipeline.Launch{
+			Entry: loop.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{256, 1, 1},
+			Args:    map[string]uint64{loop.Kernels[0].Params[1].Name: 20},
+			Buffers: []pipeline.Buffer{{Param: loop.Kernels[0].Params[0].Name, Size: 1024}},
 		}},
 	}
 }
@@ -105,7 +119,12 @@ func TestSMLockstepCatchesMutant(t *testing.T) {
 		t.Skip("builds the Verilated SM")
 	}
 	vdir := verilogDir(t)
-	dir := t.TempDir()
+	// A fixed directory, written only where a file changed, so that the
+	// mutant's build is cached like the RTL's.
+	dir := filepath.Join(vdir, "build", "mutants", "sm_writeback_lat")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	ents, err := os.ReadDir(filepath.Join(vdir, "rtl"))
 	if err != nil {
 		t.Fatal(err)
@@ -121,6 +140,9 @@ func TestSMLockstepCatchesMutant(t *testing.T) {
 				t.Fatalf("sm_writeback.sv no longer holds %q", from)
 			}
 			b = bytes.Replace(b, []byte(from), []byte("32'(push_lat_i) == k"), 1)
+		}
+		if old, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && bytes.Equal(old, b) {
+			continue
 		}
 		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
 			t.Fatal(err)

@@ -167,6 +167,8 @@ func smInstUnsupported(in isa.Inst) string {
 			if t.Bits() != 32 {
 				return bad("wide." + t.String())
 			}
+		case isa.MulHi:
+			return bad("hi")
 		default:
 			return bad(fmt.Sprintf("mods-%#x", in.Mods))
 		}
