@@ -17,6 +17,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/unitcfg"
 )
 
 // The SM lockstep (docs/sm-rtl.md section 4): the Go SM and the Verilated
@@ -77,6 +78,7 @@ func (r *SMResult) OK() bool { return r.Mismatch == nil && len(r.BufferDiffs) ==
 // SMParams are the Verilog parameters of sm_tb (and sm_top) for cfg.
 func SMParams(cfg config.Config) []Param {
 	lat := func(v int) int { return max(v, 1) }
+	pol, _ := unitcfg.Policy(cfg.Sched.Policy) // CheckSM took the policy
 	return []Param{
 		{"NumWarps", cfg.SM.MaxWarps},
 		{"NumSched", cfg.Sched.Count},
@@ -90,6 +92,7 @@ func SMParams(cfg config.Config) []Param {
 		{"LatBranch", lat(cfg.Lat.Branch)},
 		{"LatFetch", lat(cfg.Lat.Fetch)},
 		{"GlobalPorts", cfg.Mem.GlobalPorts},
+		{"Policy", int(pol)},
 		{"GlobalBytes", int(cfg.SM.GlobalBytes)},
 	}
 }

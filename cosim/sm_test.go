@@ -89,13 +89,20 @@ func smCases(t *testing.T) []SMOptions {
 }
 
 // TestSMLockstep cosimulates the Go SM and the Verilated SM on real
-// kernels: zero mismatches, equal buffers.
+// kernels under lrr and gto: zero mismatches, equal buffers.
 func TestSMLockstep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the Verilated SM")
 	}
-	for _, o := range smCases(t) {
-		t.Run(o.Launch.Entry, func(t *testing.T) {
+	var cases []SMOptions
+	for _, pol := range []config.SchedPolicy{config.PolicyLRR, config.PolicyGTO} {
+		for _, o := range smCases(t) {
+			o.Config.Sched.Policy = pol
+			cases = append(cases, o)
+		}
+	}
+	for _, o := range cases {
+		t.Run(string(o.Config.Sched.Policy)+"/"+o.Launch.Entry, func(t *testing.T) {
 			res, err := RunSM(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
@@ -156,8 +163,8 @@ func TestCheckSMRefuses(t *testing.T) {
 	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "a grid of 2 CTAs") {
 		t.Fatalf("grid: %v", err)
 	}
-	cfg.Sched.Policy = config.PolicyGTO
-	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "sched.policy gto") {
+	cfg.Sched.Policy = config.PolicyTwoLevel
+	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "sched.policy two_level") {
 		t.Fatalf("policy: %v", err)
 	}
 }

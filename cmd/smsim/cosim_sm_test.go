@@ -15,8 +15,8 @@ func TestCosimSMRefuses(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "unsupported in SM RTL: a grid of 2 CTAs") {
 		t.Fatalf("grid: exit %d: %s", code, stderr)
 	}
-	code, _, stderr = smsim(t, "cosim", "--sm", "--preset", "small", "--set", "sched.policy=gto", "--block", "64", "--buf", "0=256", k)
-	if code != 2 || !strings.Contains(stderr, "unsupported in SM RTL: sched.policy gto") {
+	code, _, stderr = smsim(t, "cosim", "--sm", "--preset", "small", "--set", "sched.policy=two_level", "--block", "64", "--buf", "0=256", k)
+	if code != 2 || !strings.Contains(stderr, "unsupported in SM RTL: sched.policy two_level") {
 		t.Fatalf("policy: exit %d: %s", code, stderr)
 	}
 	code, _, stderr = smsim(t, "cosim", "--sm", "--unit", "warp_sched", k)

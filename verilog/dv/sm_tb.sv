@@ -25,6 +25,7 @@ module sm_tb #(
   parameter int unsigned LatBranch   = 1,
   parameter int unsigned LatFetch    = 1,
   parameter int unsigned GlobalPorts = 1,
+  parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,
   parameter int unsigned GlobalBytes = 1048576,
   parameter int unsigned CodeWords   = 4096,
   parameter int unsigned ParamBytes  = 4096,
@@ -106,7 +107,7 @@ module sm_tb #(
     .NumWarps (NumWarps), .NumSched (NumSched), .MaxRegs (MaxRegs), .MaxPreds (MaxPreds),
     .LatAlu (LatAlu), .LatMul (LatMul), .LatSReg (LatSReg), .LatParam (LatParam),
     .LatGlobal (LatGlobal), .LatBranch (LatBranch), .LatFetch (LatFetch),
-    .GlobalPorts (GlobalPorts)
+    .GlobalPorts (GlobalPorts), .Policy (Policy)
   ) u_sm_top (
     .clk_i (clk_i), .rst_ni (rst_ni),
     .launch_i (launch_q), .entry_pc_i (entry), .nthreads_i (nthreads), .nwarps_i (nwarps),

@@ -1,7 +1,7 @@
 // sm_top: the SM, twin of pipeline.SM (docs/sm-rtl.md), for the subset of
 // step 2: one CTA, the integer operations of sm_alu, special registers,
 // ld.param, ld/st.global, bra (divergent, min-PC reconvergence), ret at
-// depth 0 and exit, under lrr. The Go model is the reference; its timing
+// depth 0 and exit, under lrr and gto. The Go model is the reference; its timing
 // is kept by the same timestamps the Go warp keeps, compared with a cycle
 // counter (docs/sm-rtl.md, "Timing is the Go model's").
 //
@@ -32,6 +32,7 @@ module sm_top #(
   parameter int unsigned LatFetch    = 1,
   parameter int unsigned GlobalPorts = 1,
   parameter int unsigned WbDepth     = 16,
+  parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,  // lrr or gto (a sched_policy_e value)
   // Derived; do not override.
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int unsigned SchedWarps    = NumWarps / NumSched,
@@ -298,7 +299,7 @@ module sm_top #(
 
     warp_sched #(
       .NumWarps (SchedWarps),
-      .Policy   (smsim_pkg::SchedPolicyLrr)
+      .Policy   (Policy)
     ) u_warp_sched (
       .clk_i            (clk_i),
       .rst_ni           (rst_ni),
