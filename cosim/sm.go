@@ -145,6 +145,7 @@ type smCycle struct {
 	wb    []pipeline.WritebackOutputs
 	pcs   []uint32
 	masks []uint32
+	lsu   []pipeline.LSUOutputs
 }
 
 // RunSM runs the lockstep. A launch outside the RTL's subset is an
@@ -233,6 +234,7 @@ func lockstepSM(sm *pipeline.SM, r io.Reader) (*SMResult, error) {
 		g.wb = append(g.wb[:0], sm.WritebackOut()...)
 		g.pcs = append(g.pcs[:0], ci.PCs...)
 		g.masks = append(g.masks[:0], ci.Masks...)
+		g.lsu = append(g.lsu[:0], sm.LSUOut()...)
 	})
 	var hist []string
 	mismatch := func(c uint64, sig, gov, rtlv string) *SMResult {
@@ -301,7 +303,7 @@ func issueSummary(is []pipeline.IssueOutputs) string {
 // parseSMRecord reads a C record: ns issue groups, ns writeback groups,
 // nw warp groups.
 func parseSMRecord(f []string, ns, nw int) (*smCycle, error) {
-	rt := &smCycle{issue: make([]pipeline.IssueOutputs, ns), wb: make([]pipeline.WritebackOutputs, ns), pcs: make([]uint32, nw), masks: make([]uint32, nw)}
+	rt := &smCycle{issue: make([]pipeline.IssueOutputs, ns), wb: make([]pipeline.WritebackOutputs, ns), pcs: make([]uint32, nw), masks: make([]uint32, nw), lsu: make([]pipeline.LSUOutputs, ns)}
 	i := 2
 	next := func(tag string, n int) ([]uint64, error) {
 		if i+n+1 > len(f) || f[i] != tag {
@@ -338,6 +340,16 @@ func parseSMRecord(f []string, ns, nw int) (*smCycle, error) {
 			return nil, err
 		}
 		rt.pcs[w], rt.masks[w] = uint32(v[0]), uint32(v[1])
+	}
+	for s := 0; s < ns; s++ {
+		v, err := next("L", 7+32)
+		if err != nil {
+			return nil, err
+		}
+		o := &rt.lsu[s]
+		o.ReqValid, o.ReqOp, o.ReqSpace, o.ReqWarp = v[0] != 0, uint8(v[1]), uint8(v[2]), uint16(v[3])
+		o.ReqMask, o.ReqSize, o.ReqTag = uint32(v[4]), uint8(v[5]), uint32(v[6])
+		copy(o.ReqAddr[:], v[7:])
 	}
 	return rt, nil
 }
@@ -391,6 +403,31 @@ func compareSMCycle(g, r *smCycle) (sig, gv, rv string) {
 		}
 		if g.masks[w] != r.masks[w] {
 			return sc + ".active_mask_q", h(uint64(g.masks[w])), h(uint64(r.masks[w]))
+		}
+	}
+	for s := range g.lsu {
+		gl, rl := &g.lsu[s], &r.lsu[s]
+		sc := fmt.Sprintf(pipeline.ScopeLSU, s)
+		switch {
+		case gl.ReqValid != rl.ReqValid:
+			return sc + ".mem_req_valid_o", b(gl.ReqValid), b(rl.ReqValid)
+		case gl.ReqOp != rl.ReqOp:
+			return sc + ".mem_req_op_o", fmt.Sprint(gl.ReqOp), fmt.Sprint(rl.ReqOp)
+		case gl.ReqSpace != rl.ReqSpace:
+			return sc + ".mem_req_space_o", fmt.Sprint(gl.ReqSpace), fmt.Sprint(rl.ReqSpace)
+		case gl.ReqWarp != rl.ReqWarp:
+			return sc + ".mem_req_warp_o", fmt.Sprint(gl.ReqWarp), fmt.Sprint(rl.ReqWarp)
+		case gl.ReqMask != rl.ReqMask:
+			return sc + ".mem_req_mask_o", h(uint64(gl.ReqMask)), h(uint64(rl.ReqMask))
+		case gl.ReqSize != rl.ReqSize:
+			return sc + ".mem_req_size_o", fmt.Sprint(gl.ReqSize), fmt.Sprint(rl.ReqSize)
+		case gl.ReqTag != rl.ReqTag:
+			return sc + ".mem_req_tag_o", fmt.Sprint(gl.ReqTag), fmt.Sprint(rl.ReqTag)
+		}
+		for l := range gl.ReqAddr {
+			if gl.ReqAddr[l] != rl.ReqAddr[l] {
+				return fmt.Sprintf("%s.mem_req_addr_o[%d]", sc, l), h(gl.ReqAddr[l]), h(rl.ReqAddr[l])
+			}
 		}
 	}
 	return "", "", ""

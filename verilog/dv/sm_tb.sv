@@ -8,6 +8,7 @@
 //
 //   C <cycle> {I <valid> <warp> <pc> <op> <mask> <exec>}*NumSched
 //             {W <valid> <warp> <pc> <count>}*NumSched {P <pc> <mask>}*NumWarps
+//             {L <valid> <op> <space> <warp> <mask> <size> <tag> <addr>*32}*NumSched
 //   D <cycle>                      the run ended (done_o) at that cycle
 //
 // (hex fields). At the end it writes global memory [+dump_lo, +dump_hi)
@@ -86,6 +87,14 @@ module sm_tb #(
   logic [63:0]              req_addr   [NumSched][32];
   logic [63:0]              req_wdata  [NumSched][32];
   logic [63:0]              rsp_rdata  [NumSched][32];
+  logic                     lsu_valid [NumSched];
+  logic [1:0]               lsu_op    [NumSched];
+  logic [2:0]               lsu_space [NumSched];
+  logic [WarpSlotWidth-1:0] lsu_warp  [NumSched];
+  logic [31:0]              lsu_mask  [NumSched];
+  logic [6:0]               lsu_size  [NumSched];
+  logic [31:0]              lsu_tag   [NumSched];
+  logic [63:0]              lsu_addr  [NumSched][32];
   logic                     issue_valid [NumSched];
   logic [WarpSlotWidth-1:0] issue_warp  [NumSched];
   logic [31:0]              issue_pc    [NumSched];
@@ -116,6 +125,9 @@ module sm_tb #(
     .mem_req_valid_o (req_valid), .mem_req_we_o (req_we), .mem_req_space_o (req_space),
     .mem_req_size_o (req_size), .mem_req_mask_o (req_mask), .mem_req_addr_o (req_addr),
     .mem_req_wdata_o (req_wdata), .mem_rsp_rdata_i (rsp_rdata),
+    .lsu_valid_o (lsu_valid), .lsu_op_o (lsu_op), .lsu_space_o (lsu_space),
+    .lsu_warp_o (lsu_warp), .lsu_mask_o (lsu_mask), .lsu_size_o (lsu_size),
+    .lsu_tag_o (lsu_tag), .lsu_addr_o (lsu_addr),
     .issue_valid_o (issue_valid), .issue_warp_o (issue_warp), .issue_pc_o (issue_pc),
     .issue_op_o (issue_op), .issue_mask_o (issue_mask), .issue_exec_o (issue_exec),
     .wb_valid_o (wb_valid), .wb_warp_o (wb_warp), .wb_pc_o (wb_pc), .wb_count_o (wb_count),
@@ -183,6 +195,11 @@ module sm_tb #(
                                   wb_count[s])};
         for (int w = 0; w < NumWarps; w++)
           line = {line, $sformatf(" P %0h %0h", warp_pc[w], warp_mask[w])};
+        for (int s = 0; s < NumSched; s++) begin
+          line = {line, $sformatf(" L %0h %0h %0h %0h %0h %0h %0h", lsu_valid[s], lsu_op[s],
+                                  lsu_space[s], lsu_warp[s], lsu_mask[s], lsu_size[s], lsu_tag[s])};
+          for (int l = 0; l < 32; l++) line = {line, $sformatf(" %0h", lsu_addr[s][l])};
+        end
         $display("%s", line);
       end
     end

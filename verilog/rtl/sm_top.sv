@@ -66,6 +66,18 @@ module sm_top #(
   output logic [63:0]              mem_req_wdata_o [NumSched][32],
   input  logic [63:0]              mem_rsp_rdata_i [NumSched][32],
 
+  // The load/store stages (LSUOutputs), per scheduler: the request made
+  // in the last cycle, registered (the Go hook sees it a cycle later);
+  // the fields hold, and a lane's address holds, when not requested.
+  output logic                     lsu_valid_o [NumSched],
+  output logic [1:0]               lsu_op_o    [NumSched],
+  output logic [2:0]               lsu_space_o [NumSched],
+  output logic [WarpSlotWidth-1:0] lsu_warp_o  [NumSched],
+  output logic [31:0]              lsu_mask_o  [NumSched],
+  output logic [6:0]               lsu_size_o  [NumSched],
+  output logic [31:0]              lsu_tag_o   [NumSched],
+  output logic [63:0]              lsu_addr_o  [NumSched][32],
+
   // The issue stages (IssueOutputs), per scheduler.
   output logic                     issue_valid_o [NumSched],
   output logic [WarpSlotWidth-1:0] issue_warp_o  [NumSched],
@@ -726,6 +738,85 @@ module sm_top #(
       end
     end
   end
+
+  // ---------------------------------------------------------------------
+  // The load/store stages' observation registers (lsu.go request): tags
+  // count requests from 1, in the cycle's scheduler order from first.
+  logic                     lsu_valid_q [NumSched];
+  logic [1:0]               lsu_op_q    [NumSched];
+  logic [2:0]               lsu_space_q [NumSched];
+  logic [WarpSlotWidth-1:0] lsu_warp_q  [NumSched];
+  logic [31:0]              lsu_mask_q  [NumSched];
+  logic [6:0]               lsu_size_q  [NumSched];
+  logic [31:0]              lsu_tag_q   [NumSched];
+  logic [63:0]              lsu_addr_q  [NumSched][32];
+  logic [31:0]              tag_q, tag_d;
+  logic [31:0]              req_tag     [NumSched];
+
+  always_comb begin
+    tag_d = tag_q;
+    for (int s = 0; s < NumSched; s++) begin
+      logic [31:0] n;
+      n = '0;
+      for (int t = 0; t < NumSched; t++) begin
+        if (((t + NumSched - int'(first)) % NumSched) < ((s + NumSched - int'(first)) % NumSched) &&
+            mem_req_valid_o[t]) begin
+          n = n + 32'd1;
+        end
+      end
+      req_tag[s] = tag_q + n + 32'd1;
+      if (mem_req_valid_o[s]) tag_d = tag_d + 32'd1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tag_q <= '0;
+      for (int s = 0; s < NumSched; s++) begin
+        lsu_valid_q[s] <= 1'b0;
+        lsu_op_q[s]    <= '0;
+        lsu_space_q[s] <= '0;
+        lsu_warp_q[s]  <= '0;
+        lsu_mask_q[s]  <= '0;
+        lsu_size_q[s]  <= '0;
+        lsu_tag_q[s]   <= '0;
+      end
+    end else begin
+      tag_q <= tag_d;
+      for (int s = 0; s < NumSched; s++) begin
+        lsu_valid_q[s] <= mem_req_valid_o[s];
+        if (mem_req_valid_o[s]) begin
+          lsu_op_q[s]    <= mem_req_we_o[s] ? 2'd1 : 2'd0;  // MemStore : MemLoad
+          lsu_space_q[s] <= mem_req_space_o[s];
+          lsu_warp_q[s]  <= islot[s];
+          lsu_mask_q[s]  <= mem_req_mask_o[s];
+          lsu_size_q[s]  <= 7'(mem_req_size_o[s]);
+          lsu_tag_q[s]   <= req_tag[s];
+        end
+      end
+    end
+  end
+
+  for (genvar s = 0; s < NumSched; s++) begin : g_lsu
+    for (genvar l = 0; l < 32; l++) begin : g_addr
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          lsu_addr_q[s][l] <= '0;
+        end else if (mem_req_valid_o[s] && mem_req_mask_o[s][l]) begin
+          lsu_addr_q[s][l] <= mem_req_addr_o[s][l];
+        end
+      end
+    end
+  end
+
+  assign lsu_valid_o = lsu_valid_q;
+  assign lsu_op_o    = lsu_op_q;
+  assign lsu_space_o = lsu_space_q;
+  assign lsu_warp_o  = lsu_warp_q;
+  assign lsu_mask_o  = lsu_mask_q;
+  assign lsu_size_o  = lsu_size_q;
+  assign lsu_tag_o   = lsu_tag_q;
+  assign lsu_addr_o  = lsu_addr_q;
 
   // ---------------------------------------------------------------------
   // (4) The run ends when the launched CTA's warps have all retired.
