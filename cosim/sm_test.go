@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/examples"
+	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/pipeline"
 )
@@ -88,15 +90,45 @@ func smCases(t *testing.T) []SMOptions {
 	}
 }
 
+// smExamples are the example kernels (examples/) whose own launch the SM
+// RTL runs at the small preset; the others are logged with what they need.
+func smExamples(t *testing.T) []SMOptions {
+	cfg, err := config.Preset("small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []SMOptions
+	for _, e := range examples.All() {
+		im, err := isa.AssembleSource(e.Name+".ptx", e.PTX)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := cfg
+		c.Trap.Handler = e.TrapHandler
+		o := SMOptions{Config: c, Image: im, Launch: exlaunch.Launch(e)}
+		if err := CheckSM(o.Config, o.Image, o.Launch); err != nil {
+			t.Logf("example %s: %v", e.Name, err)
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
 // TestSMLockstep cosimulates the Go SM and the Verilated SM on real
-// kernels under lrr and gto: zero mismatches, equal buffers.
+// kernels under lrr and gto: zero mismatches, equal buffers. It runs
+// smCases and every example the RTL's subset takes (div_nested so far).
 func TestSMLockstep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the Verilated SM")
 	}
+	exs := smExamples(t)
+	if len(exs) == 0 {
+		t.Error("no example runs on the SM RTL")
+	}
 	var cases []SMOptions
 	for _, pol := range []config.SchedPolicy{config.PolicyLRR, config.PolicyGTO} {
-		for _, o := range smCases(t) {
+		for _, o := range append(smCases(t), exs...) {
 			o.Config.Sched.Policy = pol
 			cases = append(cases, o)
 		}

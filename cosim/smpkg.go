@@ -50,6 +50,7 @@ func SMISAPackage() []byte {
 	lp("SpaceParam", 3, isa.SpaceParam, "SpaceParam")
 	sec("Modifier fields.")
 	lp("ModMulMask", 16, isa.ModMulMask, "ModMulMask")
+	lp("MulHi", 16, isa.MulHi, "MulHi")
 	lp("MulWide", 16, isa.MulWide, "MulWide")
 	lp("ModCmpMask", 16, isa.ModCmpMask, "ModCmpMask")
 	lp("ModBoolShift", 16, isa.ModBoolShift, "ModBoolShift")

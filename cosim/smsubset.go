@@ -160,6 +160,15 @@ func smInstUnsupported(in isa.Inst) string {
 			return bad(t.String())
 		}
 		return ""
+	case isa.OpCVT:
+		t2 := in.Type2
+		if in.Mods != 0 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if !int3264 || !(t2 == isa.B32 || t2 == isa.U32 || t2 == isa.S32 || t2 == isa.B64 || t2 == isa.U64 || t2 == isa.S64) {
+			return bad(t.String() + "." + t2.String())
+		}
+		return ""
 	case isa.OpMUL:
 		switch in.Mods {
 		case isa.MulLo:
@@ -168,7 +177,6 @@ func smInstUnsupported(in isa.Inst) string {
 				return bad("wide." + t.String())
 			}
 		case isa.MulHi:
-			return bad("hi")
 		default:
 			return bad(fmt.Sprintf("mods-%#x", in.Mods))
 		}

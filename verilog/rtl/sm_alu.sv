@@ -1,13 +1,14 @@
 // sm_alu: one lane of the execute stage's integer unit, twin of the lane
 // functions of package alu (alu/int.go, alu/alu.go) for the subset of
-// docs/sm-rtl.md: mov, add, sub, mul (lo, wide), mad (lo), min, max, and,
-// or, xor, not, shl, shr, setp (integer comparisons, boolean combination),
+// docs/sm-rtl.md: mov, add, sub, mul (lo, hi, wide), mad (lo), min, max, and,
+// or, xor, not, shl, shr, cvt (integer to integer), setp (integer comparisons, boolean combination),
 // selp, and the predicate forms of mov/and/or/xor/not. Operands arrive
 // masked to their types (as pipeline.dinst operands are); the result d is
 // masked to the destination's width, p and q are predicate results.
 module sm_alu (
   input  logic [7:0]  op_i,
   input  logic [4:0]  ty_i,
+  input  logic [4:0]  ty2_i,   // CVT's source type
   input  logic [15:0] mods_i,
   input  logic [63:0] a_i,
   input  logic [63:0] b_i,
@@ -27,6 +28,7 @@ module sm_alu (
   logic [4:0]  cmp;
   logic [1:0]  bop;
   logic [63:0] mul_lo;
+  logic [127:0] mul_full;  // the double-width product (mul.hi)
   logic [63:0] unused_bits;
 
   assign wide_t   = ty_i == TyB64 || ty_i == TyU64 || ty_i == TyS64;
@@ -38,7 +40,9 @@ module sm_alu (
   assign cmp      = 5'(mods_i & ModCmpMask);
   assign bop      = 2'(mods_i >> ModBoolShift);
   assign mul_lo   = a_i * b_i;
-  assign unused_bits = c_i & ~m;
+  assign mul_full = signed_t ? 128'($signed(sa) * $signed(sb))
+                             : {64'd0, a_i & m} * {64'd0, b_i & m};
+  assign unused_bits = (c_i & ~m) | {32'd0, mul_full[31:0]};
 
   // SETP: intCmp (alu/alu.go).
   always_comb begin
@@ -85,10 +89,16 @@ module sm_alu (
     end else begin
       unique case (op_i)
         OpMOV: d_o = a_i & m;
+        // cvtIntInt without .sat: the source extended by its signedness
+        // (a 32-bit source arrives zero-extended), then the destination's bits.
+        OpCVT: d_o = ((ty2_i == TyS32) ? {{32{a_i[31]}}, a_i[31:0]} : a_i) & m;
         OpADD: d_o = (a_i + b_i) & m;
         OpSUB: d_o = (a_i - b_i) & m;
         OpMUL: begin
-          if ((mods_i & ModMulMask) == MulWide) begin
+          if ((mods_i & ModMulMask) == MulHi) begin
+            // mulHi: the high half of the double-width product.
+            d_o = wide_t ? mul_full[127:64] : {32'd0, mul_full[63:32]};
+          end else if ((mods_i & ModMulMask) == MulWide) begin
             // mulWide: 32 x 32 -> 64 (the subset has no 64-bit wide multiply).
             d_o = signed_t ? 64'($signed(sa[31:0]) * $signed(sb[31:0]))
                            : {32'd0, a_i[31:0]} * {32'd0, b_i[31:0]};

@@ -7,6 +7,7 @@ module sm_decode (
 
   output logic [7:0]   op_o,
   output logic [4:0]   ty_o,         // operation type
+  output logic [4:0]   ty2_o,        // CVT's source type; LD/ST: the base's width
   output logic         guard_on_o,
   output logic         guard_neg_o,
   output logic [5:0]   guard_o,
@@ -37,13 +38,12 @@ module sm_decode (
                          LatGlobal = 3'd4, LatNone = 3'd5;
   localparam logic [1:0] DNone = 2'd0, DReg32 = 2'd1, DReg64 = 2'd2, DPred = 2'd3;
 
-  logic [4:0]  ty2;
   logic        wide_t, pred_t;
   logic [2:0]  space;
 
   assign op_o        = inst_i[7:0];
   assign ty_o        = {inst_i[92], inst_i[11:8]};
-  assign ty2         = {inst_i[93], inst_i[15:12]};
+  assign ty2_o       = {inst_i[93], inst_i[15:12]};
   assign guard_on_o  = inst_i[16];
   assign guard_neg_o = inst_i[17];
   assign guard_o     = inst_i[23:18];
@@ -76,6 +76,11 @@ module sm_decode (
         cat_o = CatNop; lat_o = LatNone; d1_kind_o = DNone;
       end
       OpMOV, OpNOT: src_used_o = 3'b001;
+      OpCVT: begin
+        // Integer to integer (cvtIntInt): A is of Type2.
+        src_used_o    = 3'b001;
+        src_wide_o[0] = ty2_o == TyB64 || ty2_o == TyU64 || ty2_o == TyS64;
+      end
       OpADD, OpSUB, OpMIN, OpMAX, OpAND, OpOR, OpXOR: src_used_o = 3'b011;
       OpSHL, OpSHR: begin
         src_used_o = 3'b011;
@@ -111,7 +116,7 @@ module sm_decode (
         uses_port_o    = space == SpaceGlobal;
         // A: the base (u32 or u64 by Type2); B: ST's value.
         src_used_o     = (op_o == OpLD) ? 3'b001 : 3'b011;
-        src_wide_o[0]  = ty2 != TyU32;
+        src_wide_o[0]  = ty2_o != TyU32;
         src_pred_o[0]  = 1'b0;
         if (op_o == OpST) d1_kind_o = DNone;
         supported_o    = space == SpaceGlobal || (space == SpaceParam && op_o == OpLD);

@@ -107,6 +107,7 @@ package sm_isa_pkg;
 
   // Modifier fields.
   localparam logic [15:0] ModMulMask = 16'd3;  // isa.ModMulMask
+  localparam logic [15:0] MulHi = 16'd1;  // isa.MulHi
   localparam logic [15:0] MulWide = 16'd2;  // isa.MulWide
   localparam logic [15:0] ModCmpMask = 16'd31;  // isa.ModCmpMask
   localparam logic [15:0] ModBoolShift = 16'd5;  // isa.ModBoolShift

@@ -167,7 +167,7 @@ module sm_top #(
 
   for (genvar w = 0; w < NumWarps; w++) begin : g_warp
     logic [7:0]  op;
-    logic [4:0]  ty;
+    logic [4:0]  ty, ty2;
     logic        guard_on, guard_neg;
     logic [5:0]  guard;
     logic [15:0] mods;
@@ -185,6 +185,7 @@ module sm_top #(
       .inst_i      (fetch_inst_i[w]),
       .op_o        (op),
       .ty_o        (ty),
+      .ty2_o       (ty2),
       .guard_on_o  (guard_on),
       .guard_neg_o (guard_neg),
       .guard_o     (guard),
@@ -244,7 +245,7 @@ module sm_top #(
     assign warp_active_mask_o[w] = active_mask_q[w];
 
     logic unused_decode;
-    assign unused_decode = ^{op, ty, guard_neg, mods, imm, src_pred, cat, lat,
+    assign unused_decode = ^{op, ty, ty2, guard_neg, mods, imm, src_pred, cat, lat,
                              ctrl, supported, guard[5:PredIdxWidth], d1[7:PredIdxWidth],
                              d2[7:PredIdxWidth]};
   end
@@ -331,7 +332,7 @@ module sm_top #(
 
     // The issued instruction, decoded again for the execute stage.
     logic [7:0]  op;
-    logic [4:0]  ty;
+    logic [4:0]  ty, ty2;
     logic        guard_on, guard_neg;
     logic [5:0]  guard;
     logic [15:0] mods;
@@ -348,6 +349,7 @@ module sm_top #(
       .inst_i      (fetch_inst_i[islot[s]]),
       .op_o        (op),
       .ty_o        (ty),
+      .ty2_o       (ty2),
       .guard_on_o  (guard_on),
       .guard_neg_o (guard_neg),
       .guard_o     (guard),
@@ -415,6 +417,7 @@ module sm_top #(
       sm_alu u_alu (
         .op_i   (op),
         .ty_i   (ty),
+        .ty2_i  (ty2),
         .mods_i (mods),
         .a_i    (opnd[0][l]),
         .b_i    (opnd[1][l]),
