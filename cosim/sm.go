@@ -1,0 +1,519 @@
+package cosim
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/unitcfg"
+)
+
+// The SM lockstep (docs/sm-rtl.md section 4): the Go SM and the Verilated
+// SM (verilog/rtl/sm_top.sv in the bench verilog/dv/sm_tb.sv) run the
+// same launch; the bench streams one record per cycle on a pipe and the
+// Go side steps its SM one cycle per record and compares.
+
+// SMOptions say what to run and where.
+type SMOptions struct {
+	Config config.Config
+	Image  *isa.Image
+	Launch pipeline.Launch
+	// Harness: VerilogDir, BuildDir, RTLDir (a mutated copy, or a user's
+	// design), Binary (a bench to run instead of building one), BuildLog.
+	Harness HarnessOptions
+	// WorkDir receives the image files and the memory dump (default: a
+	// temporary directory, removed afterwards).
+	WorkDir string
+	// MaxCycles bounds the run (default: run.max_cycles, else 1,000,000).
+	MaxCycles uint64
+}
+
+// SMMismatch is the first difference between the two SMs.
+type SMMismatch struct {
+	Cycle   uint64
+	Signal  string // the Verilog name, e.g. sm_top.u_issue_0.issue_pc_o
+	Go, RTL string
+	// History holds the last cycles' issue records (up to 16), oldest
+	// first: "cycle N: go ... | rtl ...".
+	History []string
+}
+
+func (m *SMMismatch) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "SM mismatch at cycle %d: %s: Go %s, RTL %s", m.Cycle, m.Signal, m.Go, m.RTL)
+	if len(m.History) > 0 {
+		b.WriteString("\nissue history (last cycles):")
+		for _, h := range m.History {
+			b.WriteString("\n  " + h)
+		}
+	}
+	return b.String()
+}
+
+// SMResult is the outcome of a lockstep run.
+type SMResult struct {
+	Cycles   uint64      // cycles compared
+	Status   string      // the Go run's status
+	Mismatch *SMMismatch // nil: none
+	// BufferDiffs lists the bound buffers whose final contents differ
+	// ("param: byte N: Go x, RTL y").
+	BufferDiffs []string
+}
+
+// OK reports zero mismatches and equal buffers.
+func (r *SMResult) OK() bool { return r.Mismatch == nil && len(r.BufferDiffs) == 0 }
+
+// SMParams are the Verilog parameters of sm_tb (and sm_top) for cfg.
+func SMParams(cfg config.Config) []Param {
+	lat := func(v int) int { return max(v, 1) }
+	pol, _ := unitcfg.Policy(cfg.Sched.Policy) // CheckSM took the policy
+	return []Param{
+		{"NumWarps", cfg.SM.MaxWarps},
+		{"NumSched", cfg.Sched.Count},
+		{"MaxRegs", smMaxRegs},
+		{"MaxPreds", smMaxPreds},
+		{"LatAlu", lat(cfg.Lat.ALU)},
+		{"LatMul", lat(cfg.Lat.Mul)},
+		{"LatSReg", lat(cfg.Lat.SReg)},
+		{"LatParam", lat(cfg.Lat.Param)},
+		{"LatGlobal", lat(cfg.Lat.Global)},
+		{"LatBranch", lat(cfg.Lat.Branch)},
+		{"LatFetch", lat(cfg.Lat.Fetch)},
+		{"GlobalPorts", cfg.Mem.GlobalPorts},
+		{"Policy", int(pol)},
+		{"GlobalBytes", int(cfg.SM.GlobalBytes)},
+	}
+}
+
+// BuildSM builds (or finds up to date) the Verilated SM bench for cfg with
+// make and returns its path. Builds share the unit harnesses' lock.
+func BuildSM(ctx context.Context, cfg config.Config, opt HarnessOptions) (string, error) {
+	ps := SMParams(cfg)
+	vdir, build, rtlDir, err := opt.dirs()
+	herr := func(msg, out string, err error) error {
+		return &HarnessError{Cause: CauseBuild, Module: "sm_tb", Params: ParamString(ps), Msg: msg, Stderr: tailLines(out, 40), Err: err}
+	}
+	if err != nil {
+		return "", herr(err.Error(), "", err)
+	}
+	common := filepath.Join(vdir, "build")
+	if err := os.MkdirAll(common, 0o755); err != nil {
+		return "", herr(err.Error(), "", err)
+	}
+	lock, err := os.OpenFile(filepath.Join(common, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return "", herr(err.Error(), "", err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return "", herr("lock: "+err.Error(), "", err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	set := ParamHash("sm_tb", ps)
+	args := []string{"-C", vdir, "--no-print-directory", "-j2", "sm",
+		"SET=" + set, "PARAMS=" + ParamString(ps),
+		"BUILD=" + build, "RTL_DIR=" + rtlDir, "COMMON=" + filepath.Join(common, "common")}
+	cmd := exec.CommandContext(ctx, "make", args...)
+	var out bytes.Buffer
+	var w io.Writer = &out
+	if opt.BuildLog != nil {
+		w = io.MultiWriter(&out, opt.BuildLog)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Run(); err != nil {
+		return "", herr("make failed: "+err.Error()+" (make "+strings.Join(args, " ")+")", out.String(), err)
+	}
+	return filepath.Join(build, "sm-"+set, "sm"), nil
+}
+
+// smCycle is what both sides show in one cycle.
+type smCycle struct {
+	cycle uint64
+	issue []pipeline.IssueOutputs
+	wb    []pipeline.WritebackOutputs
+	pcs   []uint32
+	masks []uint32
+	lsu   []pipeline.LSUOutputs
+}
+
+// RunSM runs the lockstep. A launch outside the RTL's subset is an
+// *UnsupportedError; a failure of the bench is a *HarnessError; a
+// mismatch is in the result.
+func RunSM(ctx context.Context, o SMOptions) (*SMResult, error) {
+	if err := CheckSM(o.Config, o.Image, o.Launch); err != nil {
+		return nil, err
+	}
+	sm, err := pipeline.New(o.Config, o.Image, o.Launch)
+	if err != nil {
+		return nil, err
+	}
+	bin := o.Harness.Binary
+	if bin == "" {
+		if bin, err = BuildSM(ctx, o.Config, o.Harness); err != nil {
+			return nil, err
+		}
+	}
+	dir := o.WorkDir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "smsim-sm-"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+	}
+	k, _ := o.Image.Kernel(o.Launch.Entry)
+	lo, hi, err := writeSMFiles(dir, o.Image, sm, o.Launch)
+	if err != nil {
+		return nil, err
+	}
+	maxCycles := o.MaxCycles
+	if maxCycles == 0 {
+		maxCycles = o.Config.Run.MaxCycles
+	}
+	if maxCycles == 0 {
+		maxCycles = 1000000
+	}
+	threads := o.Launch.Block[0]
+	args := []string{
+		"+code=" + filepath.Join(dir, "code.hex"), "+consts=" + filepath.Join(dir, "consts.hex"),
+		"+param=" + filepath.Join(dir, "param.hex"), "+global=" + filepath.Join(dir, "global.hex"),
+		fmt.Sprintf("+entry=%d", k.PC), fmt.Sprintf("+nthreads=%d", threads),
+		fmt.Sprintf("+nwarps=%d", (threads+31)/32), fmt.Sprintf("+max_cycles=%d", maxCycles),
+		fmt.Sprintf("+dump_lo=%d", lo), fmt.Sprintf("+dump_hi=%d", hi),
+		"+dump=" + filepath.Join(dir, "dump.hex"),
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr := &tailBuffer{max: 8192}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		return nil, &HarnessError{Cause: CauseStart, Module: "sm_tb", Msg: err.Error(), Err: err}
+	}
+	res, runErr := lockstepSM(sm, stdout)
+	if runErr != nil || res.Mismatch != nil {
+		_ = cmd.Process.Kill() // the bench's run is of no more use
+	}
+	_, _ = io.Copy(io.Discard, stdout)
+	waitErr := cmd.Wait()
+	if runErr != nil {
+		return nil, &HarnessError{Cause: CauseProtocol, Module: "sm_tb", Msg: runErr.Error(), Stderr: stderr.Tail(), Err: runErr}
+	}
+	if res.Mismatch != nil {
+		return res, nil
+	}
+	if waitErr != nil {
+		return nil, &HarnessError{Cause: CauseExit, Module: "sm_tb", Msg: waitErr.Error(), Stderr: stderr.Tail(), Err: waitErr}
+	}
+	res.BufferDiffs, err = compareSMBuffers(sm, o.Launch, filepath.Join(dir, "dump.hex"), lo)
+	return res, err
+}
+
+// lockstepSM steps sm one cycle per record of r and compares.
+func lockstepSM(sm *pipeline.SM, r io.Reader) (*SMResult, error) {
+	res := &SMResult{}
+	var g smCycle
+	seen := false
+	sm.OnCycle(func(ci *pipeline.CycleInfo) {
+		seen = true
+		g.cycle = ci.Cycle
+		g.issue = append(g.issue[:0], sm.IssueOut()...)
+		g.wb = append(g.wb[:0], sm.WritebackOut()...)
+		g.pcs = append(g.pcs[:0], ci.PCs...)
+		g.masks = append(g.masks[:0], ci.Masks...)
+		g.lsu = append(g.lsu[:0], sm.LSUOut()...)
+	})
+	var hist []string
+	mismatch := func(c uint64, sig, gov, rtlv string) *SMResult {
+		res.Mismatch = &SMMismatch{Cycle: c, Signal: sig, Go: gov, RTL: rtlv, History: hist}
+		res.Status = sm.Status()
+		return res
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 2 || (f[0] != "C" && f[0] != "D") {
+			continue // the bench's other output
+		}
+		c, err := strconv.ParseUint(f[1], 16, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad record %q", sc.Text())
+		}
+		seen = false
+		sm.Step()
+		if f[0] == "D" {
+			res.Cycles, res.Status = c, sm.Status()
+			if seen || sm.Cycle() != c {
+				return mismatch(c, "sm_top.done_o", "0", "1"), nil
+			}
+			return res, nil
+		}
+		if !seen {
+			return mismatch(c, "sm_top.done_o", "1", "0"), nil
+		}
+		rt, err := parseSMRecord(f, len(g.issue), len(g.pcs))
+		if err != nil {
+			return nil, fmt.Errorf("%v in record %q", err, sc.Text())
+		}
+		rt.cycle = c
+		hist = append(hist, fmt.Sprintf("cycle %d: go %s | rtl %s", c, issueSummary(g.issue), issueSummary(rt.issue)))
+		if len(hist) > 16 {
+			hist = hist[1:]
+		}
+		if g.cycle != c {
+			return mismatch(c, "sm_top.cycle", fmt.Sprint(g.cycle), fmt.Sprint(c)), nil
+		}
+		if sig, gv, rv := compareSMCycle(&g, rt); sig != "" {
+			return mismatch(c, sig, gv, rv), nil
+		}
+		res.Cycles = c + 1
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("the bench ended without a D record after cycle %d", res.Cycles)
+}
+
+func issueSummary(is []pipeline.IssueOutputs) string {
+	var parts []string
+	for s, o := range is {
+		if !o.Valid {
+			parts = append(parts, fmt.Sprintf("s%d -", s))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("s%d w%d pc %d %s", s, o.Warp, o.PC, isa.Opcode(o.Op)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// parseSMRecord reads a C record: ns issue groups, ns writeback groups,
+// nw warp groups.
+func parseSMRecord(f []string, ns, nw int) (*smCycle, error) {
+	rt := &smCycle{issue: make([]pipeline.IssueOutputs, ns), wb: make([]pipeline.WritebackOutputs, ns), pcs: make([]uint32, nw), masks: make([]uint32, nw), lsu: make([]pipeline.LSUOutputs, ns)}
+	i := 2
+	next := func(tag string, n int) ([]uint64, error) {
+		if i+n+1 > len(f) || f[i] != tag {
+			return nil, fmt.Errorf("expected %s group at field %d", tag, i)
+		}
+		v := make([]uint64, n)
+		for k := range v {
+			x, err := strconv.ParseUint(f[i+1+k], 16, 64)
+			if err != nil {
+				return nil, err
+			}
+			v[k] = x
+		}
+		i += n + 1
+		return v, nil
+	}
+	for s := 0; s < ns; s++ {
+		v, err := next("I", 6)
+		if err != nil {
+			return nil, err
+		}
+		rt.issue[s] = pipeline.IssueOutputs{Valid: v[0] != 0, Warp: uint16(v[1]), PC: uint32(v[2]), Op: uint8(v[3]), Mask: uint32(v[4]), Exec: uint32(v[5])}
+	}
+	for s := 0; s < ns; s++ {
+		v, err := next("W", 4)
+		if err != nil {
+			return nil, err
+		}
+		rt.wb[s] = pipeline.WritebackOutputs{Valid: v[0] != 0, Warp: uint16(v[1]), PC: uint32(v[2]), Count: uint8(v[3])}
+	}
+	for w := 0; w < nw; w++ {
+		v, err := next("P", 2)
+		if err != nil {
+			return nil, err
+		}
+		rt.pcs[w], rt.masks[w] = uint32(v[0]), uint32(v[1])
+	}
+	for s := 0; s < ns; s++ {
+		v, err := next("L", 7+32)
+		if err != nil {
+			return nil, err
+		}
+		o := &rt.lsu[s]
+		o.ReqValid, o.ReqOp, o.ReqSpace, o.ReqWarp = v[0] != 0, uint8(v[1]), uint8(v[2]), uint16(v[3])
+		o.ReqMask, o.ReqSize, o.ReqTag = uint32(v[4]), uint8(v[5]), uint32(v[6])
+		copy(o.ReqAddr[:], v[7:])
+	}
+	return rt, nil
+}
+
+// compareSMCycle returns the first differing signal with both values
+// ("" when the cycles agree).
+func compareSMCycle(g, r *smCycle) (sig, gv, rv string) {
+	b := func(x bool) string {
+		if x {
+			return "1"
+		}
+		return "0"
+	}
+	h := func(x uint64) string { return fmt.Sprintf("%#x", x) }
+	for s := range g.issue {
+		gi, ri := g.issue[s], r.issue[s]
+		sc := fmt.Sprintf(pipeline.ScopeIssue, s)
+		switch {
+		case gi.Valid != ri.Valid:
+			return sc + ".issue_valid_o", b(gi.Valid), b(ri.Valid)
+		case gi.Warp != ri.Warp:
+			return sc + ".issue_warp_o", fmt.Sprint(gi.Warp), fmt.Sprint(ri.Warp)
+		case gi.PC != ri.PC:
+			return sc + ".issue_pc_o", fmt.Sprint(gi.PC), fmt.Sprint(ri.PC)
+		case gi.Op != ri.Op:
+			return sc + ".issue_op_o", fmt.Sprintf("%d (%s)", gi.Op, isa.Opcode(gi.Op)), fmt.Sprintf("%d (%s)", ri.Op, isa.Opcode(ri.Op))
+		case gi.Mask != ri.Mask:
+			return sc + ".issue_mask_o", h(uint64(gi.Mask)), h(uint64(ri.Mask))
+		case gi.Exec != ri.Exec:
+			return sc + ".issue_exec_o", h(uint64(gi.Exec)), h(uint64(ri.Exec))
+		}
+	}
+	for s := range g.wb {
+		gw, rw := g.wb[s], r.wb[s]
+		sc := fmt.Sprintf(pipeline.ScopeWriteback, s)
+		switch {
+		case gw.Valid != rw.Valid:
+			return sc + ".wb_valid_o", b(gw.Valid), b(rw.Valid)
+		case gw.Warp != rw.Warp:
+			return sc + ".wb_warp_o", fmt.Sprint(gw.Warp), fmt.Sprint(rw.Warp)
+		case gw.PC != rw.PC:
+			return sc + ".wb_pc_o", fmt.Sprint(gw.PC), fmt.Sprint(rw.PC)
+		case gw.Count != rw.Count:
+			return sc + ".wb_count_o", fmt.Sprint(gw.Count), fmt.Sprint(rw.Count)
+		}
+	}
+	for w := range g.pcs {
+		sc := fmt.Sprintf(pipeline.ScopeWarp, w)
+		if g.pcs[w] != r.pcs[w] {
+			return sc + ".pc_q", fmt.Sprint(g.pcs[w]), fmt.Sprint(r.pcs[w])
+		}
+		if g.masks[w] != r.masks[w] {
+			return sc + ".active_mask_q", h(uint64(g.masks[w])), h(uint64(r.masks[w]))
+		}
+	}
+	for s := range g.lsu {
+		gl, rl := &g.lsu[s], &r.lsu[s]
+		sc := fmt.Sprintf(pipeline.ScopeLSU, s)
+		switch {
+		case gl.ReqValid != rl.ReqValid:
+			return sc + ".mem_req_valid_o", b(gl.ReqValid), b(rl.ReqValid)
+		case gl.ReqOp != rl.ReqOp:
+			return sc + ".mem_req_op_o", fmt.Sprint(gl.ReqOp), fmt.Sprint(rl.ReqOp)
+		case gl.ReqSpace != rl.ReqSpace:
+			return sc + ".mem_req_space_o", fmt.Sprint(gl.ReqSpace), fmt.Sprint(rl.ReqSpace)
+		case gl.ReqWarp != rl.ReqWarp:
+			return sc + ".mem_req_warp_o", fmt.Sprint(gl.ReqWarp), fmt.Sprint(rl.ReqWarp)
+		case gl.ReqMask != rl.ReqMask:
+			return sc + ".mem_req_mask_o", h(uint64(gl.ReqMask)), h(uint64(rl.ReqMask))
+		case gl.ReqSize != rl.ReqSize:
+			return sc + ".mem_req_size_o", fmt.Sprint(gl.ReqSize), fmt.Sprint(rl.ReqSize)
+		case gl.ReqTag != rl.ReqTag:
+			return sc + ".mem_req_tag_o", fmt.Sprint(gl.ReqTag), fmt.Sprint(rl.ReqTag)
+		}
+		for l := range gl.ReqAddr {
+			if gl.ReqAddr[l] != rl.ReqAddr[l] {
+				return fmt.Sprintf("%s.mem_req_addr_o[%d]", sc, l), h(gl.ReqAddr[l]), h(rl.ReqAddr[l])
+			}
+		}
+	}
+	return "", "", ""
+}
+
+// writeSMFiles writes the bench's $readmemh files into dir and returns
+// the global range [lo, hi) the bound buffers occupy.
+func writeSMFiles(dir string, im *isa.Image, sm *pipeline.SM, l pipeline.Launch) (lo, hi uint64, err error) {
+	var code bytes.Buffer
+	for _, in := range im.Code {
+		b := in.Encode()
+		fmt.Fprintf(&code, "%016x%016x\n", binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[:8]))
+	}
+	var consts bytes.Buffer
+	for _, c := range im.Consts {
+		fmt.Fprintf(&consts, "%016x\n", c)
+	}
+	hexBytes := func(w *bytes.Buffer, b []byte) {
+		for _, x := range b {
+			fmt.Fprintf(w, "%02x\n", x)
+		}
+	}
+	var param bytes.Buffer
+	hexBytes(&param, sm.ParamBytes())
+	lo, hi = ^uint64(0), 0
+	for _, b := range l.Buffers {
+		if a, ok := sm.BufferAddr(b.Param); ok && b.Alias == "" {
+			lo, hi = min(lo, a), max(hi, a+uint64(b.Size))
+		}
+	}
+	var global bytes.Buffer
+	if hi > lo {
+		g := make([]byte, hi-lo)
+		sm.ReadGlobal(lo, g)
+		fmt.Fprintf(&global, "@%x\n", lo)
+		hexBytes(&global, g)
+	} else {
+		lo, hi = 0, 0
+	}
+	for name, b := range map[string]*bytes.Buffer{"code.hex": &code, "consts.hex": &consts, "param.hex": &param, "global.hex": &global} {
+		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
+			return 0, 0, err
+		}
+	}
+	return lo, hi, nil
+}
+
+// compareSMBuffers compares each bound buffer of the Go SM with the
+// bench's dump of global memory from lo.
+func compareSMBuffers(sm *pipeline.SM, l pipeline.Launch, dump string, lo uint64) ([]string, error) {
+	if len(l.Buffers) == 0 {
+		return nil, nil
+	}
+	text, err := os.ReadFile(dump)
+	if err != nil {
+		return nil, fmt.Errorf("the bench's memory dump: %w", err)
+	}
+	var mem []byte
+	for _, line := range strings.Fields(string(text)) {
+		if strings.HasPrefix(line, "@") || strings.HasPrefix(line, "//") {
+			continue
+		}
+		x, err := strconv.ParseUint(line, 16, 8)
+		if err != nil {
+			return nil, fmt.Errorf("the bench's memory dump: %v", err)
+		}
+		mem = append(mem, byte(x))
+	}
+	var diffs []string
+	for _, b := range l.Buffers {
+		a, ok := sm.BufferAddr(b.Param)
+		gb, ok2 := sm.BufferBytes(b.Param)
+		if !ok || !ok2 {
+			continue
+		}
+		for i, x := range gb {
+			j := a - lo + uint64(i)
+			var y byte
+			if j < uint64(len(mem)) {
+				y = mem[j]
+			}
+			if x != y {
+				diffs = append(diffs, fmt.Sprintf("%s: byte %d: Go %#02x, RTL %#02x", b.Param, i, x, y))
+				break
+			}
+		}
+	}
+	return diffs, nil
+}

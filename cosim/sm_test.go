@@ -1,0 +1,202 @@
+package cosim
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/examples"
+	"github.com/smsim/smsim/internal/exlaunch"
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/pipeline"
+)
+
+// TestSMISAPackageUpToDate: verilog/rtl/sm_isa_pkg.sv is what package isa
+// generates (run `go generate ./cosim` after changing an encoding).
+func TestSMISAPackageUpToDate(t *testing.T) {
+	got, err := os.ReadFile(filepath.Join(verilogDir(t), SMISAPackagePath))
+	if err != nil || !bytes.Equal(got, SMISAPackage()) {
+		t.Errorf("%s is stale (run go generate ./cosim): %v", SMISAPackagePath, err)
+	}
+}
+
+// smKernel assembles one of testdata/sm's clang-16 kernels.
+func smKernel(t *testing.T, name string) *isa.Image {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "sm", name+".ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := isa.AssembleSource(name+".ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return im
+}
+
+func u32s(vs ...uint32) []byte {
+	b := make([]byte, 4*len(vs))
+	for i, v := range vs {
+		binary.LittleEndian.PutUint32(b[4*i:], v)
+	}
+	return b
+}
+
+// smCases are the lockstep's kernels at the small preset: straight-line
+// code over two warps, a divergent early return over three warps (the
+// last one partial), and examples/bench_intloop's loop over all eight
+// warp slots.
+func smCases(t *testing.T) []SMOptions {
+	cfg, err := config.Preset("small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := make([]uint32, 64)
+	for i := range in {
+		in[i] = uint32(i*i + 7)
+	}
+	affine := smKernel(t, "sm_affine")
+	diverge := smKernel(t, "sm_diverge")
+	src, err := os.ReadFile(filepath.Join("..", "examples", "bench_intloop.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop, err := isa.AssembleSource("bench_intloop.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []SMOptions{
+		{Config: cfg, Image: affine, Launch: pipeline.Launch{
+			Entry: affine.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{64, 1, 1},
+			Args:    map[string]uint64{affine.Kernels[0].Params[2].Name: 5},
+			Buffers: []pipeline.Buffer{{Param: affine.Kernels[0].Params[0].Name, Size: 256}, {Param: affine.Kernels[0].Params[1].Name, Size: 256, Init: u32s(in...)}},
+		}},
+		{Config: cfg, Image: diverge, Launch: pipeline.Launch{
+			Entry: diverge.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{80, 1, 1},
+			Args:    map[string]uint64{diverge.Kernels[0].Params[1].Name: 70},
+			Buffers: []pipeline.Buffer{{Param: diverge.Kernels[0].Params[0].Name, Size: 320}},
+		}},
+		{Config: cfg, Image: loop, Launch: pipeline.Launch{
+			Entry: loop.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{256, 1, 1},
+			Args:    map[string]uint64{loop.Kernels[0].Params[1].Name: 20},
+			Buffers: []pipeline.Buffer{{Param: loop.Kernels[0].Params[0].Name, Size: 1024}},
+		}},
+	}
+}
+
+// smExamples are the example kernels (examples/) whose own launch the SM
+// RTL runs at the small preset; the others are logged with what they need.
+func smExamples(t *testing.T) []SMOptions {
+	cfg, err := config.Preset("small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []SMOptions
+	for _, e := range examples.All() {
+		im, err := isa.AssembleSource(e.Name+".ptx", e.PTX)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := cfg
+		c.Trap.Handler = e.TrapHandler
+		o := SMOptions{Config: c, Image: im, Launch: exlaunch.Launch(e)}
+		if err := CheckSM(o.Config, o.Image, o.Launch); err != nil {
+			t.Logf("example %s: %v", e.Name, err)
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// TestSMLockstep cosimulates the Go SM and the Verilated SM on real
+// kernels under lrr and gto: zero mismatches, equal buffers. It runs
+// smCases and every example the RTL's subset takes (div_nested so far).
+func TestSMLockstep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the Verilated SM")
+	}
+	exs := smExamples(t)
+	if len(exs) == 0 {
+		t.Error("no example runs on the SM RTL")
+	}
+	var cases []SMOptions
+	for _, pol := range []config.SchedPolicy{config.PolicyLRR, config.PolicyGTO} {
+		for _, o := range append(smCases(t), exs...) {
+			o.Config.Sched.Policy = pol
+			cases = append(cases, o)
+		}
+	}
+	for _, o := range cases {
+		t.Run(string(o.Config.Sched.Policy)+"/"+o.Launch.Entry, func(t *testing.T) {
+			res, err := RunSM(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Mismatch != nil {
+				t.Fatal(res.Mismatch)
+			}
+			if len(res.BufferDiffs) > 0 || res.Status != pipeline.StatusCompleted || res.Cycles < 20 {
+				t.Fatalf("buffers %v, status %s after %d cycles", res.BufferDiffs, res.Status, res.Cycles)
+			}
+			t.Logf("%d cycles, zero mismatches, equal buffers", res.Cycles)
+		})
+	}
+}
+
+// TestSMLockstepCatchesMutant runs the lockstep over a copy of the RTL
+// whose writeback stage counts one too many cycles of latency: the report
+// names the cycle, the signal and both values.
+func TestSMLockstepCatchesMutant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the Verilated SM")
+	}
+	o := smCases(t)[0]
+	o.Harness = mutantRTL(t, "sm_writeback_lat", "sm_writeback.sv", "32'(push_lat_i) == k + 1", "32'(push_lat_i) == k")
+	res, err := RunSM(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Mismatch
+	if m == nil {
+		t.Fatal("the mutant was not caught")
+	}
+	if !strings.HasPrefix(m.Signal, "sm_top.u_writeback_") || m.Go == m.RTL || m.Cycle == 0 || len(m.History) == 0 {
+		t.Fatalf("report: %v", m)
+	}
+	t.Log(m)
+}
+
+// TestCheckSMRefuses: a kernel outside the RTL's subset is refused before
+// anything runs, naming the operation.
+func TestCheckSMRefuses(t *testing.T) {
+	cfg, err := config.Preset("small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := []byte(".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\ndiv.u32 %r2, %r1, 3;\nst.global.u32 [%rd1], %r2;\nret;\n}\n")
+	im, err := isa.AssembleSource("k.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := pipeline.Launch{Entry: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, Buffers: []pipeline.Buffer{{Param: "p", Size: 4}}}
+	_, err = RunSM(context.Background(), SMOptions{Config: cfg, Image: im, Launch: l})
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || ue.What != "DIV" || !strings.Contains(err.Error(), "unsupported in SM RTL: DIV at k.ptx:10") {
+		t.Fatalf("got %v", err)
+	}
+	l.Grid = [3]uint32{2, 1, 1}
+	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "a grid of 2 CTAs") {
+		t.Fatalf("grid: %v", err)
+	}
+	cfg.Sched.Policy = config.PolicyTwoLevel
+	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "sched.policy two_level") {
+		t.Fatalf("policy: %v", err)
+	}
+}

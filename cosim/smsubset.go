@@ -1,0 +1,197 @@
+package cosim
+
+import (
+	"fmt"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/pipeline"
+)
+
+// The SM RTL runs a subset of the machine (docs/sm-rtl.md, step 2). A
+// launch outside it would silently diverge, so CheckSM refuses it before
+// anything runs, naming the first thing the RTL does not have.
+
+// SM RTL limits: the bench's memories and the RTL's register budget
+// (the defaults of sm_top's and sm_tb's parameters).
+const (
+	smMaxRegs    = 16
+	smMaxPreds   = 8
+	smCodeWords  = 4096
+	smParamBytes = 4096
+	smConstWords = 1024
+	smWbDepth    = 16
+)
+
+// UnsupportedError is a launch the SM RTL cannot run yet.
+type UnsupportedError struct {
+	What  string // "MUL.hi", "policy gto", ...
+	Where string // "k.ptx:12:2 (pc 7)" for an instruction
+}
+
+func (e *UnsupportedError) Error() string {
+	s := "unsupported in SM RTL: " + e.What
+	if e.Where != "" {
+		s += " at " + e.Where
+	}
+	return s + " (docs/sm-rtl.md lists what the RTL runs)"
+}
+
+func unsupported(what string, args ...any) error {
+	return &UnsupportedError{What: fmt.Sprintf(what, args...)}
+}
+
+// CheckSM reports whether the SM RTL can run launch l of image im under
+// cfg: nil, or an *UnsupportedError naming what it lacks.
+func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
+	switch {
+	case cfg.Sched.Policy != config.PolicyLRR && cfg.Sched.Policy != config.PolicyGTO:
+		return unsupported("sched.policy %s (the RTL has lrr and gto)", cfg.Sched.Policy)
+	case cfg.Mem.Model != config.MemFlat:
+		return unsupported("mem.model %s (the RTL's bench serves the flat memory)", cfg.Mem.Model)
+	case cfg.Pipe.Throttle:
+		return unsupported("pipe.throttle")
+	case cfg.Trap.Handler != "":
+		return unsupported("a trap handler")
+	case cfg.Sched.Count < 1 || cfg.SM.MaxWarps%cfg.Sched.Count != 0 || cfg.SM.MaxWarps > 64:
+		return unsupported("sm.max_warps %d with sched.count %d", cfg.SM.MaxWarps, cfg.Sched.Count)
+	case cfg.Clock.Start != 0:
+		return unsupported("clock.start %d", cfg.Clock.Start)
+	}
+	for _, v := range []int{cfg.Lat.ALU, cfg.Lat.Mul, cfg.Lat.SReg, cfg.Lat.Param, cfg.Lat.Global} {
+		if v >= smWbDepth {
+			return unsupported("a latency of %d cycles (the writeback pipe holds %d)", v, smWbDepth-1)
+		}
+	}
+	k, ok := im.Kernel(l.Entry)
+	if !ok {
+		return nil // pipeline.New reports it
+	}
+	if n := uint64(l.Grid[0]) * uint64(l.Grid[1]) * uint64(l.Grid[2]); n != 1 {
+		return unsupported("a grid of %d CTAs (the RTL runs one)", n)
+	}
+	if l.Block[1] > 1 || l.Block[2] > 1 {
+		return unsupported("a block of more than one dimension")
+	}
+	switch {
+	case l.DynamicSmem != 0 || im.SharedBytes != 0 || k.SharedBytes != 0:
+		return unsupported("shared memory")
+	case len(l.Vars) > 0 || l.Memory != nil:
+		return unsupported("module variables or a host's device memory")
+	case len(im.Data) > 0 || len(im.ConstBank) > 0:
+		return unsupported(".global or .const data")
+	case k.LocalBytes != 0:
+		return unsupported("local memory")
+	case int(k.Regs) > smMaxRegs || l.MaxNReg > smMaxRegs || k.MaxNReg > smMaxRegs:
+		return unsupported("%d registers per thread (the RTL holds %d)", max(int(k.Regs), int(l.MaxNReg), int(k.MaxNReg)), smMaxRegs)
+	case int(k.Preds) > smMaxPreds:
+		return unsupported("%d predicates (the RTL holds %d)", k.Preds, smMaxPreds)
+	case len(im.Code) > smCodeWords || len(im.Consts) > smConstWords || int(k.ParamBytes) > smParamBytes:
+		return unsupported("an image larger than the bench's memories (%d instructions, %d constants, %d parameter bytes)", smCodeWords, smConstWords, smParamBytes)
+	}
+	lo, hi := uint32(len(im.Code)), uint32(len(im.Code))
+	for _, f := range im.Funcs {
+		if f.PC == k.PC {
+			lo, hi = f.PC, f.End
+		}
+	}
+	for pc := lo; pc < hi; pc++ {
+		if what := smInstUnsupported(im.Code[pc]); what != "" {
+			pos, _ := im.Where(pc)
+			return &UnsupportedError{What: what, Where: fmt.Sprintf("%s (pc %d)", pos, pc)}
+		}
+	}
+	return nil
+}
+
+// smInstUnsupported names what the RTL lacks to run in ("" when it has
+// everything), as OP or OP.detail.
+func smInstUnsupported(in isa.Inst) string {
+	op := in.Op.String()
+	t := in.Type
+	int3264 := t == isa.B32 || t == isa.U32 || t == isa.S32 || t == isa.B64 || t == isa.U64 || t == isa.S64
+	bad := func(detail string) string { return op + "." + detail }
+	for _, o := range []isa.Operand12{in.A, in.B, in.C} {
+		if o.IsFP() {
+			return bad("fp-operand")
+		}
+	}
+	switch in.Op {
+	case isa.OpNOP, isa.OpBRA, isa.OpEXIT, isa.OpRET:
+		return ""
+	case isa.OpS2R:
+		switch isa.SReg(in.Imm) {
+		case isa.SRTidX, isa.SRNTidX, isa.SRLaneID, isa.SRWarpID, isa.SRCtaIDX, isa.SRNCtaIDX:
+		default:
+			return bad(isa.SReg(in.Imm).String())
+		}
+		if t.Bits() != 32 {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpLD, isa.OpST:
+		sp := int(in.Mods & isa.ModSpaceMask)
+		if sp != isa.SpaceGlobal && !(sp == isa.SpaceParam && in.Op == isa.OpLD) {
+			return bad(isa.SpaceName(sp))
+		}
+		if in.Mods&^uint16(isa.ModSpaceMask|isa.ModNC|isa.ModVolatile) != 0 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if !int3264 {
+			return bad(t.String())
+		}
+		if in.A.Kind != isa.KindReg && !in.A.IsZero() {
+			return bad("address-operand")
+		}
+		return ""
+	case isa.OpMOV, isa.OpAND, isa.OpOR, isa.OpXOR, isa.OpNOT:
+		if in.Mods != 0 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if !int3264 && t != isa.Pred {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpADD, isa.OpSUB, isa.OpMIN, isa.OpMAX, isa.OpSHL, isa.OpSHR, isa.OpSELP, isa.OpMAD:
+		if in.Mods != 0 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if !int3264 {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpCVT:
+		t2 := in.Type2
+		if in.Mods != 0 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if !int3264 || !(t2 == isa.B32 || t2 == isa.U32 || t2 == isa.S32 || t2 == isa.B64 || t2 == isa.U64 || t2 == isa.S64) {
+			return bad(t.String() + "." + t2.String())
+		}
+		return ""
+	case isa.OpMUL:
+		switch in.Mods {
+		case isa.MulLo:
+		case isa.MulWide:
+			if t.Bits() != 32 {
+				return bad("wide." + t.String())
+			}
+		case isa.MulHi:
+		default:
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if !int3264 {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpSETP:
+		if in.Mods&^uint16(isa.ModCmpMask|isa.ModBoolMask|isa.ModSetpDst2) != 0 || int(in.Mods&isa.ModCmpMask) > isa.CmpHS {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if !int3264 {
+			return bad(t.String())
+		}
+		return ""
+	}
+	return op
+}

@@ -1,0 +1,210 @@
+// sm_tb: the SM lockstep's test bench (docs/sm-rtl.md sections 2-4), not
+// synthesizable. It loads the image and the memories the Go side wrote
+// ($readmemh: +code= +consts= +param= +global=), launches the CTA
+// (+entry= +nthreads= +nwarps=), serves the fetch, constant and memory
+// ports from behavioural memories with the flat model's timing (read and
+// written at issue), and prints one record per cycle on stdout for the
+// Go side, which steps the Go SM beside it and compares:
+//
+//   C <cycle> {I <valid> <warp> <pc> <op> <mask> <exec>}*NumSched
+//             {W <valid> <warp> <pc> <count>}*NumSched {P <pc> <mask>}*NumWarps
+//             {L <valid> <op> <space> <warp> <mask> <size> <tag> <addr>*32}*NumSched
+//   D <cycle>                      the run ended (done_o) at that cycle
+//
+// (hex fields). At the end it writes global memory [+dump_lo, +dump_hi)
+// to +dump= and finishes; +max_cycles= bounds a run that does not end.
+module sm_tb #(
+  parameter int unsigned NumWarps    = 8,
+  parameter int unsigned NumSched    = 2,
+  parameter int unsigned MaxRegs     = 16,
+  parameter int unsigned MaxPreds    = 8,
+  parameter int unsigned LatAlu      = 2,
+  parameter int unsigned LatMul      = 2,
+  parameter int unsigned LatSReg     = 1,
+  parameter int unsigned LatParam    = 1,
+  parameter int unsigned LatGlobal   = 8,
+  parameter int unsigned LatBranch   = 1,
+  parameter int unsigned LatFetch    = 1,
+  parameter int unsigned GlobalPorts = 1,
+  parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,
+  parameter int unsigned GlobalBytes = 1048576,
+  parameter int unsigned CodeWords   = 4096,
+  parameter int unsigned ParamBytes  = 4096,
+  parameter int unsigned ConstWords  = 1024,
+  parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1
+) (
+  input logic clk_i,
+  input logic rst_ni
+);
+  logic [127:0] code   [CodeWords];
+  logic [63:0]  consts [ConstWords];
+  logic [7:0]   pmem   [ParamBytes];
+  logic [7:0]   gmem   [GlobalBytes];
+
+  logic [31:0] entry, nthreads, nwarps;
+  longint unsigned max_cycles, dump_lo, dump_hi;
+  string code_f, consts_f, param_f, global_f, dump_f;
+
+  initial begin
+    for (int i = 0; i < CodeWords; i++) code[i] = '0;
+    for (int i = 0; i < ConstWords; i++) consts[i] = '0;
+    for (int i = 0; i < ParamBytes; i++) pmem[i] = '0;
+    for (int i = 0; i < GlobalBytes; i++) gmem[i] = '0;
+    if ($value$plusargs("code=%s", code_f)) $readmemh(code_f, code);
+    if ($value$plusargs("consts=%s", consts_f)) $readmemh(consts_f, consts);
+    if ($value$plusargs("param=%s", param_f)) $readmemh(param_f, pmem);
+    if ($value$plusargs("global=%s", global_f)) $readmemh(global_f, gmem);
+    if (!$value$plusargs("entry=%d", entry)) entry = 0;
+    if (!$value$plusargs("nthreads=%d", nthreads)) nthreads = 32;
+    if (!$value$plusargs("nwarps=%d", nwarps)) nwarps = 1;
+    if (!$value$plusargs("max_cycles=%d", max_cycles)) max_cycles = 1000000;
+    if (!$value$plusargs("dump_lo=%d", dump_lo)) dump_lo = 0;
+    if (!$value$plusargs("dump_hi=%d", dump_hi)) dump_hi = 0;
+    if (!$value$plusargs("dump=%s", dump_f)) dump_f = "";
+  end
+
+  // The launch: one cycle after reset, before cycle 0.
+  logic launch_q, launched_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      launch_q   <= 1'b1;
+      launched_q <= 1'b0;
+    end else begin
+      launch_q   <= 1'b0;
+      launched_q <= launched_q || launch_q;
+    end
+  end
+
+  logic [31:0]              fetch_pc   [NumWarps];
+  logic [127:0]             fetch_inst [NumWarps];
+  logic [9:0]               const_idx  [NumSched][3];
+  logic [63:0]              const_val  [NumSched][3];
+  logic                     req_valid  [NumSched];
+  logic                     req_we     [NumSched];
+  logic [2:0]               req_space  [NumSched];
+  logic [3:0]               req_size   [NumSched];
+  logic [31:0]              req_mask   [NumSched];
+  logic [63:0]              req_addr   [NumSched][32];
+  logic [63:0]              req_wdata  [NumSched][32];
+  logic [63:0]              rsp_rdata  [NumSched][32];
+  logic                     lsu_valid [NumSched];
+  logic [1:0]               lsu_op    [NumSched];
+  logic [2:0]               lsu_space [NumSched];
+  logic [WarpSlotWidth-1:0] lsu_warp  [NumSched];
+  logic [31:0]              lsu_mask  [NumSched];
+  logic [6:0]               lsu_size  [NumSched];
+  logic [31:0]              lsu_tag   [NumSched];
+  logic [63:0]              lsu_addr  [NumSched][32];
+  logic                     issue_valid [NumSched];
+  logic [WarpSlotWidth-1:0] issue_warp  [NumSched];
+  logic [31:0]              issue_pc    [NumSched];
+  logic [7:0]               issue_op    [NumSched];
+  logic [31:0]              issue_mask  [NumSched];
+  logic [31:0]              issue_exec  [NumSched];
+  logic                     wb_valid [NumSched];
+  logic [WarpSlotWidth-1:0] wb_warp  [NumSched];
+  logic [31:0]              wb_pc    [NumSched];
+  logic [3:0]               wb_count [NumSched];
+  logic                     warp_valid [NumWarps];
+  logic [31:0]              warp_pc    [NumWarps];
+  logic [31:0]              warp_mask  [NumWarps];
+  logic [31:0]              cycle;
+  logic                     done;
+  logic [2:0]               status;
+
+  sm_top #(
+    .NumWarps (NumWarps), .NumSched (NumSched), .MaxRegs (MaxRegs), .MaxPreds (MaxPreds),
+    .LatAlu (LatAlu), .LatMul (LatMul), .LatSReg (LatSReg), .LatParam (LatParam),
+    .LatGlobal (LatGlobal), .LatBranch (LatBranch), .LatFetch (LatFetch),
+    .GlobalPorts (GlobalPorts), .Policy (Policy)
+  ) u_sm_top (
+    .clk_i (clk_i), .rst_ni (rst_ni),
+    .launch_i (launch_q), .entry_pc_i (entry), .nthreads_i (nthreads), .nwarps_i (nwarps),
+    .fetch_pc_o (fetch_pc), .fetch_inst_i (fetch_inst),
+    .const_idx_o (const_idx), .const_val_i (const_val),
+    .mem_req_valid_o (req_valid), .mem_req_we_o (req_we), .mem_req_space_o (req_space),
+    .mem_req_size_o (req_size), .mem_req_mask_o (req_mask), .mem_req_addr_o (req_addr),
+    .mem_req_wdata_o (req_wdata), .mem_rsp_rdata_i (rsp_rdata),
+    .lsu_valid_o (lsu_valid), .lsu_op_o (lsu_op), .lsu_space_o (lsu_space),
+    .lsu_warp_o (lsu_warp), .lsu_mask_o (lsu_mask), .lsu_size_o (lsu_size),
+    .lsu_tag_o (lsu_tag), .lsu_addr_o (lsu_addr),
+    .issue_valid_o (issue_valid), .issue_warp_o (issue_warp), .issue_pc_o (issue_pc),
+    .issue_op_o (issue_op), .issue_mask_o (issue_mask), .issue_exec_o (issue_exec),
+    .wb_valid_o (wb_valid), .wb_warp_o (wb_warp), .wb_pc_o (wb_pc), .wb_count_o (wb_count),
+    .warp_valid_o (warp_valid), .warp_pc_o (warp_pc), .warp_active_mask_o (warp_mask),
+    .cycle_o (cycle), .done_o (done), .status_o (status)
+  );
+
+  // Fetch and constant ports.
+  always_comb begin
+    for (int w = 0; w < NumWarps; w++) fetch_inst[w] = code[fetch_pc[w] % CodeWords];
+    for (int s = 0; s < NumSched; s++)
+      for (int i = 0; i < 3; i++) const_val[s][i] = consts[const_idx[s][i] % ConstWords];
+  end
+
+  // Memory port: param and global, little-endian, read at issue.
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) begin
+      for (int l = 0; l < 32; l++) begin
+        rsp_rdata[s][l] = '0;
+        for (int b = 0; b < 8; b++) begin
+          if (b < int'(req_size[s])) begin
+            if (req_space[s] == sm_isa_pkg::SpaceParam)
+              rsp_rdata[s][l][8*b +: 8] = pmem[(req_addr[s][l] + 64'(b)) % ParamBytes];
+            else
+              rsp_rdata[s][l][8*b +: 8] = gmem[(req_addr[s][l] + 64'(b)) % GlobalBytes];
+          end
+        end
+      end
+    end
+  end
+
+  // Stores, at the edge, lane by lane (a later lane wins, as in Go).
+  // Blocking writes of a behavioural memory: nothing else reads gmem at
+  // the edge.
+  always @(posedge clk_i) begin
+    for (int s = 0; s < NumSched; s++) begin
+      if (req_valid[s] && req_we[s] && req_space[s] == sm_isa_pkg::SpaceGlobal) begin
+        for (int l = 0; l < 32; l++) begin
+          if (req_mask[s][l]) begin
+            for (int b = 0; b < 8; b++) begin
+              if (b < int'(req_size[s]))
+                gmem[(req_addr[s][l] + 64'(b)) % GlobalBytes] = req_wdata[s][l][8*b +: 8];
+            end
+          end
+        end
+      end
+    end
+  end
+
+  // The per-cycle record, sampled before the edge.
+  always_ff @(posedge clk_i) begin
+    if (launched_q) begin
+      if (done || 64'(cycle) >= max_cycles) begin
+        $display("D %0h", cycle);
+        if (dump_f != "" && dump_hi > dump_lo) $writememh(dump_f, gmem, dump_lo, dump_hi - 1);
+        $finish;
+      end else begin
+        string line;
+        line = $sformatf("C %0h", cycle);
+        for (int s = 0; s < NumSched; s++)
+          line = {line, $sformatf(" I %0h %0h %0h %0h %0h %0h", issue_valid[s], issue_warp[s],
+                                  issue_pc[s], issue_op[s], issue_mask[s], issue_exec[s])};
+        for (int s = 0; s < NumSched; s++)
+          line = {line, $sformatf(" W %0h %0h %0h %0h", wb_valid[s], wb_warp[s], wb_pc[s],
+                                  wb_count[s])};
+        for (int w = 0; w < NumWarps; w++)
+          line = {line, $sformatf(" P %0h %0h", warp_pc[w], warp_mask[w])};
+        for (int s = 0; s < NumSched; s++) begin
+          line = {line, $sformatf(" L %0h %0h %0h %0h %0h %0h %0h", lsu_valid[s], lsu_op[s],
+                                  lsu_space[s], lsu_warp[s], lsu_mask[s], lsu_size[s], lsu_tag[s])};
+          for (int l = 0; l < 32; l++) line = {line, $sformatf(" %0h", lsu_addr[s][l])};
+        end
+        $display("%s", line);
+      end
+    end
+  end
+
+  logic unused;
+  assign unused = ^status;
+endmodule

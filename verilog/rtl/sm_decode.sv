@@ -1,0 +1,137 @@
+// sm_decode: one instruction word of the binary image (docs/isa.md) to the
+// fields the SM's stages use. Combinational; twin of pipeline/decode*.go
+// for the subset of docs/sm-rtl.md (the Go side refuses kernels outside
+// it before a run, so supported_o is for assertions and coverage).
+module sm_decode (
+  input  logic [127:0] inst_i,
+
+  output logic [7:0]   op_o,
+  output logic [4:0]   ty_o,         // operation type
+  output logic [4:0]   ty2_o,        // CVT's source type; LD/ST: the base's width
+  output logic         guard_on_o,
+  output logic         guard_neg_o,
+  output logic [5:0]   guard_o,
+  output logic [15:0]  mods_o,
+  output logic [31:0]  imm_o,
+  // Source slots A, B, C: bit i is slot i.
+  output logic [2:0]   src_used_o,   // read by the instruction (arity)
+  output logic [5:0]   src_kind_o,   // 2 bits per slot (sm_isa_pkg::Kind*)
+  output logic [29:0]  src_val_o,    // 10 bits per slot
+  output logic [2:0]   src_wide_o,   // a 64-bit operand (a register pair)
+  output logic [2:0]   src_pred_o,   // a predicate-typed operand
+  // Destinations: kind 0 none, 1 reg32, 2 reg64 (pair), 3 predicate.
+  output logic [1:0]   d1_kind_o,
+  output logic [7:0]   d1_o,
+  output logic [1:0]   d2_kind_o,
+  output logic [7:0]   d2_o,
+  output logic [2:0]   cat_o,        // CatAlu .. CatNop below
+  output logic [2:0]   lat_o,        // LatAlu .. LatNone below
+  output logic         ctrl_o,       // control flow (branch_resolving)
+  output logic         uses_port_o,  // needs a global memory port
+  output logic         supported_o
+);
+  import sm_isa_pkg::*;
+
+  localparam logic [2:0] CatAlu = 3'd0, CatLd = 3'd1, CatSt = 3'd2, CatS2r = 3'd3,
+                         CatBra = 3'd4, CatRet = 3'd5, CatExit = 3'd6, CatNop = 3'd7;
+  localparam logic [2:0] LatAlu = 3'd0, LatMul = 3'd1, LatSReg = 3'd2, LatParam = 3'd3,
+                         LatGlobal = 3'd4, LatNone = 3'd5;
+  localparam logic [1:0] DNone = 2'd0, DReg32 = 2'd1, DReg64 = 2'd2, DPred = 2'd3;
+
+  logic        wide_t, pred_t;
+  logic [2:0]  space;
+
+  assign op_o        = inst_i[7:0];
+  assign ty_o        = {inst_i[92], inst_i[11:8]};
+  assign ty2_o       = {inst_i[93], inst_i[15:12]};
+  assign guard_on_o  = inst_i[16];
+  assign guard_neg_o = inst_i[17];
+  assign guard_o     = inst_i[23:18];
+  assign mods_o      = inst_i[39:24];
+  assign d1_o        = inst_i[47:40];
+  assign imm_o       = inst_i[127:96];
+  assign src_kind_o  = {inst_i[91:90], inst_i[79:78], inst_i[67:66]};
+  assign src_val_o   = {inst_i[89:80], inst_i[77:68], inst_i[65:56]};
+  assign wide_t      = ty_o == TyB64 || ty_o == TyU64 || ty_o == TyS64;
+  assign pred_t      = ty_o == TyPred;
+  assign space       = mods_o[2:0];
+
+  logic unused_reserved;
+  assign unused_reserved = ^inst_i[95:94];
+
+  always_comb begin
+    cat_o       = CatAlu;
+    lat_o       = LatAlu;
+    ctrl_o      = 1'b0;
+    uses_port_o = 1'b0;
+    src_used_o  = 3'b000;
+    src_wide_o  = {3{wide_t}};
+    src_pred_o  = {3{pred_t}};
+    d1_kind_o   = pred_t ? DPred : (wide_t ? DReg64 : DReg32);
+    d2_kind_o   = DNone;
+    d2_o        = inst_i[55:48];
+    supported_o = 1'b1;
+    unique case (op_o)
+      OpNOP: begin
+        cat_o = CatNop; lat_o = LatNone; d1_kind_o = DNone;
+      end
+      OpMOV, OpNOT: src_used_o = 3'b001;
+      OpCVT: begin
+        // Integer to integer (cvtIntInt): A is of Type2.
+        src_used_o    = 3'b001;
+        src_wide_o[0] = ty2_o == TyB64 || ty2_o == TyU64 || ty2_o == TyS64;
+      end
+      OpADD, OpSUB, OpMIN, OpMAX, OpAND, OpOR, OpXOR: src_used_o = 3'b011;
+      OpSHL, OpSHR: begin
+        src_used_o = 3'b011;
+        src_wide_o[1] = 1'b0;
+      end
+      OpMUL: begin
+        src_used_o = 3'b011;
+        lat_o      = LatMul;
+        if ((mods_o & ModMulMask) == MulWide) d1_kind_o = DReg64;
+      end
+      OpMAD: begin
+        src_used_o = 3'b111;
+        lat_o      = LatMul;
+      end
+      OpSETP: begin
+        src_used_o    = (mods_o[6:5] != 2'd0) ? 3'b111 : 3'b011;
+        src_wide_o[2] = 1'b0;
+        src_pred_o[2] = 1'b1;
+        d1_kind_o     = DPred;
+        if ((mods_o & ModSetpDst2) != 16'd0) d2_kind_o = DPred;
+      end
+      OpSELP: begin
+        src_used_o    = 3'b111;
+        src_wide_o[2] = 1'b0;
+        src_pred_o[2] = 1'b1;
+      end
+      OpS2R: begin
+        cat_o = CatS2r; lat_o = LatSReg;
+      end
+      OpLD, OpST: begin
+        cat_o          = (op_o == OpLD) ? CatLd : CatSt;
+        lat_o          = (space == SpaceParam) ? LatParam : LatGlobal;
+        uses_port_o    = space == SpaceGlobal;
+        // A: the base (u32 or u64 by Type2); B: ST's value.
+        src_used_o     = (op_o == OpLD) ? 3'b001 : 3'b011;
+        src_wide_o[0]  = ty2_o != TyU32;
+        src_pred_o[0]  = 1'b0;
+        if (op_o == OpST) d1_kind_o = DNone;
+        supported_o    = space == SpaceGlobal || (space == SpaceParam && op_o == OpLD);
+      end
+      OpBRA: begin
+        cat_o = CatBra; lat_o = LatNone; ctrl_o = 1'b1; d1_kind_o = DNone;
+      end
+      OpRET: begin
+        cat_o = CatRet; lat_o = LatNone; ctrl_o = 1'b1; d1_kind_o = DNone;
+      end
+      OpEXIT: begin
+        cat_o = CatExit; lat_o = LatNone; ctrl_o = 1'b1; d1_kind_o = DNone;
+      end
+      default: supported_o = 1'b0;
+    endcase
+  end
+
+endmodule

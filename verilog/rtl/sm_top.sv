@@ -1,0 +1,835 @@
+// sm_top: the SM, twin of pipeline.SM (docs/sm-rtl.md), for the subset of
+// step 2: one CTA, the integer operations of sm_alu, special registers,
+// ld.param, ld/st.global, bra (divergent, min-PC reconvergence), ret at
+// depth 0 and exit, under lrr and gto. The Go model is the reference; its timing
+// is kept by the same timestamps the Go warp keeps, compared with a cycle
+// counter (docs/sm-rtl.md, "Timing is the Go model's").
+//
+// Per cycle, as SM.Step: (1) the warps' readiness (issue.go refresh and
+// classify: the fetch and branch timers, the scoreboard of the group's
+// instruction, one instruction per cycle per warp), (2) the issue stages
+// (evalIssue: each scheduler's warp_sched, in an order rotating each cycle,
+// the memory-port chain giving the first GlobalPorts port users their
+// ports), (3) the execute stage at the clock edge (tick, issue: operands,
+// lanes, memory port, special registers, flow, scoreboard, writeback push,
+// fetchNext), (4) retirement of drained warps (cta.go retire).
+//
+// Instance paths differ from the Go scopes in one way: per-scheduler
+// stages sit in the generate block g_sched[N] (g_sched[N].u_warp_sched
+// for the Go model's u_warp_sched_N, g_sched[N].u_writeback for
+// u_writeback_N); warp slots are g_warp[N] as in Go.
+module sm_top #(
+  parameter int unsigned NumWarps    = 8,
+  parameter int unsigned NumSched    = 2,
+  parameter int unsigned MaxRegs     = 16,   // registers per thread held
+  parameter int unsigned MaxPreds    = 8,    // predicates per thread held
+  parameter int unsigned LatAlu      = 2,
+  parameter int unsigned LatMul      = 2,
+  parameter int unsigned LatSReg     = 1,
+  parameter int unsigned LatParam    = 1,
+  parameter int unsigned LatGlobal   = 8,
+  parameter int unsigned LatBranch   = 1,
+  parameter int unsigned LatFetch    = 1,
+  parameter int unsigned GlobalPorts = 1,
+  parameter int unsigned WbDepth     = 16,
+  parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,  // lrr or gto (a sched_policy_e value)
+  // Derived; do not override.
+  parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  parameter int unsigned SchedWarps    = NumWarps / NumSched,
+  parameter int unsigned LocalWidth    = (SchedWarps > 1) ? $clog2(SchedWarps) : 1
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+
+  // Launch (one CTA): held for one cycle before cycle 0.
+  input  logic                     launch_i,
+  input  logic [31:0]              entry_pc_i,
+  input  logic [31:0]              nthreads_i,   // threads of the CTA (1-D block)
+  input  logic [31:0]              nwarps_i,     // its warps
+
+  // Fetch port: each warp slot's group PC and the instruction word there.
+  output logic [31:0]              fetch_pc_o   [NumWarps],
+  input  logic [127:0]             fetch_inst_i [NumWarps],
+
+  // Constant-table port: per scheduler, slots A, B, C.
+  output logic [9:0]               const_idx_o  [NumSched][3],
+  input  logic [63:0]              const_val_i  [NumSched][3],
+
+  // Memory port, per scheduler (docs/sm-rtl.md section 3): a request in
+  // the cycle the instruction issues, load data in the same cycle.
+  output logic                     mem_req_valid_o [NumSched],
+  output logic                     mem_req_we_o    [NumSched],
+  output logic [2:0]               mem_req_space_o [NumSched],
+  output logic [3:0]               mem_req_size_o  [NumSched],
+  output logic [31:0]              mem_req_mask_o  [NumSched],
+  output logic [63:0]              mem_req_addr_o  [NumSched][32],
+  output logic [63:0]              mem_req_wdata_o [NumSched][32],
+  input  logic [63:0]              mem_rsp_rdata_i [NumSched][32],
+
+  // The load/store stages (LSUOutputs), per scheduler: the request made
+  // in the last cycle, registered (the Go hook sees it a cycle later);
+  // the fields hold, and a lane's address holds, when not requested.
+  output logic                     lsu_valid_o [NumSched],
+  output logic [1:0]               lsu_op_o    [NumSched],
+  output logic [2:0]               lsu_space_o [NumSched],
+  output logic [WarpSlotWidth-1:0] lsu_warp_o  [NumSched],
+  output logic [31:0]              lsu_mask_o  [NumSched],
+  output logic [6:0]               lsu_size_o  [NumSched],
+  output logic [31:0]              lsu_tag_o   [NumSched],
+  output logic [63:0]              lsu_addr_o  [NumSched][32],
+
+  // The issue stages (IssueOutputs), per scheduler.
+  output logic                     issue_valid_o [NumSched],
+  output logic [WarpSlotWidth-1:0] issue_warp_o  [NumSched],
+  output logic [31:0]              issue_pc_o    [NumSched],
+  output logic [7:0]               issue_op_o    [NumSched],
+  output logic [31:0]              issue_mask_o  [NumSched],
+  output logic [31:0]              issue_exec_o  [NumSched],
+
+  // The writeback stages (WritebackOutputs), per scheduler.
+  output logic                     wb_valid_o [NumSched],
+  output logic [WarpSlotWidth-1:0] wb_warp_o  [NumSched],
+  output logic [31:0]              wb_pc_o    [NumSched],
+  output logic [3:0]               wb_count_o [NumSched],
+
+  // The warp slots (WarpRegs).
+  output logic                     warp_valid_o       [NumWarps],
+  output logic [31:0]              warp_pc_o          [NumWarps],
+  output logic [31:0]              warp_active_mask_o [NumWarps],
+
+  output logic [31:0]              cycle_o,
+  output logic                     done_o,
+  output logic [2:0]               status_o
+);
+  import sm_isa_pkg::*;
+
+  localparam int unsigned RegIdxWidth  = (MaxRegs > 1) ? $clog2(MaxRegs) : 1;
+  localparam int unsigned PredIdxWidth = (MaxPreds > 1) ? $clog2(MaxPreds) : 1;
+  localparam logic [2:0] CatLd = 3'd1, CatSt = 3'd2, CatS2r = 3'd3,
+                         CatBra = 3'd4, CatRet = 3'd5, CatExit = 3'd6;
+  localparam logic [2:0] LatAluC = 3'd0, LatMulC = 3'd1, LatSRegC = 3'd2, LatParamC = 3'd3,
+                         LatGlobalC = 3'd4, LatNoneC = 3'd5;
+  localparam logic [1:0] DNone = 2'd0, DReg32 = 2'd1, DReg64 = 2'd2, DPred = 2'd3;
+  localparam logic [2:0] StatusRunning = 3'd0, StatusCompleted = 3'd1;
+
+  function automatic logic [31:0] lat_of(logic [2:0] cls);
+    unique case (cls)
+      LatAluC:    lat_of = 32'(LatAlu);
+      LatMulC:    lat_of = 32'(LatMul);
+      LatSRegC:   lat_of = 32'(LatSReg);
+      LatParamC:  lat_of = 32'(LatParam);
+      LatGlobalC: lat_of = 32'(LatGlobal);
+      default:    lat_of = 32'd0;
+    endcase
+  endfunction
+
+  function automatic logic [31:0] max32(logic [31:0] x, logic [31:0] y);
+    max32 = (x > y) ? x : y;
+  endfunction
+
+  // ---------------------------------------------------------------------
+  // Registers.
+  logic [31:0] cycle_q;
+  logic        started_q;
+  logic [NumWarps-1:0] launched_q;   // launched at the last edge (warp_launch_i)
+
+  // g_warp[N]: the warp context (WarpRegs and the Go warp's timers).
+  logic        valid_q        [NumWarps];
+  logic        done_q         [NumWarps];  // every thread exited (draining)
+  logic [31:0] pc_q           [NumWarps];  // the active group's PC
+  logic [31:0] active_mask_q  [NumWarps];  // the active group's lanes
+  logic [31:0] lane_valid_q   [NumWarps];
+  logic [31:0] exited_q       [NumWarps];
+  logic [31:0] lane_pc_q      [NumWarps][32];
+  logic [31:0] fetch_until_q  [NumWarps];
+  logic [31:0] branch_until_q [NumWarps];
+  logic [31:0] last_issue_q   [NumWarps];
+  logic        issued_q       [NumWarps];  // issued at least once (warp.insts != 0)
+  logic [31:0] mem_busy_q     [NumWarps];
+  // The scoreboard (warp.rdy, warp.prdy) and the register file.
+  logic [31:0] rdy_q  [NumWarps][MaxRegs];
+  logic [31:0] prdy_q [NumWarps][MaxPreds];
+  logic [31:0] rf_q   [NumWarps][MaxRegs][32];
+  logic [31:0] pr_q   [NumWarps][MaxPreds];
+
+  // IssueOutputs hold their data when nothing issues (a pipeline
+  // register's data): the issued values, or the last ones.
+  logic [WarpSlotWidth-1:0] issue_warp_hold_q [NumSched];
+  logic [31:0]              issue_pc_hold_q   [NumSched];
+  logic [31:0]              issue_mask_hold_q [NumSched];
+  logic [31:0]              issue_exec_hold_q [NumSched];
+  logic [31:0]              nthreads_q;
+
+  // ---------------------------------------------------------------------
+  // (1) Readiness of each warp's group instruction (warp.refresh).
+  logic [NumWarps-1:0] eligible;   // may issue this cycle
+  logic [NumWarps-1:0] port_inst;  // its instruction needs a memory port
+
+  for (genvar w = 0; w < NumWarps; w++) begin : g_warp
+    logic [7:0]  op;
+    logic [4:0]  ty, ty2;
+    logic        guard_on, guard_neg;
+    logic [5:0]  guard;
+    logic [15:0] mods;
+    logic [31:0] imm;
+    logic [2:0]  src_used, src_wide, src_pred;
+    logic [5:0]  src_kind;
+    logic [29:0] src_val;
+    logic [1:0]  d1_kind, d2_kind;
+    logic [7:0]  d1, d2;
+    logic [2:0]  cat, lat;
+    logic        ctrl, uses_port, supported;
+    logic [31:0] sb_until, ready_at;
+
+    sm_decode u_decode (
+      .inst_i      (fetch_inst_i[w]),
+      .op_o        (op),
+      .ty_o        (ty),
+      .ty2_o       (ty2),
+      .guard_on_o  (guard_on),
+      .guard_neg_o (guard_neg),
+      .guard_o     (guard),
+      .mods_o      (mods),
+      .imm_o       (imm),
+      .src_used_o  (src_used),
+      .src_kind_o  (src_kind),
+      .src_val_o   (src_val),
+      .src_wide_o  (src_wide),
+      .src_pred_o  (src_pred),
+      .d1_kind_o   (d1_kind),
+      .d1_o        (d1),
+      .d2_kind_o   (d2_kind),
+      .d2_o        (d2),
+      .cat_o       (cat),
+      .lat_o       (lat),
+      .ctrl_o      (ctrl),
+      .uses_port_o (uses_port),
+      .supported_o (supported)
+    );
+
+    // waitOn over the sources and destinations (issue.go refresh).
+    always_comb begin
+      logic [7:0] r;
+      sb_until = '0;
+      if (guard_on) sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(guard)]);
+      for (int i = 0; i < 3; i++) begin
+        if (src_used[i]) begin
+          r = src_val[10*i +: 8];
+          if (src_kind[2*i +: 2] == KindReg) begin
+            sb_until = max32(sb_until, rdy_q[w][RegIdxWidth'(r)]);
+            if (src_wide[i]) sb_until = max32(sb_until, rdy_q[w][RegIdxWidth'(r + 8'd1)]);
+          end else if (src_kind[2*i +: 2] == KindSpecial &&
+                       src_val[10*i+8 +: 2] == SpecialPred) begin
+            sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(src_val[10*i +: 6])]);
+          end
+        end
+      end
+      unique case (d1_kind)
+        DReg32: sb_until = max32(sb_until, rdy_q[w][RegIdxWidth'(d1)]);
+        DReg64: sb_until = max32(max32(sb_until, rdy_q[w][RegIdxWidth'(d1)]),
+                                 rdy_q[w][RegIdxWidth'(d1 + 8'd1)]);
+        DPred:  sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(d1)]);
+        default: ;
+      endcase
+      if (d2_kind == DPred) sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(d2)]);
+    end
+
+    assign ready_at = max32(max32(issued_q[w] ? last_issue_q[w] + 32'd1 : 32'd0, sb_until),
+                            max32(branch_until_q[w], fetch_until_q[w]));
+    assign eligible[w]  = valid_q[w] && !done_q[w] && started_q && cycle_q >= ready_at;
+    assign port_inst[w] = uses_port;
+    assign fetch_pc_o[w] = pc_q[w];
+
+    assign warp_valid_o[w]       = valid_q[w];
+    assign warp_pc_o[w]          = pc_q[w];
+    assign warp_active_mask_o[w] = active_mask_q[w];
+
+    logic unused_decode;
+    assign unused_decode = ^{op, ty, ty2, guard_neg, mods, imm, src_pred, cat, lat,
+                             ctrl, supported, guard[5:PredIdxWidth], d1[7:PredIdxWidth],
+                             d2[7:PredIdxWidth]};
+  end
+
+  // ---------------------------------------------------------------------
+  // (2) The issue stages: one warp_sched per scheduler, the port chain.
+  logic                     iv       [NumSched];  // scheduler s issues
+  logic [LocalWidth-1:0]    iw_local [NumSched];
+  logic [WarpSlotWidth-1:0] islot    [NumSched];  // the warp slot it issues
+  logic [NumSched-1:0]      port_used;   // it issues a port user
+  logic [NumSched-1:0]      port_avail;  // the chain leaves it a port
+  logic [31:0]              first;                // cycle % NumSched
+
+  assign first = cycle_q % 32'(NumSched);
+
+  // The memory-port chain (evalIssue): in the cycle's order from first,
+  // a scheduler sees its port-needing warps while fewer than GlobalPorts
+  // schedulers before it issued one.
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) begin
+      int n;
+      n = 0;
+      for (int t = 0; t < NumSched; t++) begin
+        if (((t + NumSched - int'(first)) % NumSched) < ((s + NumSched - int'(first)) % NumSched) &&
+            port_used[t]) begin
+          n = n + 1;
+        end
+      end
+      port_avail[s] = n < int'(GlobalPorts);
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // (3) The execute stage, per scheduler: what the issued instruction
+  // does at the clock edge.
+  logic        x_we        [NumSched][32];   // lane writes d1
+  logic [63:0] x_res       [NumSched][32];   // d1's value per lane
+  logic [31:0] x_p         [NumSched];       // predicate results per lane
+  logic [31:0] x_q         [NumSched];
+  logic [31:0] x_emask     [NumSched];
+  logic [31:0] x_exits     [NumSched];
+  logic [31:0] x_lane_pc   [NumSched][32];   // the lanes' next PCs
+  logic [31:0] x_gpc       [NumSched];       // the next group
+  logic [31:0] x_gmask     [NumSched];
+  logic [1:0]  x_d1_kind   [NumSched];
+  logic [7:0]  x_d1        [NumSched];
+  logic [1:0]  x_d2_kind   [NumSched];
+  logic [7:0]  x_d2        [NumSched];
+  logic [31:0] x_lat       [NumSched];       // 0: no result (latNone)
+  logic        x_ctrl      [NumSched];
+  logic        x_mem       [NumSched];       // a load or store with lanes
+
+  for (genvar s = 0; s < NumSched; s++) begin : g_sched
+    logic [SchedWarps-1:0] w_valid, w_ready, w_launch;
+    logic                  sched_valid;
+    logic [LocalWidth-1:0] sched_warp;
+
+    for (genvar k = 0; k < SchedWarps; k++) begin : g_local
+      localparam int unsigned Slot = k * NumSched + s;
+      assign w_valid[k]  = valid_q[Slot] && !done_q[Slot];
+      assign w_ready[k]  = eligible[Slot] && (!port_inst[Slot] || port_avail[s]);
+      assign w_launch[k] = launched_q[Slot];
+    end
+
+    warp_sched #(
+      .NumWarps (SchedWarps),
+      .Policy   (Policy)
+    ) u_warp_sched (
+      .clk_i            (clk_i),
+      .rst_ni           (rst_ni),
+      .warp_valid_i     (w_valid),
+      .warp_ready_i     (w_ready),
+      .warp_long_wait_i ('0),
+      .warp_launch_i    (w_launch),
+      .stall_i          (1'b0),
+      .issue_valid_o    (sched_valid),
+      .issue_warp_o     (sched_warp)
+    );
+
+    assign iv[s]       = sched_valid;
+    assign iw_local[s] = sched_warp;
+    assign islot[s]    = WarpSlotWidth'(32'(sched_warp) * NumSched + s);
+    assign port_used[s] = sched_valid && port_inst[islot[s]];
+
+    // The issued instruction, decoded again for the execute stage.
+    logic [7:0]  op;
+    logic [4:0]  ty, ty2;
+    logic        guard_on, guard_neg;
+    logic [5:0]  guard;
+    logic [15:0] mods;
+    logic [31:0] imm;
+    logic [2:0]  src_used, src_wide, src_pred;
+    logic [5:0]  src_kind;
+    logic [29:0] src_val;
+    logic [1:0]  d1_kind, d2_kind;
+    logic [7:0]  d1, d2;
+    logic [2:0]  cat, lat;
+    logic        ctrl, uses_port, supported;
+
+    sm_decode u_decode (
+      .inst_i      (fetch_inst_i[islot[s]]),
+      .op_o        (op),
+      .ty_o        (ty),
+      .ty2_o       (ty2),
+      .guard_on_o  (guard_on),
+      .guard_neg_o (guard_neg),
+      .guard_o     (guard),
+      .mods_o      (mods),
+      .imm_o       (imm),
+      .src_used_o  (src_used),
+      .src_kind_o  (src_kind),
+      .src_val_o   (src_val),
+      .src_wide_o  (src_wide),
+      .src_pred_o  (src_pred),
+      .d1_kind_o   (d1_kind),
+      .d1_o        (d1),
+      .d2_kind_o   (d2_kind),
+      .d2_o        (d2),
+      .cat_o       (cat),
+      .lat_o       (lat),
+      .ctrl_o      (ctrl),
+      .uses_port_o (uses_port),
+      .supported_o (supported)
+    );
+
+    logic [WarpSlotWidth-1:0] w;
+    logic [31:0] pc, mask, gmask_guard, emask;
+    logic [63:0] opnd [3][32];   // the sources, per slot and lane
+    logic [63:0] imm64;
+
+    assign w     = islot[s];
+    assign pc    = pc_q[w];
+    assign mask  = active_mask_q[w];
+    assign imm64 = {{32{imm[31]}}, imm};
+    assign gmask_guard = guard_on ? (pr_q[w][PredIdxWidth'(guard)] ^ {32{guard_neg}}) : 32'hffff_ffff;
+    assign emask = iv[s] ? (mask & gmask_guard) : 32'd0;
+
+    for (genvar i = 0; i < 3; i++) begin : g_const
+      assign const_idx_o[s][i] = src_val[10*i +: 10];
+    end
+
+    // gather: the source slots of every lane (exec.go gather/value).
+    always_comb begin
+      for (int i = 0; i < 3; i++) begin
+        logic [1:0]  kind;
+        logic [9:0]  v;
+        logic [63:0] tm;   // typeMask of the slot's type
+        kind = src_kind[2*i +: 2];
+        v    = src_val[10*i +: 10];
+        tm   = src_pred[i] ? 64'd1 : (src_wide[i] ? 64'hffff_ffff_ffff_ffff : 64'h0000_0000_ffff_ffff);
+        for (int l = 0; l < 32; l++) begin
+          unique case (kind)
+            KindReg: opnd[i][l] = src_wide[i]
+                ? {rf_q[w][RegIdxWidth'(v[7:0] + 8'd1)][l], rf_q[w][RegIdxWidth'(v[7:0])][l]}
+                : {32'd0, rf_q[w][RegIdxWidth'(v[7:0])][l]};
+            KindImm:   opnd[i][l] = imm64 & tm;
+            KindConst: opnd[i][l] = const_val_i[s][i] & tm;
+            default:   opnd[i][l] = (v[9:8] == SpecialPred)
+                ? {63'd0, pr_q[w][PredIdxWidth'(v[5:0])][l] ^ v[6]} : 64'd0;
+          endcase
+        end
+      end
+    end
+
+    // The lanes.
+    logic [63:0] alu_d [32];
+    logic [31:0] alu_p, alu_q;
+    for (genvar l = 0; l < 32; l++) begin : g_lane
+      sm_alu u_alu (
+        .op_i   (op),
+        .ty_i   (ty),
+        .ty2_i  (ty2),
+        .mods_i (mods),
+        .a_i    (opnd[0][l]),
+        .b_i    (opnd[1][l]),
+        .c_i    (opnd[2][l]),
+        .d_o    (alu_d[l]),
+        .p_o    (alu_p[l]),
+        .q_o    (alu_q[l])
+      );
+    end
+
+    // The load/store unit's request (exec_mem.go): address A + Imm per
+    // lane, the value B for a store.
+    assign mem_req_valid_o[s] = iv[s] && (cat == CatLd || cat == CatSt) && emask != 32'd0;
+    assign mem_req_we_o[s]    = cat == CatSt;
+    assign mem_req_space_o[s] = 3'(mods & ModSpaceMask);
+    assign mem_req_size_o[s]  = (ty == TyB64 || ty == TyU64 || ty == TyS64) ? 4'd8 : 4'd4;
+    assign mem_req_mask_o[s]  = emask;
+    for (genvar l = 0; l < 32; l++) begin : g_mem
+      assign mem_req_addr_o[s][l]  = opnd[0][l] + imm64;
+      assign mem_req_wdata_o[s][l] = opnd[1][l];
+    end
+
+    // Results, special registers (sreg.go), flow (flow.go) and the new
+    // group (simt.go regroup).
+    always_comb begin
+      logic [31:0] tid, minpc, runnable;
+      logic        found;
+      x_exits[s] = '0;
+      for (int l = 0; l < 32; l++) begin
+        tid = 32'(w) * 32'd32 + 32'(l);  // one CTA: warp slot = warp in CTA
+        x_we[s][l]  = emask[l] && (d1_kind == DReg32 || d1_kind == DReg64);
+        unique case (cat)
+          CatLd:  x_res[s][l] = (mem_req_size_o[s] == 4'd8) ? mem_rsp_rdata_i[s][l]
+                                                             : {32'd0, mem_rsp_rdata_i[s][l][31:0]};
+          CatS2r: begin
+            unique case (imm[15:0])
+              SrTidX:    x_res[s][l] = {32'd0, tid};
+              SrNTidX:   x_res[s][l] = {32'd0, nthreads_q};
+              SrLaneId:  x_res[s][l] = 64'(l);
+              SrWarpId:  x_res[s][l] = 64'(w);
+              SrNCtaIdX: x_res[s][l] = 64'd1;
+              default:   x_res[s][l] = 64'd0;  // SrCtaIdX: one CTA
+            endcase
+          end
+          default: x_res[s][l] = alu_d[l];
+        endcase
+        // Next PC of the group's lanes.
+        x_lane_pc[s][l] = lane_pc_q[w][l];
+        if (mask[l]) begin
+          x_lane_pc[s][l] = pc + 32'd1;
+          if (emask[l]) begin
+            unique case (cat)
+              CatBra:          x_lane_pc[s][l] = imm;
+              CatRet, CatExit: begin
+                x_lane_pc[s][l] = lane_pc_q[w][l];
+                x_exits[s][l]   = 1'b1;
+              end
+              default: ;
+            endcase
+          end
+        end
+      end
+      x_p[s] = alu_p;
+      x_q[s] = alu_q;
+      // regroup: the runnable lanes at the minimum PC.
+      runnable = lane_valid_q[w] & ~(exited_q[w] | x_exits[s]);
+      found    = 1'b0;
+      minpc    = '0;
+      for (int l = 0; l < 32; l++) begin
+        if (runnable[l] && (!found || x_lane_pc[s][l] < minpc)) begin
+          minpc = x_lane_pc[s][l];
+          found = 1'b1;
+        end
+      end
+      x_gpc[s]   = found ? minpc : pc;
+      x_gmask[s] = '0;
+      for (int l = 0; l < 32; l++) begin
+        x_gmask[s][l] = runnable[l] && x_lane_pc[s][l] == minpc;
+      end
+    end
+
+    assign x_emask[s]   = emask;
+    assign x_d1_kind[s] = d1_kind;
+    assign x_d1[s]      = d1;
+    assign x_d2_kind[s] = d2_kind;
+    assign x_d2[s]      = d2;
+    assign x_lat[s]     = lat_of(lat);
+    assign x_ctrl[s]    = ctrl;
+    assign x_mem[s]     = mem_req_valid_o[s];
+
+    // IssueOutputs.
+    assign issue_valid_o[s] = iv[s];
+    assign issue_warp_o[s]  = iv[s] ? w : issue_warp_hold_q[s];
+    assign issue_pc_o[s]    = iv[s] ? pc : issue_pc_hold_q[s];
+    assign issue_op_o[s]    = iv[s] ? op : 8'hff;  // OpIdle
+    assign issue_mask_o[s]  = iv[s] ? mask : issue_mask_hold_q[s];
+    assign issue_exec_o[s]  = iv[s] ? emask : issue_exec_hold_q[s];
+
+    // The writeback stage.
+    sm_writeback #(
+      .Depth         (WbDepth),
+      .WarpSlotWidth (WarpSlotWidth)
+    ) u_writeback (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .push_i      (iv[s] && lat != LatNoneC && (d1_kind != DNone || d2_kind != DNone)),
+      .push_lat_i  (5'(lat_of(lat))),
+      .push_warp_i (w),
+      .push_pc_i   (pc),
+      .wb_valid_o  (wb_valid_o[s]),
+      .wb_warp_o   (wb_warp_o[s]),
+      .wb_pc_o     (wb_pc_o[s]),
+      .wb_count_o  (wb_count_o[s])
+    );
+
+    logic unused_exec;
+    assign unused_exec = ^{uses_port, supported, iw_local[s], d1_kind, src_used, guard[5:PredIdxWidth]};
+  end
+
+  // ---------------------------------------------------------------------
+  // Next state of the warp slots (tick, issue, fetchNext, warpDone,
+  // retire) and launch.
+  logic        valid_d        [NumWarps];
+  logic        done_d         [NumWarps];
+  logic [31:0] pc_d           [NumWarps];
+  logic [31:0] active_mask_d  [NumWarps];
+  logic [31:0] lane_valid_d   [NumWarps];
+  logic [31:0] exited_d       [NumWarps];
+  logic [31:0] lane_pc_d      [NumWarps][32];
+  logic [31:0] fetch_until_d  [NumWarps];
+  logic [31:0] branch_until_d [NumWarps];
+  logic [31:0] last_issue_d   [NumWarps];
+  logic        issued_d       [NumWarps];
+  logic [31:0] mem_busy_d     [NumWarps];
+
+  logic [31:0]              nth;   // threads of the warp being launched
+  logic [WarpSlotWidth-1:0] xw;    // the warp an issue updates
+  logic                     seq;   // fetchNext: its group moved on by one
+
+  always_comb begin
+    nth = '0;
+    xw  = '0;
+    seq = 1'b0;
+    for (int w = 0; w < NumWarps; w++) begin
+      valid_d[w]        = valid_q[w];
+      done_d[w]         = done_q[w];
+      pc_d[w]           = pc_q[w];
+      active_mask_d[w]  = active_mask_q[w];
+      lane_valid_d[w]   = lane_valid_q[w];
+      exited_d[w]       = exited_q[w];
+      lane_pc_d[w]      = lane_pc_q[w];
+      fetch_until_d[w]  = fetch_until_q[w];
+      branch_until_d[w] = branch_until_q[w];
+      last_issue_d[w]   = last_issue_q[w];
+      issued_d[w]       = issued_q[w];
+      mem_busy_d[w]     = mem_busy_q[w];
+      if (launch_i && !started_q) begin
+        // launchCTA: warp w of the CTA in slot w.
+        if (32'(w) < nwarps_i) begin
+          nth = nthreads_i - 32'(w) * 32'd32;
+          valid_d[w]        = 1'b1;
+          done_d[w]         = 1'b0;
+          lane_valid_d[w]   = (nth >= 32'd32) ? 32'hffff_ffff : ((32'd1 << nth) - 32'd1);
+          exited_d[w]       = '0;
+          for (int l = 0; l < 32; l++) lane_pc_d[w][l] = entry_pc_i;
+          pc_d[w]           = entry_pc_i;
+          active_mask_d[w]  = lane_valid_d[w];
+          fetch_until_d[w]  = 32'(LatFetch);
+          branch_until_d[w] = '0;
+          last_issue_d[w]   = '0;
+          issued_d[w]       = 1'b0;
+          mem_busy_d[w]     = '0;
+        end
+      end
+    end
+    for (int s = 0; s < NumSched; s++) begin
+      if (iv[s]) begin
+        xw = islot[s];
+        issued_d[xw]     = 1'b1;
+        last_issue_d[xw] = cycle_q;
+        lane_pc_d[xw]    = x_lane_pc[s];
+        exited_d[xw]     = exited_q[xw] | x_exits[s];
+        pc_d[xw]         = x_gpc[s];
+        active_mask_d[xw] = x_gmask[s];
+        if (x_mem[s]) mem_busy_d[xw] = max32(mem_busy_q[xw], cycle_q + x_lat[s]);
+        // fetchNext.
+        seq = x_gpc[s] == pc_q[xw] + 32'd1;
+        if (x_ctrl[s]) begin
+          branch_until_d[xw] = cycle_q + 32'(LatBranch);
+          if (!seq) fetch_until_d[xw] = cycle_q + 32'(LatBranch) + 32'(LatFetch);
+        end else if (!seq && x_gmask[s] != 32'd0) begin
+          fetch_until_d[xw] = cycle_q + 32'd1 + 32'(LatFetch);
+        end
+        // warpDone.
+        if ((lane_valid_q[xw] & ~exited_d[xw]) == 32'd0) done_d[xw] = 1'b1;
+      end
+    end
+    // retire: a drained warp leaves at the edge into the cycle its memory
+    // accesses complete.
+    for (int w = 0; w < NumWarps; w++) begin
+      if (valid_d[w] && done_d[w] && mem_busy_d[w] <= cycle_q + 32'd1) begin
+        valid_d[w]       = 1'b0;
+        done_d[w]        = 1'b0;
+        pc_d[w]          = '0;
+        active_mask_d[w] = '0;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // Registers: q <= d; the register file, the scoreboard and the predicate
+  // file through per-scheduler write ports.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cycle_q    <= '0;
+      started_q  <= 1'b0;
+      launched_q <= '0;
+      nthreads_q <= '0;
+      for (int w = 0; w < NumWarps; w++) begin
+        valid_q[w]        <= 1'b0;
+        done_q[w]         <= 1'b0;
+        pc_q[w]           <= '0;
+        active_mask_q[w]  <= '0;
+        lane_valid_q[w]   <= '0;
+        exited_q[w]       <= '0;
+        fetch_until_q[w]  <= '0;
+        branch_until_q[w] <= '0;
+        last_issue_q[w]   <= '0;
+        issued_q[w]       <= 1'b0;
+        mem_busy_q[w]     <= '0;
+        for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= '0;
+      end
+      for (int s = 0; s < NumSched; s++) begin
+        issue_warp_hold_q[s] <= '0;
+        issue_pc_hold_q[s]   <= '0;
+        issue_mask_hold_q[s] <= '0;
+        issue_exec_hold_q[s] <= '0;
+      end
+    end else begin
+      started_q  <= started_q || launch_i;
+      cycle_q    <= started_q ? cycle_q + 32'd1 : cycle_q;
+      if (launch_i && !started_q) nthreads_q <= nthreads_i;
+      for (int w = 0; w < NumWarps; w++) begin
+        launched_q[w]     <= launch_i && !started_q && 32'(w) < nwarps_i;
+        valid_q[w]        <= valid_d[w];
+        done_q[w]         <= done_d[w];
+        pc_q[w]           <= pc_d[w];
+        active_mask_q[w]  <= active_mask_d[w];
+        lane_valid_q[w]   <= lane_valid_d[w];
+        exited_q[w]       <= exited_d[w];
+        fetch_until_q[w]  <= fetch_until_d[w];
+        branch_until_q[w] <= branch_until_d[w];
+        last_issue_q[w]   <= last_issue_d[w];
+        issued_q[w]       <= issued_d[w];
+        mem_busy_q[w]     <= mem_busy_d[w];
+        for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= lane_pc_d[w][l];
+      end
+      for (int s = 0; s < NumSched; s++) begin
+        if (iv[s]) begin
+          issue_warp_hold_q[s] <= islot[s];
+          issue_pc_hold_q[s]   <= pc_q[islot[s]];
+          issue_mask_hold_q[s] <= active_mask_q[islot[s]];
+          issue_exec_hold_q[s] <= x_emask[s];
+        end
+      end
+    end
+  end
+
+  // Write ports: the predicates (writeDest, lanes of emask) and the
+  // scoreboard (the destinations are available lat cycles on), which a
+  // launch clears (the Go warp's reset).
+  logic launch_clear;
+  assign launch_clear = launch_i && !started_q;
+
+  for (genvar w = 0; w < NumWarps; w++) begin : g_wport
+    always_ff @(posedge clk_i) begin
+      if (launch_clear) begin
+        for (int r = 0; r < MaxRegs; r++) rdy_q[w][r] <= '0;
+        for (int p = 0; p < MaxPreds; p++) begin
+          prdy_q[w][p] <= '0;
+          pr_q[w][p]   <= '0;
+        end
+      end else begin
+        for (int s = 0; s < NumSched; s++) begin
+          if (iv[s] && 32'(islot[s]) == w) begin
+            if (x_lat[s] != 32'd0) begin
+              unique case (x_d1_kind[s])
+                DReg32: rdy_q[w][RegIdxWidth'(x_d1[s])] <= cycle_q + x_lat[s];
+                DReg64: begin
+                  rdy_q[w][RegIdxWidth'(x_d1[s])]        <= cycle_q + x_lat[s];
+                  rdy_q[w][RegIdxWidth'(x_d1[s] + 8'd1)] <= cycle_q + x_lat[s];
+                end
+                DPred:  prdy_q[w][PredIdxWidth'(x_d1[s])] <= cycle_q + x_lat[s];
+                default: ;
+              endcase
+              if (x_d2_kind[s] == DPred) prdy_q[w][PredIdxWidth'(x_d2[s])] <= cycle_q + x_lat[s];
+            end
+            if (x_d1_kind[s] == DPred)
+              pr_q[w][PredIdxWidth'(x_d1[s])] <=
+                (pr_q[w][PredIdxWidth'(x_d1[s])] & ~x_emask[s]) | (x_p[s] & x_emask[s]);
+            if (x_d2_kind[s] == DPred)
+              pr_q[w][PredIdxWidth'(x_d2[s])] <=
+                (pr_q[w][PredIdxWidth'(x_d2[s])] & ~x_emask[s]) | (x_q[s] & x_emask[s]);
+          end
+        end
+      end
+    end
+  end
+
+  // The register file: one write port per scheduler, lanes of emask. It
+  // is not cleared at launch (a kernel reading a register it never wrote
+  // is undefined in PTX; the Go model's read zero).
+  always_ff @(posedge clk_i) begin
+    for (int s = 0; s < NumSched; s++) begin
+      for (int l = 0; l < 32; l++) begin
+        if (iv[s] && x_we[s][l]) begin
+          rf_q[islot[s]][RegIdxWidth'(x_d1[s])][l] <= x_res[s][l][31:0];
+          if (x_d1_kind[s] == DReg64)
+            rf_q[islot[s]][RegIdxWidth'(x_d1[s] + 8'd1)][l] <= x_res[s][l][63:32];
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // The load/store stages' observation registers (lsu.go request): tags
+  // count requests from 1, in the cycle's scheduler order from first.
+  logic                     lsu_valid_q [NumSched];
+  logic [1:0]               lsu_op_q    [NumSched];
+  logic [2:0]               lsu_space_q [NumSched];
+  logic [WarpSlotWidth-1:0] lsu_warp_q  [NumSched];
+  logic [31:0]              lsu_mask_q  [NumSched];
+  logic [6:0]               lsu_size_q  [NumSched];
+  logic [31:0]              lsu_tag_q   [NumSched];
+  logic [63:0]              lsu_addr_q  [NumSched][32];
+  logic [31:0]              tag_q, tag_d;
+  logic [31:0]              req_tag     [NumSched];
+
+  always_comb begin
+    tag_d = tag_q;
+    for (int s = 0; s < NumSched; s++) begin
+      logic [31:0] n;
+      n = '0;
+      for (int t = 0; t < NumSched; t++) begin
+        if (((t + NumSched - int'(first)) % NumSched) < ((s + NumSched - int'(first)) % NumSched) &&
+            mem_req_valid_o[t]) begin
+          n = n + 32'd1;
+        end
+      end
+      req_tag[s] = tag_q + n + 32'd1;
+      if (mem_req_valid_o[s]) tag_d = tag_d + 32'd1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tag_q <= '0;
+      for (int s = 0; s < NumSched; s++) begin
+        lsu_valid_q[s] <= 1'b0;
+        lsu_op_q[s]    <= '0;
+        lsu_space_q[s] <= '0;
+        lsu_warp_q[s]  <= '0;
+        lsu_mask_q[s]  <= '0;
+        lsu_size_q[s]  <= '0;
+        lsu_tag_q[s]   <= '0;
+      end
+    end else begin
+      tag_q <= tag_d;
+      for (int s = 0; s < NumSched; s++) begin
+        lsu_valid_q[s] <= mem_req_valid_o[s];
+        if (mem_req_valid_o[s]) begin
+          lsu_op_q[s]    <= mem_req_we_o[s] ? 2'd1 : 2'd0;  // MemStore : MemLoad
+          lsu_space_q[s] <= mem_req_space_o[s];
+          lsu_warp_q[s]  <= islot[s];
+          lsu_mask_q[s]  <= mem_req_mask_o[s];
+          lsu_size_q[s]  <= 7'(mem_req_size_o[s]);
+          lsu_tag_q[s]   <= req_tag[s];
+        end
+      end
+    end
+  end
+
+  for (genvar s = 0; s < NumSched; s++) begin : g_lsu
+    for (genvar l = 0; l < 32; l++) begin : g_addr
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          lsu_addr_q[s][l] <= '0;
+        end else if (mem_req_valid_o[s] && mem_req_mask_o[s][l]) begin
+          lsu_addr_q[s][l] <= mem_req_addr_o[s][l];
+        end
+      end
+    end
+  end
+
+  assign lsu_valid_o = lsu_valid_q;
+  assign lsu_op_o    = lsu_op_q;
+  assign lsu_space_o = lsu_space_q;
+  assign lsu_warp_o  = lsu_warp_q;
+  assign lsu_mask_o  = lsu_mask_q;
+  assign lsu_size_o  = lsu_size_q;
+  assign lsu_tag_o   = lsu_tag_q;
+  assign lsu_addr_o  = lsu_addr_q;
+
+  // ---------------------------------------------------------------------
+  // (4) The run ends when the launched CTA's warps have all retired.
+  always_comb begin
+    logic any;
+    any = 1'b0;
+    for (int w = 0; w < NumWarps; w++) any = any | valid_q[w];
+    done_o = started_q && !any;
+  end
+  assign status_o = done_o ? StatusCompleted : StatusRunning;
+  assign cycle_o  = cycle_q;
+
+endmodule
