@@ -504,7 +504,7 @@ func smLines(cfg config.Config, tmp string) {
 			"sectors: the memsys line, until the SM reports metrics")
 	}
 
-	const threads, iters = 512, 256
+	const threads, iters = 512, 128
 	for q := pipethrottle.Pipe(0); q < pipethrottle.NumPipes; q++ {
 		n := min(threads, cfg.SM.MaxThreadsPerCTA, cfg.SM.Regfile/128) // up to 80 registers a thread (fp64)
 		w, _ := run("pipes.ptx", "pipe_"+q.String(), "0", "--block", u(n), "--buf", "0="+u(4*(64+n)), "--arg", "1="+u(iters))
@@ -517,8 +517,8 @@ func smLines(cfg config.Config, tmp string) {
 				last = w[2*k+1]
 			}
 		}
-		add(src, fmt.Sprintf("%s pipe throughput (results/clk/SM)", q), float64(n*iters*32)/float64(last-first), scaled(cfg, pubPipe[q]), bw,
-			fmt.Sprintf("%d threads x 32 chains", n))
+		add(src, fmt.Sprintf("%s pipe throughput (results/clk/SM)", q), float64(n*iters*64)/float64(last-first), scaled(cfg, pubPipe[q]), bw,
+			fmt.Sprintf("%d threads x 32 chains x 2", n))
 	}
 
 	// Streams: 2 CTAs of 1024 threads (h100: 64 warps); small: what fits.
