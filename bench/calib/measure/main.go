@@ -408,16 +408,22 @@ func run(ptx, entry, outParam string, args ...string) ([]uint32, report) {
 }
 
 // chainFile writes the chase's chain over lines (byte offsets from the
-// buffer's start, in chase order, each line's first word pointing at the
-// next line) and returns its size.
-func chainFile(path string, offs []uint64) int {
+// buffer's start, in chase order, each line's first word holding the
+// address, base + offset, of the next line) and returns its size. The
+// chase starts at the buffer's first word: when offset 0 is not a line of
+// the chain, that word points at the chain's first line (one step outside
+// the chain, taken in the warm pass, or the first step of a cold one).
+func chainFile(path string, offs []uint64, base uint64) int {
 	size := 0
 	for _, o := range offs {
 		size = max(size, int(o)+memsys.LineBytes)
 	}
 	b := make([]byte, size)
+	if len(offs) > 0 {
+		binary.LittleEndian.PutUint64(b, base+offs[0])
+	}
 	for i, o := range offs {
-		binary.LittleEndian.PutUint64(b[o:], offs[(i+1)%len(offs)])
+		binary.LittleEndian.PutUint64(b[o:], base+offs[(i+1)%len(offs)])
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		fail(err)
@@ -443,7 +449,7 @@ func smLines(cfg config.Config, tmp string) {
 		for o := uint64(0); o < span; o += memsys.LineBytes {
 			offs = append(offs, o)
 		}
-		size := chainFile(probe, offs)
+		size := chainFile(probe, offs, 0)
 		w, _ := run("chase.ptx", "chase", "1", "--buf", "0=@"+probe, "--buf", "1=64", "--arg", "2=0", "--arg", "3=0")
 		base := uint64(w[3]) | uint64(w[4])<<32
 		offs = offs[:0]
@@ -454,7 +460,7 @@ func smLines(cfg config.Config, tmp string) {
 		}
 		rand.New(rand.NewSource(1)).Shuffle(len(offs), func(i, j int) { offs[i], offs[j] = offs[j], offs[i] })
 		file := filepath.Join(tmp, "chain.bin")
-		if s := chainFile(file, offs); s < size {
+		if s := chainFile(file, offs, base); s < size {
 			// same buffer size as the probe, so the same address
 			b, _ := os.ReadFile(file)
 			os.WriteFile(file, append(b, make([]byte, size-s)...), 0o644)
@@ -468,16 +474,16 @@ func smLines(cfg config.Config, tmp string) {
 		add(src, name, float64(w[0])/float64(w[1]), pub, lat, note)
 	}
 	near := hp.L2.Near
-	chase("L1 hit latency, chase (cycles)", 64, 1, nil, pubL1, "+1 add per step")
-	chase("L2 hit latency, near partition (cycles)", 2*l1Lines, 1, near, pubL2Near, "+1 add per step")
+	chase("L1 hit latency, chase (cycles)", 64, 1, nil, pubL1, "one load a step")
+	chase("L2 hit latency, near partition (cycles)", 2*l1Lines, 1, near, pubL2Near, "one load a step")
 	if hp.L2.Partitions > 1 {
-		chase("L2 hit latency, far partition (cycles)", 2*l1Lines, 1, func(a uint64) bool { return !near(a) }, pubL2Far, "+1 add per step")
+		chase("L2 hit latency, far partition (cycles)", 2*l1Lines, 1, func(a uint64) bool { return !near(a) }, pubL2Far, "one load a step")
 	}
-	chase("DRAM latency, cold chase (cycles)", min(4096, int(cfg.SM.GlobalBytes/(16*memsys.LineBytes))), 0, nil, pubDRAM, "+1 add per step")
+	chase("DRAM latency, cold chase (cycles)", min(4096, int(cfg.SM.GlobalBytes/(16*memsys.LineBytes))), 0, nil, pubDRAM, "one load a step")
 
 	const steps = 512
 	w, _ := run("smem.ptx", "smem_chase", "0", "--buf", "0=64", "--arg", "1="+u(steps))
-	add(src, "shared-memory load latency (cycles)", float64(w[0])/float64(w[1]), pubSmem, lat, "+1 add per step")
+	add(src, "shared-memory load latency (cycles)", float64(w[0])/float64(w[1]), pubSmem, lat, "one load a step")
 	var base float64
 	for _, n := range []int{1, 2, 4, 8, 16, 32, 0} {
 		w, _ := run("smem.ptx", "smem_conflict", "0", "--block", "32", "--buf", "0=256", "--arg", "1="+u(steps), "--arg", "2="+u(n))
