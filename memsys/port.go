@@ -442,7 +442,8 @@ func (t *Port) Eval(req *Request) *PortOutputs {
 	hin := PortIn{RespReady: true, ConstRespReady: true}
 	if co.OutValid {
 		hin.ReqValid = true
-		hin.Req = Req{ID: co.OutID, Op: Op(co.OutOp), Addr: co.OutAddr, Sectors: co.OutSectors, Lanes: uint8(bits.OnesCount32(co.OutLanes))}
+		hin.Req = Req{ID: co.OutID, Op: Op(co.OutOp), Addr: co.OutAddr, Sectors: co.OutSectors, Lanes: uint8(bits.OnesCount32(co.OutLanes)),
+			Local: t.slots[co.OutID].space == SpaceLocal}
 	}
 	if o.Ready && (r.Space == SpaceConst || r.Space == SpaceParam) && !empty {
 		hin.ConstValid, hin.ConstID = true, uint32(slot)
