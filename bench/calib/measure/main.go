@@ -8,13 +8,14 @@
 //   - sm: the microbenchmark kernel (bench/calib/*.ptx) run by `smsim run`
 //     on the whole SM model, timed with %clock64 or the report's cycles;
 //   - memsys: the same access pattern driven straight into memsys.Port
-//     (the load/store stage's port), cycle by cycle, because the pipeline
-//     does not use package memsys yet;
+//     (the load/store stage's port), cycle by cycle: the unit alone;
 //   - pipe: the per-pipe chain's request pattern driven into the
-//     pipethrottle unit, because the issue stage does not use it yet.
+//     pipethrottle unit alone.
 //
-// Until the memory system and the pipe throttle are wired into the SM the
-// sm lines show today's flat latencies and unlimited pipes, and fail.
+// The h100 preset runs the SM with the memory system (mem.model hier) and
+// the pipe throttle (pipe.throttle): every line is within its band. With
+// --set mem.model=flat,pipe.throttle=false the sm lines show the flat
+// latencies and unlimited pipes, and most fail.
 package main
 
 import (
@@ -81,7 +82,7 @@ var (
 	preset = flag.String("preset", "h100", "configuration preset")
 	only   = flag.String("only", "", "run only sources in this comma-separated list (sm, memsys, pipe)")
 	strict = flag.Bool("strict", false, "exit 1 when a line fails")
-	sets   = flag.String("set", "", "comma-separated KEY=VALUE settings for the sm runs (smsim run --set), e.g. mem.model=hier")
+	sets   = flag.String("set", "", "comma-separated KEY=VALUE settings for the sm runs (smsim run --set), e.g. mem.model=flat")
 )
 
 var lines []line
