@@ -526,3 +526,32 @@ func TestPortLocalStoreAllocates(t *testing.T) {
 		t.Errorf("metrics %+v %+v", m.LocalSt, m.L2)
 	}
 }
+
+// Refuses never contradicts Eval: whenever it says the port takes no
+// request to a space this cycle, Eval refuses one. Checked every cycle of
+// a stream of strided global loads (stride 8: 8 lines a request, so the
+// coalescer is busy) and parameter loads, offered as fast as taken.
+func TestPortRefuses(t *testing.T) {
+	cfg := config.Default()
+	cfg.Mem.Inflight = 8
+	p := mustBuild(t, cfg, unitcfg.Port, memsys.NewPort)
+	refused := 0
+	for c := 0; c < 4000; c++ {
+		r := strided(memsys.OpLoad, memsys.SpaceGlobal, uint64(1<<24+c*4096), 4, 8)
+		if c%5 == 0 {
+			r = strided(memsys.OpLoad, memsys.SpaceParam, 0, 4, 0)
+		}
+		r.Tag = uint32(c)
+		before := p.Refuses(r.Space)
+		o := p.Step(&r)
+		if before && o.Ready {
+			t.Fatalf("cycle %d: Refuses(%v) said no, Eval took the request", c, r.Space)
+		}
+		if before {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Fatal("Refuses never refused: the test does not exercise it")
+	}
+}

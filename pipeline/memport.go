@@ -65,6 +65,39 @@ func (sm *SM) initMemPort() error {
 	return nil
 }
 
+// refuses reports that the port takes no request for d this cycle (it
+// took one already, or d's path has no room; memsys.Port.Refuses), so
+// execMem need not resolve d's lanes: d does not execute this cycle and
+// its warp is throttled. A generic access's space is its lanes': never
+// refused here.
+func (sm *SM) refuses(d *dinst) bool {
+	mp := sm.mp
+	var s memsys.Space
+	mp.refusedState = StateMIOThrottle
+	switch d.space {
+	case isa.SpaceGlobal:
+		s, mp.refusedState = memsys.SpaceGlobal, StateLGThrottle
+	case isa.SpaceLocal:
+		s, mp.refusedState = memsys.SpaceLocal, StateLGThrottle
+	case isa.SpaceShared:
+		s = memsys.SpaceShared
+	case isa.SpaceConst:
+		s = memsys.SpaceConst
+	case isa.SpaceParam:
+		s = memsys.SpaceParam
+	default:
+		return false
+	}
+	if mp.used {
+		return true
+	}
+	if mp.p.Refuses(s) {
+		mp.used = true // as offer: the cycle's one offer is spent, refused
+		return true
+	}
+	return false
+}
+
 // offer hands memory instruction d of w (lanes emask, resolved accesses
 // in sm.refs, per-lane addresses base[l]+off) to the port, once per
 // cycle. It reports whether the port took it.

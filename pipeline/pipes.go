@@ -22,6 +22,9 @@ type pipeThrottle struct {
 	// held[s] marks the pipes of scheduler s that had no room this cycle
 	// while an eligible warp wanted them.
 	held []uint8
+	// filed[slot] is the pipe warp slot is filed under in byPipe
+	// (NumPipes: none), so refiling clears one bit, not one per pipe.
+	filed []uint8
 }
 
 func (sm *SM) initPipeThrottle() error {
@@ -30,7 +33,11 @@ func (sm *SM) initPipeThrottle() error {
 		return err
 	}
 	ns := sm.cfg.Sched.Count
-	sm.pt = &pipeThrottle{u: u, byPipe: make([][pipethrottle.NumPipes]rtl.Bits, ns), held: make([]uint8, ns)}
+	filed := make([]uint8, sm.cfg.SM.MaxWarps)
+	for i := range filed {
+		filed[i] = uint8(pipethrottle.NumPipes)
+	}
+	sm.pt = &pipeThrottle{u: u, byPipe: make([][pipethrottle.NumPipes]rtl.Bits, ns), held: make([]uint8, ns), filed: filed}
 	return nil
 }
 
@@ -38,12 +45,21 @@ func (sm *SM) initPipeThrottle() error {
 // under none).
 func (pt *pipeThrottle) file(w *warp, eligible bool) {
 	bp := &pt.byPipe[w.sched]
-	for p := range bp {
-		bp[p].Clear(int(w.local))
+	p := uint8(pipethrottle.NumPipes)
+	if eligible && w.pipe < p {
+		p = w.pipe
 	}
-	if eligible && w.pipe < uint8(pipethrottle.NumPipes) {
-		bp[w.pipe].Set(int(w.local))
+	f := &pt.filed[w.slot]
+	if *f == p {
+		return
 	}
+	if *f < uint8(pipethrottle.NumPipes) {
+		bp[*f].Clear(int(w.local))
+	}
+	if p < uint8(pipethrottle.NumPipes) {
+		bp[p].Set(int(w.local))
+	}
+	*f = p
 }
 
 // hold takes out of scheduler s's ready vector the warps whose pipe has
