@@ -28,12 +28,12 @@ type Config struct {
 	SM      SM      `yaml:"sm" doc:"SM identity, resident limits and storage sizes"`
 	Lat     Lat     `yaml:"lat" doc:"execution latencies, issue to result available"`
 	Mem     Mem     `yaml:"mem" doc:"memory pipeline widths"`
-	Pipe    Pipe    `yaml:"pipe" doc:"execution-pipe throughputs, results per clock per SM (package pipethrottle; the pipeline does not use them yet)"`
-	L1      L1      `yaml:"l1" doc:"L1 data cache, unified with shared memory (package memsys; the pipeline does not use it yet)"`
-	Smem    Smem    `yaml:"smem" doc:"shared-memory banks (package memsys; the pipeline does not use them yet)"`
-	L2      L2      `yaml:"l2" doc:"this SM's view of the L2 cache (package memsys; the pipeline does not use it yet)"`
-	DRAM    DRAM    `yaml:"dram" doc:"device memory behind the L2 (package memsys; the pipeline does not use it yet)"`
-	Const   Const   `yaml:"const_cache" doc:"constant cache of constant-bank and kernel-parameter loads, hit latency lat.param (package memsys; the pipeline does not use it yet)"`
+	Pipe    Pipe    `yaml:"pipe" doc:"execution-pipe throughputs, results per clock per SM (package pipethrottle; enforced when pipe.throttle is true)"`
+	L1      L1      `yaml:"l1" doc:"L1 data cache, unified with shared memory (package memsys; used when mem.model is hier)"`
+	Smem    Smem    `yaml:"smem" doc:"shared-memory banks (package memsys; used when mem.model is hier)"`
+	L2      L2      `yaml:"l2" doc:"this SM's view of the L2 cache (package memsys; used when mem.model is hier)"`
+	DRAM    DRAM    `yaml:"dram" doc:"device memory behind the L2 (package memsys; used when mem.model is hier)"`
+	Const   Const   `yaml:"const_cache" doc:"constant cache of constant-bank and kernel-parameter loads, hit latency lat.param (package memsys; used when mem.model is hier)"`
 	Grid    Grid    `yaml:"grid" doc:"the launched grid"`
 	Env     Env     `yaml:"env" doc:"driver-defined environment registers"`
 	Graph   Graph   `yaml:"graph" doc:"CUDA device graph"`
@@ -357,12 +357,15 @@ func h100() Config {
 			Barrier: 8,   // assumed
 			Fetch:   2,   // assumed
 		},
-		Mem: Mem{Model: MemFlat, GlobalPorts: 1, Inflight: 256}, // inflight: assumed (64 warps x 4 outstanding loads)
+		// The memory system and the pipe throttle, calibrated against the
+		// published figures (docs/calibration.md: every bench/calib sm
+		// line within its band).
+		Mem: Mem{Model: MemHier, GlobalPorts: 1, Inflight: 256}, // inflight: assumed (64 warps x 4 outstanding loads)
 		// Execution pipes: CUDA C++ Programming Guide, "Arithmetic
 		// Instructions", throughput table, compute capability 9.0 (and
 		// the H100 whitepaper's 128 FP32, 64 INT32 and 64 FP64 units per
 		// SM); docs/calibration.md.
-		Pipe: Pipe{FP32: 128, INT32: 64, IMAD: 64, FP64: 64, SFU: 16, CVT: 16},
+		Pipe: Pipe{Throttle: true, FP32: 128, INT32: 64, IMAD: 64, FP64: 64, SFU: 16, CVT: 16},
 		// Memory system (package memsys). Latencies at 1755 MHz from
 		// [2501.12084] (L1 32.1, L2 near 264 / far 502, cold DRAM 655;
 		// [2402.13499] has 40.7 for L1 and 478.8 for DRAM with a warm
@@ -402,7 +405,8 @@ func h100() Config {
 
 // small is a reduced SM for RTL builds (Verilator, FPGA) and fast tests:
 // 2 schedulers, 8 warps, 4 CTAs, 8192 registers, 16 KiB of shared memory,
-// 1 MiB of global memory and short latencies; a 16 KiB L1 beside the
+// 1 MiB of global memory and short latencies, flat memory timing and no
+// pipe throttle (as the RTL); for mem.model hier a 16 KiB L1 beside the
 // 16 KiB of shared memory, a 256 KiB L2 of one partition, 64 and 16 bytes
 // per cycle of L2 and DRAM bandwidth; the h100's pipes per scheduler
 // (half the rates per SM) and 16 memory requests in flight. At 1000 MHz one cycle is one
@@ -437,6 +441,12 @@ func small() Config {
 	// Half the h100's schedulers with the same pipes each: every rate
 	// halves, so a scheduler sees the h100's cycles per instruction.
 	c.Pipe = Pipe{FP32: 64, INT32: 32, IMAD: 32, FP64: 32, SFU: 8, CVT: 8}
+	// The small preset keeps the flat memory timing and unthrottled pipes:
+	// it is the configuration the RTL is built from, and the RTL has
+	// neither the memory system nor the pipe throttle yet (set mem.model
+	// hier and pipe.throttle true to run the Go model's on it).
+	c.Mem.Model = MemFlat
+	c.Pipe.Throttle = false
 	c.Mem.Inflight = 16
 	c.Run = Run{MaxCycles: 10_000_000, WatchdogCycles: 2_000_000, Seed: 1}
 	return c

@@ -91,7 +91,8 @@ type mshr struct {
 // sectors, filled sector by sector), set-associative with LRU replacement,
 // with MSHRs that merge misses to the same line. Global stores write
 // through to the L2 and do not allocate (a store updates the sectors it
-// finds; a line it misses is not brought in); atomics go to the L2 and
+// finds; a line it misses is not brought in); local stores write through
+// and allocate, their sectors valid (Req.Local); atomics go to the L2 and
 // invalidate the sectors they touch. A Go timing model (no RTL): Push and
 // Fill during a cycle, Step at its end; the tag stage handles one request
 // per cycle.
@@ -251,7 +252,21 @@ func (c *L1) access(r Req) bool {
 		}
 		c.stats.StoreRequests++
 		c.stats.StoreSectors += uint64(Sectors(r.Sectors))
-		if w != nil {
+		switch {
+		case r.Local:
+			// Local memory (stack, spills): the line is allocated and the
+			// written sectors become valid, so the load after the store
+			// hits; the store still goes on to the L2 (timed as write
+			// through: the L2 sees every local store).
+			if w == nil {
+				if m, _ := c.findMSHR(r.Addr); m != nil {
+					break // a fill is on its way: the line is there when it lands
+				}
+				w = c.allocate(r.Addr)
+			}
+			w.valid |= r.Sectors
+			w.lru = c.now
+		case w != nil:
 			w.lru = c.now // the sectors present are updated; none is added
 		}
 		c.toL2.push(r)

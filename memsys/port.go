@@ -246,6 +246,28 @@ func (t *Port) Coalescer() *Coalescer { return t.co }
 // Banks returns the shared-memory banks (for tracing their signals).
 func (t *Port) Banks() *Banks { return t.banks }
 
+// Refuses reports, before this cycle's Eval, that the port takes no
+// request with a lane to space s this cycle: every slot is in use, the
+// coalescer (global, local) is busy past this cycle, or the constant cache
+// (const, param) has no room. False does not mean it takes one (the
+// request's own facts decide); true means Eval would answer not Ready.
+// For an SM that skips preparing a request the port cannot take.
+func (t *Port) Refuses(s Space) bool {
+	if len(t.free) == 0 {
+		return true
+	}
+	switch s {
+	case SpaceGlobal, SpaceLocal:
+		q := &t.co.Cur
+		// The coalescer takes a request when idle or as its last line
+		// goes (the L1 ready for it).
+		return q.Busy && !(q.Idx+1 == q.NLines && t.h.Out().ReqReady)
+	case SpaceConst, SpaceParam:
+		return !t.h.Out().ConstReady
+	}
+	return false
+}
+
 // Inflight is the number of requests taken and not yet answered.
 func (t *Port) Inflight() int { return t.p.Inflight - len(t.free) }
 
@@ -442,7 +464,8 @@ func (t *Port) Eval(req *Request) *PortOutputs {
 	hin := PortIn{RespReady: true, ConstRespReady: true}
 	if co.OutValid {
 		hin.ReqValid = true
-		hin.Req = Req{ID: co.OutID, Op: Op(co.OutOp), Addr: co.OutAddr, Sectors: co.OutSectors, Lanes: uint8(bits.OnesCount32(co.OutLanes))}
+		hin.Req = Req{ID: co.OutID, Op: Op(co.OutOp), Addr: co.OutAddr, Sectors: co.OutSectors, Lanes: uint8(bits.OnesCount32(co.OutLanes)),
+			Local: t.slots[co.OutID].space == SpaceLocal}
 	}
 	if o.Ready && (r.Space == SpaceConst || r.Space == SpaceParam) && !empty {
 		hin.ConstValid, hin.ConstID = true, uint32(slot)

@@ -502,3 +502,56 @@ func TestPortErrors(t *testing.T) {
 		t.Fatal("a malformed request took a slot")
 	}
 }
+
+// Local stores (the stack, spills) allocate their line in the L1 with the
+// written sectors valid, so the load after the store hits the L1; the
+// store still goes on to the L2 (write-through). A global store to the
+// same place would leave the L1 without the line
+// (TestPortWriteThroughNoAllocate).
+func TestPortLocalStoreAllocates(t *testing.T) {
+	cfg := config.Default()
+	d := newDrv(t, cfg)
+	a := uint64(1 << 26)
+	st := strided(memsys.OpStore, memsys.SpaceLocal, a, 4, 1)
+	st.Tag = 3
+	d.do(st)
+	if got := d.p.Hier().L1().Present(a); got != 0xf {
+		t.Fatalf("after a local store of the line's 4 sectors, the L1 holds sectors %#x, want 0xf", got)
+	}
+	if lat := d.do(strided(memsys.OpLoad, memsys.SpaceLocal, a, 4, 1)); lat != uint64(cfg.L1.HitLatency) {
+		t.Errorf("local load after the local store: %d cycles, want an L1 hit (%d)", lat, cfg.L1.HitLatency)
+	}
+	m := d.p.Metrics()
+	if m.LocalSt.Requests != 1 || m.LocalSt.Sectors != 4 || m.L2.SectorsWritten != 4 {
+		t.Errorf("metrics %+v %+v", m.LocalSt, m.L2)
+	}
+}
+
+// Refuses never contradicts Eval: whenever it says the port takes no
+// request to a space this cycle, Eval refuses one. Checked every cycle of
+// a stream of strided global loads (stride 8: 8 lines a request, so the
+// coalescer is busy) and parameter loads, offered as fast as taken.
+func TestPortRefuses(t *testing.T) {
+	cfg := config.Default()
+	cfg.Mem.Inflight = 8
+	p := mustBuild(t, cfg, unitcfg.Port, memsys.NewPort)
+	refused := 0
+	for c := 0; c < 4000; c++ {
+		r := strided(memsys.OpLoad, memsys.SpaceGlobal, uint64(1<<24+c*4096), 4, 8)
+		if c%5 == 0 {
+			r = strided(memsys.OpLoad, memsys.SpaceParam, 0, 4, 0)
+		}
+		r.Tag = uint32(c)
+		before := p.Refuses(r.Space)
+		o := p.Step(&r)
+		if before && o.Ready {
+			t.Fatalf("cycle %d: Refuses(%v) said no, Eval took the request", c, r.Space)
+		}
+		if before {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Fatal("Refuses never refused: the test does not exercise it")
+	}
+}

@@ -99,6 +99,10 @@ type Req struct {
 	// Lanes is the number of lane operations the request carries (atomics
 	// serialise them at the L2); 0 counts as 1.
 	Lanes uint8
+	// Local marks an access to local memory: the L1 keeps the lines a
+	// local store writes (the stack and spills are cached in the L1;
+	// global stores do not allocate).
+	Local bool
 }
 
 // Resp is the response to a Req: a load's data is available, a store or

@@ -22,6 +22,9 @@ func (sm *SM) execMem(w *warp, d *dinst, emask uint32) (uint64, uint8, *fault) {
 		}
 		return sm.lat[lat], sb, nil
 	}
+	if sm.mp != nil && sm.refuses(d) {
+		return 0, 0, portRefused // not taken: the instruction does not execute
+	}
 	n := d.elem.Bytes()
 	var base [32]uint64
 	w.gather(&d.a, &base)

@@ -65,6 +65,39 @@ func (sm *SM) initMemPort() error {
 	return nil
 }
 
+// refuses reports that the port takes no request for d this cycle (it
+// took one already, or d's path has no room; memsys.Port.Refuses), so
+// execMem need not resolve d's lanes: d does not execute this cycle and
+// its warp is throttled. A generic access's space is its lanes': never
+// refused here.
+func (sm *SM) refuses(d *dinst) bool {
+	mp := sm.mp
+	var s memsys.Space
+	mp.refusedState = StateMIOThrottle
+	switch d.space {
+	case isa.SpaceGlobal:
+		s, mp.refusedState = memsys.SpaceGlobal, StateLGThrottle
+	case isa.SpaceLocal:
+		s, mp.refusedState = memsys.SpaceLocal, StateLGThrottle
+	case isa.SpaceShared:
+		s = memsys.SpaceShared
+	case isa.SpaceConst:
+		s = memsys.SpaceConst
+	case isa.SpaceParam:
+		s = memsys.SpaceParam
+	default:
+		return false
+	}
+	if mp.used {
+		return true
+	}
+	if mp.p.Refuses(s) {
+		mp.used = true // as offer: the cycle's one offer is spent, refused
+		return true
+	}
+	return false
+}
+
 // offer hands memory instruction d of w (lanes emask, resolved accesses
 // in sm.refs, per-lane addresses base[l]+off) to the port, once per
 // cycle. It reports whether the port took it.
@@ -109,8 +142,18 @@ func (sm *SM) offer(w *warp, d *dinst, emask uint32, base *[32]uint64, off uint6
 			if d.space == isa.SpaceGeneric {
 				a -= isa.LocalWindow
 			}
-			// Each thread's local memory is its own: apart by sm.local_bytes.
-			a += uint64(w.slot*32+l) * uint64(sm.cfg.SM.LocalBytes)
+			// Local memory is interleaved across the warp's lanes (CUDA
+			// C++ Programming Guide, "Local Memory": consecutive 32-bit
+			// words are accessed by consecutive thread IDs), so a warp's
+			// access to one local variable is coalesced. Here the unit is
+			// the access's size s (4 bytes: the guide's layout): element
+			// k of lane l at warp base + 32sk + sl, so an 8- or 16-byte
+			// access touches 8 or 16 sectors as on the GPU (two accesses
+			// of different sizes to one variable are timed at different
+			// lines). Each warp slot's local memory is its own,
+			// sm.local_bytes a lane.
+			s := uint64(r.Size)
+			a = uint64(w.slot)*32*uint64(sm.cfg.SM.LocalBytes) + (a/s)*32*s + uint64(l)*s + a%s
 		}
 		r.Mask |= 1 << uint(l)
 		r.Addr[l] = a &^ uint64(r.Size-1)

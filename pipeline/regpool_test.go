@@ -904,6 +904,9 @@ func TestSetmaxnregExampleProducerConsumer(t *testing.T) {
 		t.Fatal("no setmaxnreg example")
 	}
 	cfg := config.Default()
+	// The cycles above are worked out with the flat memory timing (ld.param
+	// at lat.param) and unthrottled pipes.
+	cfg.Mem.Model, cfg.Pipe.Throttle = config.MemFlat, false
 	im := assemble(t, e.Name+".ptx", e.PTX)
 	sm, err := New(cfg, im, launchOf(e))
 	if err != nil {

@@ -33,6 +33,10 @@ func TestIssueAndWritebackStages(t *testing.T) {
 	for _, preset := range []string{"h100", "small"} {
 		cfg, err := config.Preset(preset)
 		require.NoError(t, err)
+		// Flat memory timing: an instruction's writeback cycle is known
+		// at issue (IssueInfo.Done); with mem.model hier a load's is the
+		// port's answer, later.
+		cfg.Mem.Model = config.MemFlat
 		for _, e := range examples.All() {
 			sm, err := newExampleSM(e, cfg)
 			if pipeline.IsLaunchError(err) && preset == "small" {
@@ -161,6 +165,7 @@ func TestHierMetrics(t *testing.T) {
 			cfg, err := config.Preset("h100")
 			require.NoError(t, err)
 			cfg.Mem.Model = m
+			cfg.Pipe.Throttle = false // the pipes' metrics are not the subject here
 			sm, err := newExampleSM(e, cfg)
 			require.NoError(t, err, name)
 			var ld, st float64

@@ -326,6 +326,9 @@ func measureSleep(t *testing.T, cfg config.Config, ns uint32, imm bool) uint64 {
 // run.seed, the same draw for the same seed.
 func TestNanosleepBounds(t *testing.T) {
 	cfg := config.Default() // 1755 MHz, 32 ns resolution
+	// Flat memory timing: the reads' distance below is fetch and issue
+	// alone (mem.model hier puts a cold constant-cache miss on ld.param).
+	cfg.Mem.Model, cfg.Pipe.Throttle = config.MemFlat, false
 	mhz := uint64(cfg.Clock.MHz)
 	// The reads' own distance, with t from the parameter (the nanosleep
 	// waits for ld.param) and as an immediate.
@@ -705,6 +708,9 @@ func TestExampleSleepLanes(t *testing.T) {
 		for seed := uint64(1); seed <= 3; seed++ {
 			cfg := config.Default()
 			cfg.Sleep.Mode, cfg.Run.Seed = mode, seed
+			// Flat memory timing, so the three warps' %clock64 reads
+			// around the sleep are the same distance apart but for it.
+			cfg.Mem.Model, cfg.Pipe.Throttle = config.MemFlat, false
 			sm, rep := runExample(t, e, cfg)
 			if rep.Status != StatusCompleted {
 				t.Fatalf("%s", rep.Status)

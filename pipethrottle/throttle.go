@@ -163,10 +163,13 @@ func (u *Unit) Eval(in Inputs) Outputs {
 	u.Next = u.Cur
 	var o Outputs
 	cost := u.p.Cost()
+	rate := &u.p.Rate
 	for k := 0; k < u.p.NumPorts; k++ {
+		cur := (*[NumPipes]uint16)(u.Cur.Credit[k*int(NumPipes):])
+		next := (*[NumPipes]uint16)(u.Next.Credit[k*int(NumPipes):])
 		// 1. Which pipes are ready.
 		for q := Pipe(0); q < NumPipes; q++ {
-			if int(u.Cur.Credit[k*int(NumPipes)+int(q)]) >= cost {
+			if int(cur[q]) >= cost {
 				o.PipeReady[k] |= 1 << q
 			}
 		}
@@ -177,14 +180,14 @@ func (u *Unit) Eval(in Inputs) Outputs {
 			o.Accept[k] = true
 			u.Next.Executed[req]++
 		}
-		// 3. Every pipe earns its rate, up to its cap.
+		// 3. Every pipe earns its rate, up to its cap (Params.Cap: cost +
+		// rate - 1).
 		for q := Pipe(0); q < NumPipes; q++ {
-			i := k*int(NumPipes) + int(q)
-			c := int(u.Cur.Credit[i])
+			c := int(cur[q])
 			if q == req {
 				c -= cost
 			}
-			u.Next.Credit[i] = uint16(min(c+u.p.Rate[q], u.p.Cap(q)))
+			next[q] = uint16(min(c+rate[q], cost+rate[q]-1))
 		}
 	}
 	return o

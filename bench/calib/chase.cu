@@ -1,30 +1,38 @@
 // chase: global-memory pointer chase, as the latency microbenchmarks of
 // arXiv 2501.12084 and 2402.13499 run it. One thread follows a chain of
-// 64-bit byte offsets through buf (next = *(buf + cur)), first `warm` whole
-// passes of `steps` steps (to fill the caches), then `steps` timed steps.
-// The host writes the chain (bench/calib/calib builds it: one step per
-// 128-byte line, in a shuffled order), so a run with warm = 0 reads lines
-// no cache has seen: cold DRAM. Working set = steps lines.
-//   out[0] = cycles of the timed steps, out[1] = steps, out[2] = final
-//   offset, out[3..4] = buf's address (the host picks lines of one L2
-//   partition by address).
-// Each step is one 64-bit add (the base) and the load: the add is part of
-// the figure, as in the papers' chases.
+// 64-bit addresses through buf (p = *p, one inline-PTX ld.global.u64 a
+// step, so a step is the load alone and the figure is load-to-use), first
+// `warm` whole passes of `steps` steps (to fill the caches), then `steps`
+// timed steps. The chain starts at buf's first word. The host writes the
+// chain (bench/calib/measure builds it: one step per 128-byte line, in a
+// shuffled order, as absolute addresses, from buf's address that a first
+// run reports), so a run with warm = 0 reads lines no cache has seen:
+// cold DRAM. Working set = steps lines.
+//   out[0] = cycles of the timed steps, out[1] = steps, out[2] = the low
+//   word of the final address, out[3..4] = buf's address.
 #include "../../examples/smsim_cuda.h"
 
-extern "C" __global__ void chase(const char *buf, u32 *out, u32 steps, u32 warm) {
-  u64 j = 0;
-  for (u32 p = 0; p < warm; p++)
-    for (u32 i = 0; i < steps; i++)
-      j = *(const u64 *)(buf + j);
+#define STEP asm volatile("ld.global.u64 %0, [%0];" : "+l"(p));
+
+extern "C" __global__ void chase(const u64 *buf, u32 *out, u32 steps, u32 warm) {
+  u64 p = (u64)buf;
+  for (u32 k = 0; k < warm; k++)
+    for (u32 i = 0; i < steps; i++) {
+      STEP
+    }
+  // Use p before reading the clock: issue is in order, so the clock is
+  // read once the warm pass's last load has answered (else the timed
+  // steps would include that load, a DRAM miss for a cache that warms).
+  asm volatile("add.u64 %0, %0, 0;" : "+l"(p));
   u64 t0 = __nvvm_read_ptx_sreg_clock64();
-#pragma unroll 4
-  for (u32 i = 0; i < steps; i++)
-    j = *(const u64 *)(buf + j);
+  for (u32 i = 0; i < steps; i += 4) {
+    STEP STEP STEP STEP
+  }
+  asm volatile("add.u64 %0, %0, 0;" : "+l"(p)); // and the last timed load
   u64 t1 = __nvvm_read_ptx_sreg_clock64();
   out[0] = (u32)(t1 - t0);
-  out[1] = steps;
-  out[2] = (u32)j;
+  out[1] = (steps + 3) & ~3u;
+  out[2] = (u32)p;
   out[3] = (u32)(u64)buf;
   out[4] = (u32)((u64)buf >> 32);
 }

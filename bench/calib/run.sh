@@ -8,9 +8,9 @@
 #   source memsys: the kernel's access pattern driven into memsys.Port alone
 #   source pipe:   the kernel's issue pattern driven into pipethrottle alone
 #
-# Until the memory system and the pipe throttle are wired into the pipeline
-# the sm lines show today's flat latencies and fail; the memsys and pipe
-# lines are what the wired model will be calibrated to.
+# At the h100 preset (mem.model hier, pipe.throttle true) every line is
+# within its band; --set mem.model=flat,pipe.throttle=false shows the flat
+# model's sm lines, most of which fail.
 #
 # Usage: bench/calib/run.sh [--preset NAME] [--only sm,memsys,pipe] [--strict]
 #   --strict: exit 1 when a line fails.

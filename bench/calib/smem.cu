@@ -1,8 +1,10 @@
 // smem: shared-memory latency and bank conflicts.
 //
-// smem_chase: one thread follows a chain of byte offsets through a 4 KiB
-// shared array (built in the kernel, 33 words apart so each step is a new
-// bank), `steps` timed steps. out[0] = cycles, out[1] = steps.
+// smem_chase: one thread follows a chain of shared-window addresses
+// through a 4 KiB shared array (built in the kernel, 17 double words
+// apart so each step is a new bank), one inline-PTX ld.shared.u64 a step
+// (the figure is load-to-use, as in the global chase), `steps` timed
+// steps (rounded up to 4). out[0] = cycles, out[1] = steps.
 //
 // smem_conflict: one warp; lane l reads word l*stride of the shared array
 // over and over (each word holds its own offset, so every load depends on
@@ -12,22 +14,26 @@
 #include "../../examples/smsim_cuda.h"
 
 #define WORDS 1024
+#define SSTEP asm volatile("ld.shared.u64 %0, [%0];" : "+l"(p));
 
 extern "C" __global__ void smem_chase(u32 *out, u32 steps) {
-  __shared__ u32 s[WORDS];
-  for (u32 i = 0; i < WORDS; i++)
-    s[i] = ((i + 33) % WORDS) * 4;
+  __shared__ u64 s[WORDS / 2];
+  u64 base;
+  asm("cvta.to.shared.u64 %0, %1;" : "=l"(base) : "l"(s));
+  for (u32 i = 0; i < WORDS / 2; i++)
+    s[i] = base + ((i + 17) % (WORDS / 2)) * 8;
   __syncthreads();
-  u32 j = 0;
-  const char *base = (const char *)s;
+  u64 p = base;
+  asm volatile("add.u64 %0, %0, 0;" : "+l"(p)); // p is ready before the clock is read
   u64 t0 = __nvvm_read_ptx_sreg_clock64();
-#pragma unroll 4
-  for (u32 i = 0; i < steps; i++)
-    j = *(const u32 *)(base + j);
+  for (u32 i = 0; i < steps; i += 4) {
+    SSTEP SSTEP SSTEP SSTEP
+  }
+  asm volatile("add.u64 %0, %0, 0;" : "+l"(p)); // the last load has answered
   u64 t1 = __nvvm_read_ptx_sreg_clock64();
   out[0] = (u32)(t1 - t0);
-  out[1] = steps;
-  out[2] = j;
+  out[1] = (steps + 3) & ~3u;
+  out[2] = (u32)p;
 }
 
 extern "C" __global__ void smem_conflict(u32 *out, u32 steps, u32 stride) {

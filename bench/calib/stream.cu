@@ -9,7 +9,11 @@
 // is L2 bandwidth.
 #include "../../examples/smsim_cuda.h"
 
-struct u4 { u32 x, y, z, w; };
+// A 4-word vector, so each access is one ld/st.global.v4.u32 (a struct of
+// four u32 has 4-byte alignment and clang splits it into four scalar
+// accesses 16 bytes apart, or a copy into two 8-byte ones: each warp
+// request then touches 16 sectors for 128 or 256 bytes).
+typedef u32 u4 __attribute__((ext_vector_type(4)));
 
 extern "C" __global__ void stream_read(const u4 *a, u32 *out, u32 n4, u32 passes) {
   u32 t = gtid(), nt = ntid_x() * nctaid_x();

@@ -8,13 +8,14 @@
 //   - sm: the microbenchmark kernel (bench/calib/*.ptx) run by `smsim run`
 //     on the whole SM model, timed with %clock64 or the report's cycles;
 //   - memsys: the same access pattern driven straight into memsys.Port
-//     (the load/store stage's port), cycle by cycle, because the pipeline
-//     does not use package memsys yet;
+//     (the load/store stage's port), cycle by cycle: the unit alone;
 //   - pipe: the per-pipe chain's request pattern driven into the
-//     pipethrottle unit, because the issue stage does not use it yet.
+//     pipethrottle unit alone.
 //
-// Until the memory system and the pipe throttle are wired into the SM the
-// sm lines show today's flat latencies and unlimited pipes, and fail.
+// The h100 preset runs the SM with the memory system (mem.model hier) and
+// the pipe throttle (pipe.throttle): every line is within its band. With
+// --set mem.model=flat,pipe.throttle=false the sm lines show the flat
+// latencies and unlimited pipes, and most fail.
 package main
 
 import (
@@ -81,7 +82,7 @@ var (
 	preset = flag.String("preset", "h100", "configuration preset")
 	only   = flag.String("only", "", "run only sources in this comma-separated list (sm, memsys, pipe)")
 	strict = flag.Bool("strict", false, "exit 1 when a line fails")
-	sets   = flag.String("set", "", "comma-separated KEY=VALUE settings for the sm runs (smsim run --set), e.g. mem.model=hier")
+	sets   = flag.String("set", "", "comma-separated KEY=VALUE settings for the sm runs (smsim run --set), e.g. mem.model=flat")
 )
 
 var lines []line
@@ -380,6 +381,7 @@ type report struct {
 	Status  string              `json:"status"`
 	Cycles  uint64              `json:"cycles"`
 	Buffers map[string][]uint32 `json:"buffers"`
+	Metrics map[string]float64  `json:"metrics"`
 }
 
 // run runs smsim on a kernel and returns the report and the words of its
@@ -408,16 +410,22 @@ func run(ptx, entry, outParam string, args ...string) ([]uint32, report) {
 }
 
 // chainFile writes the chase's chain over lines (byte offsets from the
-// buffer's start, in chase order, each line's first word pointing at the
-// next line) and returns its size.
-func chainFile(path string, offs []uint64) int {
+// buffer's start, in chase order, each line's first word holding the
+// address, base + offset, of the next line) and returns its size. The
+// chase starts at the buffer's first word: when offset 0 is not a line of
+// the chain, that word points at the chain's first line (one step outside
+// the chain, taken in the warm pass, or the first step of a cold one).
+func chainFile(path string, offs []uint64, base uint64) int {
 	size := 0
 	for _, o := range offs {
 		size = max(size, int(o)+memsys.LineBytes)
 	}
 	b := make([]byte, size)
+	if len(offs) > 0 {
+		binary.LittleEndian.PutUint64(b, base+offs[0])
+	}
 	for i, o := range offs {
-		binary.LittleEndian.PutUint64(b[o:], offs[(i+1)%len(offs)])
+		binary.LittleEndian.PutUint64(b[o:], base+offs[(i+1)%len(offs)])
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		fail(err)
@@ -443,7 +451,7 @@ func smLines(cfg config.Config, tmp string) {
 		for o := uint64(0); o < span; o += memsys.LineBytes {
 			offs = append(offs, o)
 		}
-		size := chainFile(probe, offs)
+		size := chainFile(probe, offs, 0)
 		w, _ := run("chase.ptx", "chase", "1", "--buf", "0=@"+probe, "--buf", "1=64", "--arg", "2=0", "--arg", "3=0")
 		base := uint64(w[3]) | uint64(w[4])<<32
 		offs = offs[:0]
@@ -454,7 +462,7 @@ func smLines(cfg config.Config, tmp string) {
 		}
 		rand.New(rand.NewSource(1)).Shuffle(len(offs), func(i, j int) { offs[i], offs[j] = offs[j], offs[i] })
 		file := filepath.Join(tmp, "chain.bin")
-		if s := chainFile(file, offs); s < size {
+		if s := chainFile(file, offs, base); s < size {
 			// same buffer size as the probe, so the same address
 			b, _ := os.ReadFile(file)
 			os.WriteFile(file, append(b, make([]byte, size-s)...), 0o644)
@@ -468,16 +476,16 @@ func smLines(cfg config.Config, tmp string) {
 		add(src, name, float64(w[0])/float64(w[1]), pub, lat, note)
 	}
 	near := hp.L2.Near
-	chase("L1 hit latency, chase (cycles)", 64, 1, nil, pubL1, "+1 add per step")
-	chase("L2 hit latency, near partition (cycles)", 2*l1Lines, 1, near, pubL2Near, "+1 add per step")
+	chase("L1 hit latency, chase (cycles)", 64, 1, nil, pubL1, "one load a step")
+	chase("L2 hit latency, near partition (cycles)", 2*l1Lines, 1, near, pubL2Near, "one load a step")
 	if hp.L2.Partitions > 1 {
-		chase("L2 hit latency, far partition (cycles)", 2*l1Lines, 1, func(a uint64) bool { return !near(a) }, pubL2Far, "+1 add per step")
+		chase("L2 hit latency, far partition (cycles)", 2*l1Lines, 1, func(a uint64) bool { return !near(a) }, pubL2Far, "one load a step")
 	}
-	chase("DRAM latency, cold chase (cycles)", min(4096, int(cfg.SM.GlobalBytes/(16*memsys.LineBytes))), 0, nil, pubDRAM, "+1 add per step")
+	chase("DRAM latency, cold chase (cycles)", min(4096, int(cfg.SM.GlobalBytes/(16*memsys.LineBytes))), 0, nil, pubDRAM, "one load a step")
 
 	const steps = 512
 	w, _ := run("smem.ptx", "smem_chase", "0", "--buf", "0=64", "--arg", "1="+u(steps))
-	add(src, "shared-memory load latency (cycles)", float64(w[0])/float64(w[1]), pubSmem, lat, "+1 add per step")
+	add(src, "shared-memory load latency (cycles)", float64(w[0])/float64(w[1]), pubSmem, lat, "one load a step")
 	var base float64
 	for _, n := range []int{1, 2, 4, 8, 16, 32, 0} {
 		w, _ := run("smem.ptx", "smem_conflict", "0", "--block", "32", "--buf", "0=256", "--arg", "1="+u(steps), "--arg", "2="+u(n))
@@ -499,12 +507,20 @@ func smLines(cfg config.Config, tmp string) {
 
 	for _, s := range []int{1, 2, 4, 8} {
 		const reps = 64
-		w, _ := run("strided.ptx", "strided", "1", "--block", "32", "--buf", "0="+u(reps*32*s*4), "--buf", "1=256", "--arg", "2="+u(s), "--arg", "3="+u(reps))
-		add(src, fmt.Sprintf("4-byte loads, stride %d words: cycles/load", s), float64(w[0])/float64(w[1]), 0, info,
-			"sectors: the memsys line, until the SM reports metrics")
+		w, r := run("strided.ptx", "strided", "1", "--block", "32", "--buf", "0="+u(reps*32*s*4), "--buf", "1=256", "--arg", "2="+u(s), "--arg", "3="+u(reps))
+		if r.Metrics == nil {
+			// mem.model flat: no memory metrics, only the time
+			add(src, fmt.Sprintf("4-byte loads, stride %d words: cycles/load", s), float64(w[0])/float64(w[1]), 0, info, "mem.model flat: no sector counts")
+			continue
+		}
+		// The kernel's only global loads are the strided ones (reps warp
+		// requests); the report's sector count is theirs.
+		req, sec := r.Metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"], r.Metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
+		add(src, fmt.Sprintf("4-byte loads, stride %d words: sectors/request", s), sec/req, float64(4*s), exact,
+			fmt.Sprintf("%.0f requests; %.1f cycles/load", req, float64(w[0])/float64(w[1])))
 	}
 
-	const threads, iters = 512, 256
+	const threads, iters = 512, 128
 	for q := pipethrottle.Pipe(0); q < pipethrottle.NumPipes; q++ {
 		n := min(threads, cfg.SM.MaxThreadsPerCTA, cfg.SM.Regfile/128) // up to 80 registers a thread (fp64)
 		w, _ := run("pipes.ptx", "pipe_"+q.String(), "0", "--block", u(n), "--buf", "0="+u(4*(64+n)), "--arg", "1="+u(iters))
@@ -517,8 +533,8 @@ func smLines(cfg config.Config, tmp string) {
 				last = w[2*k+1]
 			}
 		}
-		add(src, fmt.Sprintf("%s pipe throughput (results/clk/SM)", q), float64(n*iters*32)/float64(last-first), scaled(cfg, pubPipe[q]), bw,
-			fmt.Sprintf("%d threads x 32 chains", n))
+		add(src, fmt.Sprintf("%s pipe throughput (results/clk/SM)", q), float64(n*iters*64)/float64(last-first), scaled(cfg, pubPipe[q]), bw,
+			fmt.Sprintf("%d threads x 32 chains x 2", n))
 	}
 
 	// Streams: 2 CTAs of 1024 threads (h100: 64 warps); small: what fits.
@@ -531,6 +547,15 @@ func smLines(cfg config.Config, tmp string) {
 	l2Bytes := 2 * hp.L1.SizeBytes
 	_, r = run("stream.ptx", "stream_read", "1", "--grid", u(grid), "--block", u(cta), "--buf", "0="+u(l2Bytes), "--buf", "1="+u(4*nt), "--arg", "2="+u(l2Bytes/16), "--arg", "3=8")
 	add(src, "L2 read bandwidth, stream (B/clk/SM)", float64(8*l2Bytes)/float64(r.Cycles), pubL2BW, bw, fmt.Sprintf("%d KiB read 8 times (first pass cold)", l2Bytes>>10))
-	_, r = run("stream.ptx", "stream_copy", "1", "--grid", u(grid), "--block", u(cta), "--buf", "0="+u(dramBytes/2), "--buf", "1="+u(dramBytes/2), "--arg", "2="+u(dramBytes/32), "--arg", "3=1")
-	add(src, "DRAM copy bandwidth, stream (B/clk/SM)", float64(dramBytes)/float64(r.Cycles), pubDRAMBW(), bw, "read + write bytes")
+	// The copy's stores write through the L1 into the L2, which holds them
+	// (write-back) until a line is evicted. On the GPU, 132 SMs streaming
+	// share the L2, so a copy's dirty lines go back to DRAM and share its
+	// bandwidth with the reads. l2.capacity_sms = sm.count gives this SM
+	// that share of the L2 (397 KiB on h100); with the whole L2 (1) the 4
+	// MiB copy would fit, its writes would never reach DRAM, and the line
+	// would measure the reads at DRAM rate plus the writes at L2 rate.
+	_, r = run("stream.ptx", "stream_copy", "1", "--grid", u(grid), "--block", u(cta), "--buf", "0="+u(dramBytes/2), "--buf", "1="+u(dramBytes/2), "--arg", "2="+u(dramBytes/32), "--arg", "3=1",
+		"--set", "l2.capacity_sms="+u(cfg.SM.Count))
+	add(src, "DRAM copy bandwidth, stream (B/clk/SM)", float64(dramBytes)/float64(r.Cycles), pubDRAMBW(), bw,
+		fmt.Sprintf("read + write bytes, l2.capacity_sms=%d: %.1f B/clk of DRAM traffic", cfg.SM.Count, (r.Metrics["dram__bytes_read.sum"]+r.Metrics["dram__bytes_write.sum"])/float64(r.Cycles)))
 }

@@ -1,0 +1,223 @@
+package pipeline
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/isa"
+	"github.com/smsim/smsim/memsys"
+)
+
+// SM-level acceptance tests of the memory system and the pipe throttle
+// (issue 19) at the h100 preset (mem.model hier, pipe.throttle on), on the
+// calibration kernels of bench/calib (clang-16 output, .cu beside them):
+// what the report's metrics and the kernels' own clocks show. memsys and
+// pipethrottle test the same behaviours unit by unit.
+
+// calibKernel assembles bench/calib/name.
+func calibKernel(t testing.TB, name string) *isa.Image {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "bench", "calib", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return assemble(t, name, src)
+}
+
+// h100Hier is the h100 preset, checked to have the memory system and the
+// pipe throttle on (its defaults), with no watchdog.
+func h100Hier(t testing.TB) config.Config {
+	t.Helper()
+	cfg := config.Default()
+	if cfg.Mem.Model != config.MemHier || !cfg.Pipe.Throttle {
+		t.Fatalf("the h100 preset has mem.model %s, pipe.throttle %v", cfg.Mem.Model, cfg.Pipe.Throttle)
+	}
+	cfg.Run.WatchdogCycles = 0
+	return cfg
+}
+
+func runCalib(t testing.TB, cfg config.Config, im *isa.Image, l Launch) (*SM, *Report) {
+	t.Helper()
+	sm, err := New(cfg, im, l)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	rep, err := sm.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNoErrors(t, rep)
+	return sm, rep
+}
+
+// An n-way bank conflict replays n times: a warp's shared load at a lane
+// stride of n words is n wavefronts, n-1 of them conflicts; a broadcast
+// (stride 0) is one wavefront.
+func TestSMBankConflictReplays(t *testing.T) {
+	cfg := h100Hier(t)
+	im := calibKernel(t, "smem.ptx")
+	const steps = 16
+	for _, n := range []int{1, 2, 4, 8, 16, 32, 0} {
+		_, rep := runCalib(t, cfg, im, Launch{Entry: "smem_conflict", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1},
+			Buffers: []Buffer{{Param: "smem_conflict_param_0", Size: 256}},
+			Args:    map[string]uint64{"smem_conflict_param_1": steps, "smem_conflict_param_2": uint64(n)}})
+		way := max(n, 1)
+		wf := rep.Metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"]
+		conf := rep.Metrics["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"]
+		if wf != float64(way*steps) || conf != float64((way-1)*steps) {
+			t.Errorf("stride %d: %v wavefronts, %v conflicts for %d loads; want %d and %d", n, wf, conf, steps, way*steps, (way-1)*steps)
+		}
+	}
+}
+
+// 4-byte loads at lane strides of 1, 2, 4 and 8 words touch 4, 8, 16 and
+// 32 sectors a warp request (CUDA C++ Best Practices Guide, coalescing).
+func TestSMSectorsByStride(t *testing.T) {
+	cfg := h100Hier(t)
+	im := calibKernel(t, "strided.ptx")
+	const reps = 8
+	for _, s := range []int{1, 2, 4, 8} {
+		_, rep := runCalib(t, cfg, im, Launch{Entry: "strided", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1},
+			Buffers: []Buffer{{Param: "strided_param_0", Size: reps * 32 * s * 4}, {Param: "strided_param_1", Size: 256}},
+			Args:    map[string]uint64{"strided_param_2": uint64(s), "strided_param_3": reps}})
+		req := rep.Metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]
+		sec := rep.Metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
+		if req != reps || sec != float64(reps*4*s) {
+			t.Errorf("stride %d: %v requests, %v sectors; want %d and %d", s, req, sec, reps, reps*4*s)
+		}
+	}
+}
+
+// chaseRun runs the chase kernel over lines 128-byte lines in a fixed
+// shuffled order (absolute addresses: the buffer's address comes from a
+// first build, the allocation being deterministic), warm passes first,
+// with warps warps all chasing the same chain. It returns the timed
+// cycles per step and the report.
+func chaseRun(t *testing.T, cfg config.Config, lines, warm, warps int) (float64, *Report) {
+	t.Helper()
+	im := calibKernel(t, "chase.ptx")
+	size := lines * memsys.LineBytes
+	l := Launch{Entry: "chase", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{uint32(32 * warps), 1, 1},
+		Buffers: []Buffer{{Param: "chase_param_0", Size: size}, {Param: "chase_param_1", Size: 64}},
+		Args:    map[string]uint64{"chase_param_2": uint64(lines), "chase_param_3": uint64(warm)}}
+	probe, err := New(cfg, im, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, ok := probe.BufferAddr("chase_param_0")
+	if !ok {
+		t.Fatal("no chase buffer")
+	}
+	// Line i's successor: a stride coprime with lines visits every line.
+	init := make([]byte, size)
+	for i := 0; i < lines; i++ {
+		next := (i + 7) % lines
+		binary.LittleEndian.PutUint64(init[i*memsys.LineBytes:], base+uint64(next*memsys.LineBytes))
+	}
+	l.Buffers[0].Init = init
+	sm, rep := runCalib(t, cfg, im, l)
+	if a, _ := sm.BufferAddr("chase_param_0"); a != base {
+		t.Fatalf("the chain buffer moved from %#x to %#x", base, a)
+	}
+	out := rep.Buffers["chase_param_1"]
+	return float64(out[0]) / float64(out[1]), rep
+}
+
+// A line the chase has brought into the L1 hits there: the second pass
+// over 16 lines costs the L1's hit latency a step (plus the cycle the
+// scoreboard takes to release the register), the first pass DRAM's; the
+// timed region's few fixed cycles (the add and the clock read after the
+// last step) are spread over the 16 steps, under half a cycle each.
+func TestSML1HitAfterFill(t *testing.T) {
+	cfg := h100Hier(t)
+	cold, _ := chaseRun(t, cfg, 16, 0, 1)
+	warm, rep := chaseRun(t, cfg, 16, 1, 1)
+	if want := float64(cfg.DRAM.Latency + 1); math.Abs(cold-want) >= 0.5 {
+		t.Errorf("cold chase: %.2f cycles a step, want dram.latency + 1 = %v", cold, want)
+	}
+	if want := float64(cfg.L1.HitLatency + 1); math.Abs(warm-want) >= 0.5 {
+		t.Errorf("warm chase: %.2f cycles a step, want l1.hit_latency + 1 = %v", warm, want)
+	}
+	if hr := rep.Metrics["l1tex__t_sector_hit_rate.pct"]; hr != 50 {
+		t.Errorf("warm chase: L1 sector hit rate %v%%, want 50 (one pass of misses, one of hits)", hr)
+	}
+}
+
+// Misses to a line already in flight merge into its MSHR: two warps
+// chasing the same cold chain in step read each line from the L2 once,
+// and take no longer a step than one warp does.
+func TestSMMSHRMerging(t *testing.T) {
+	cfg := h100Hier(t)
+	one, r1 := chaseRun(t, cfg, 16, 0, 1)
+	two, r2 := chaseRun(t, cfg, 16, 0, 2)
+	const key = "lts__t_sectors_op_read.sum"
+	if r1.Metrics[key] != r2.Metrics[key] {
+		t.Errorf("L2 read sectors: %v with one warp, %v with two", r1.Metrics[key], r2.Metrics[key])
+	}
+	if two > one+2 {
+		t.Errorf("two warps: %.2f cycles a step, one warp %.2f", two, one)
+	}
+	if r2.Metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] != 2*r1.Metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] {
+		t.Errorf("load requests %v, want twice %v", r2.Metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"], r1.Metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"])
+	}
+}
+
+// A streaming read of 1 MiB queues at the DRAM: the run takes at least
+// the bytes over this SM's DRAM share, gets within 25% of it, and its
+// warps wait on the loads (long_scoreboard) and on the full port
+// (lg_throttle).
+func TestSMDRAMQueueing(t *testing.T) {
+	cfg := h100Hier(t)
+	im := calibKernel(t, "stream.ptx")
+	const bytes = 1 << 20
+	_, rep := runCalib(t, cfg, im, Launch{Entry: "stream_read", Grid: [3]uint32{2, 1, 1}, Block: [3]uint32{1024, 1, 1},
+		Buffers: []Buffer{{Param: "stream_read_param_0", Size: bytes}, {Param: "stream_read_param_1", Size: 4 * 2048}},
+		Args:    map[string]uint64{"stream_read_param_2": bytes / 16, "stream_read_param_3": 1}})
+	share := float64(cfg.DRAM.BandwidthGBs) * 1000 / float64(cfg.SM.Count) / float64(cfg.Clock.MHz) // B/clk
+	if got := rep.Metrics["dram__bytes_read.sum"]; got < bytes {
+		t.Errorf("DRAM read %v bytes, want at least %d", got, bytes)
+	}
+	bw := float64(bytes) / float64(rep.Cycles)
+	if bw > share || bw < 0.75*share {
+		t.Errorf("%.2f B/clk, this SM's DRAM share is %.2f", bw, share)
+	}
+	if rep.Stalls["long_scoreboard"] == 0 || rep.Stalls["lg_throttle"] == 0 {
+		t.Errorf("stalls %v: want long_scoreboard and lg_throttle", rep.Stalls)
+	}
+}
+
+// Each pipe issues at its rate: 512 threads of 32 independent chains of
+// one instruction reach within 25% of pipe.* results per clock (the
+// loop's control is 4 instructions in 68).
+func TestSMPipeRates(t *testing.T) {
+	cfg := h100Hier(t)
+	im := calibKernel(t, "pipes.ptx")
+	const threads, iters = 512, 16
+	for _, p := range []struct {
+		name string
+		rate int
+	}{{"fp32", cfg.Pipe.FP32}, {"int32", cfg.Pipe.INT32}, {"imad", cfg.Pipe.IMAD}, {"fp64", cfg.Pipe.FP64}, {"sfu", cfg.Pipe.SFU}, {"cvt", cfg.Pipe.CVT}} {
+		entry := "pipe_" + p.name
+		_, rep := runCalib(t, cfg, im, Launch{Entry: entry, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{threads, 1, 1},
+			Buffers: []Buffer{{Param: entry + "_param_0", Size: 4 * (64 + threads)}},
+			Args:    map[string]uint64{entry + "_param_1": iters}})
+		w := rep.Buffers[entry+"_param_0"]
+		first, last := w[0], w[1]
+		for k := 1; k < threads/32; k++ {
+			if int32(w[2*k]-first) < 0 {
+				first = w[2*k]
+			}
+			if int32(w[2*k+1]-last) > 0 {
+				last = w[2*k+1]
+			}
+		}
+		got := float64(threads*iters*64) / float64(last-first)
+		if r := float64(p.rate); got < 0.75*r || got > 1.25*r {
+			t.Errorf("%s: %.1f results/clk, pipe.%s = %d", p.name, got, p.name, p.rate)
+		}
+	}
+}
