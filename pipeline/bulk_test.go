@@ -67,12 +67,9 @@ WAIT2:
 	cp.async.bulk.prefetch.L2.global [%rd1], 256;
 DONE:
 	ret;`)
-	init := make([]byte, 4096)
-	for i := range init[:1024] {
-		init[i] = byte(i*11 + 7)
-	}
+	init := patternBytes(4096, 1024, 11, 7)
 	cfg := smallConfig()
-	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	sm, rep, log := runLogged(t, cfg, src, initLaunch(64, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	word := func(i int) uint32 { return binary.LittleEndian.Uint32(init[4*i:]) }
@@ -90,8 +87,8 @@ DONE:
 		t.Errorf("bar3 test_wait after arrive / complete_tx 60 / complete_tx 40: %03b, want 100", got)
 	}
 	lat := uint64(cfg.Lat.Global)
-	cp := log.at(pcOfText(t, sm, "cp.async.bulk.global.shared::cta"))[0].Cycle
-	after := log.at(pcOfText(t, sm, "add.u32 %r20"))[0].Cycle
+	cp := log.firstCycle(t, sm, "cp.async.bulk.global.shared::cta")
+	after := log.firstCycle(t, sm, "add.u32 %r20")
 	if after < cp+lat {
 		t.Errorf("shared->global copy at %d (latency %d), next instruction after wait_group at %d", cp, lat, after)
 	}
@@ -213,13 +210,10 @@ WAIT:
 	@%p2 st.global.u32 [%rd1+1540], %r9;
 	st.global.u32 [%rd3+2048], %r10;
 	ret;`)
-	init := make([]byte, 4*640)
-	for i := range init[:320] {
-		init[i] = byte(i*13 + 5)
-	}
+	init := patternBytes(4*640, 320, 13, 5)
 	cfg := smallConfig()
 	cfg.Lat.Global, cfg.Lat.Shared = 200, 30
-	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	sm, rep, log := runLogged(t, cfg, src, initLaunch(64, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	word := func(i int) uint32 { return binary.LittleEndian.Uint32(init[4*i:]) }
@@ -289,13 +283,10 @@ WAIT:
 	st.global.u32 [%rd3+512], %r9;
 	st.global.u32 [%rd3+1024], %r10;
 	ret;`)
-	init := make([]byte, 4*320)
-	for i := range init[:256] {
-		init[i] = byte(i*7 + 3)
-	}
+	init := patternBytes(4*320, 256, 7, 3)
 	cfg := smallConfig()
 	cfg.Lat.Global = 200
-	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	sm, rep, log := runLogged(t, cfg, src, initLaunch(64, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	for i := 32; i < 64; i++ {
@@ -306,7 +297,7 @@ WAIT:
 			t.Errorf("thread %d made %d try_waits, want 1", i, out[256+i])
 		}
 	}
-	cp := log.at(pcOfText(t, sm, "[sm], [%rd1], 256"))[0].Cycle
+	cp := log.firstCycle(t, sm, "[sm], [%rd1], 256")
 	for _, i := range log.at(pcOfText(t, sm, "add.u32 %r22")) {
 		if i.Exec != 0 && (i.Cycle < cp+200 || i.Cycle > cp+220) {
 			t.Errorf("warp 1 resumed at %d; the copy was issued at %d, lat.global 200", i.Cycle, cp)

@@ -49,12 +49,9 @@ func TestCpAsync(t *testing.T) {
 	st.global.v2.u32 [%rd9+1040], {%r16, %r17};
 	ret;`)
 	const words = 1024/4 + 32*6
-	init := make([]byte, 4*words)
-	for i := 0; i < 1024; i++ {
-		init[i] = byte(i*7 + 3)
-	}
+	init := patternBytes(4*words, 1024, 7, 3)
 	cfg := smallConfig()
-	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: []Buffer{{Param: "out", Size: 4 * words, Init: init}}})
+	sm, rep, log := runLogged(t, cfg, src, initLaunch(32, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	word := func(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }
@@ -74,10 +71,10 @@ func TestCpAsync(t *testing.T) {
 		}
 	}
 	lat := uint64(cfg.Lat.Global)
-	first := log.at(pcOfText(t, sm, "cp.async.cg"))[0].Cycle
-	second := log.at(pcOfText(t, sm, "cp.async.ca"))[0].Cycle
-	afterGroup := log.at(pcOfText(t, sm, "add.u32 %r20"))[0].Cycle
-	afterAll := log.at(pcOfText(t, sm, "bar.sync"))[0].Cycle
+	first := log.firstCycle(t, sm, "cp.async.cg")
+	second := log.firstCycle(t, sm, "cp.async.ca")
+	afterGroup := log.firstCycle(t, sm, "add.u32 %r20")
+	afterAll := log.firstCycle(t, sm, "bar.sync")
 	if afterGroup < first+lat || afterAll < second+lat {
 		t.Errorf("copies at %d and %d (latency %d); after wait_group 1 at %d, after wait_all at %d", first, second, lat, afterGroup, afterAll)
 	}
@@ -133,12 +130,9 @@ func TestCpAsyncGroupsPerThread(t *testing.T) {
 	ld.shared.u32 %r7, [%r6];
 	st.global.u32 [%rd3+512], %r7;
 	ret;`)
-	init := make([]byte, 4*(128+32))
-	for i := range init[:512] {
-		init[i] = byte(i*5 + 1)
-	}
+	init := patternBytes(4*(128+32), 512, 5, 1)
 	cfg := smallConfig()
-	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	sm, rep, log := runLogged(t, cfg, src, initLaunch(32, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	for tid := 16; tid < 32; tid++ {
@@ -147,9 +141,9 @@ func TestCpAsyncGroupsPerThread(t *testing.T) {
 		}
 	}
 	lat := uint64(cfg.Lat.Global)
-	cp := log.at(pcOfText(t, sm, "cp.async.cg"))[0].Cycle
-	afterGroup := log.at(pcOfText(t, sm, "add.u32 %r20"))[0].Cycle
-	afterAll := log.at(pcOfText(t, sm, "add.u32 %r21"))[0].Cycle
+	cp := log.firstCycle(t, sm, "cp.async.cg")
+	afterGroup := log.firstCycle(t, sm, "add.u32 %r20")
+	afterAll := log.firstCycle(t, sm, "add.u32 %r21")
 	if afterGroup >= cp+lat || afterAll < cp+lat {
 		t.Errorf("copy at %d (latency %d); after wait_group 0 at %d (want before %d), after wait_all at %d (want from %d)", cp, lat, afterGroup, cp+lat, afterAll, cp+lat)
 	}
@@ -175,11 +169,8 @@ func TestCpAsyncIgnoreSrc(t *testing.T) {
 	ld.shared.v2.u32 {%r8, %r9}, [%r6];
 	st.global.v2.u32 [%rd5+256], {%r8, %r9};
 	ret;`)
-	init := make([]byte, 512)
-	for i := range init[:256] {
-		init[i] = byte(i*13 + 5)
-	}
-	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	init := patternBytes(512, 256, 13, 5)
+	_, rep := runPTX(t, smallConfig(), src, initLaunch(32, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	for tid := 0; tid < 32; tid++ {

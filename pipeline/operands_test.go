@@ -91,10 +91,7 @@ func TestWideVectorsAndVectorMov(t *testing.T) {
 	st.global.v4.b64 [%rd5+4096], {%rd6, %rd7, %rd8, %rd9};
 	ret;`)
 	const n = 64
-	init := make([]byte, 4*8*n)
-	for i := range init {
-		init[i] = byte(i*5 + 1)
-	}
+	init := patternBytes(4*8*n, 4*8*n, 5, 1)
 	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{n, 1, 1}, Buffers: []Buffer{{Param: "out", Size: 3 * 2048, Init: init}}})
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
