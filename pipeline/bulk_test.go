@@ -164,6 +164,21 @@ func TestSharedCluster(t *testing.T) {
 	}
 }
 
+// tryWaitReadWord is the waiting side of the bulk-copy latency tests:
+// each thread counts its try_waits on phase 0 of bar in %r10, the lanes
+// of %p3 mark their wake-up with the add to %r22, and each thread then
+// reads word tid of sm into %r9.
+const tryWaitReadWord = `
+WAIT:
+	add.u32 %r10, %r10, 1;
+	mbarrier.try_wait.parity.shared::cta.b64 %p5, [bar], 0;
+	@!%p5 bra WAIT;
+	@%p3 add.u32 %r22, %r1, 0;
+	mul.lo.u32 %r7, %r1, 4;
+	mov.u32 %r8, sm;
+	add.u32 %r8, %r8, %r7;
+	ld.shared.u32 %r9, [%r8];`
+
 // The transaction bytes of a cp.async.bulk copy into shared memory reach
 // its mbarrier when the copy completes, the memory latency after issue
 // (lat.global from global memory, lat.shared within shared memory), not at
@@ -193,16 +208,7 @@ func TestBulkTxLatency(t *testing.T) {
 POLL:
 	mbarrier.test_wait.parity.shared::cta.b64 %p4, [bar+8], 0;
 	@!%p4 bra POLL;
-	add.u32 %r21, %r1, 0;
-WAIT:
-	add.u32 %r10, %r10, 1;
-	mbarrier.try_wait.parity.shared::cta.b64 %p5, [bar], 0;
-	@!%p5 bra WAIT;
-	@%p3 add.u32 %r22, %r1, 0;
-	mul.lo.u32 %r7, %r1, 4;
-	mov.u32 %r8, sm;
-	add.u32 %r8, %r8, %r7;
-	ld.shared.u32 %r9, [%r8];
+	add.u32 %r21, %r1, 0;`+tryWaitReadWord+`
 	st.global.u32 [%rd3+1024], %r9;
 	@%p2 ld.shared.u32 %r9, [sm+256];
 	@%p2 st.global.u32 [%rd1+1536], %r9;
@@ -270,16 +276,7 @@ func TestBulkTxLastArrivalAfterCopy(t *testing.T) {
 	@%p2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 256;
 	@%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 256, [bar];
 	@%p4 mbarrier.arrive.shared::cta.b64 _, [bar];
-	ret;
-WAIT:
-	add.u32 %r10, %r10, 1;
-	mbarrier.try_wait.parity.shared::cta.b64 %p5, [bar], 0;
-	@!%p5 bra WAIT;
-	@%p3 add.u32 %r22, %r1, 0;
-	mul.lo.u32 %r7, %r1, 4;
-	mov.u32 %r8, sm;
-	add.u32 %r8, %r8, %r7;
-	ld.shared.u32 %r9, [%r8];
+	ret;`+tryWaitReadWord+`
 	st.global.u32 [%rd3+512], %r9;
 	st.global.u32 [%rd3+1024], %r10;
 	ret;`)
