@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/binary"
 	"math/rand"
 	"testing"
 )
@@ -72,15 +71,14 @@ DONE:
 	sm, rep, log := runLogged(t, cfg, src, initLaunch(64, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
-	word := func(i int) uint32 { return binary.LittleEndian.Uint32(init[4*i:]) }
 	for i := 0; i < 128; i++ {
-		if out[256+i] != word(i) {
-			t.Errorf("global->shared word %d: %#x, want %#x", i, out[256+i], word(i))
+		if out[256+i] != wordAt(init, i) {
+			t.Errorf("global->shared word %d: %#x, want %#x", i, out[256+i], wordAt(init, i))
 		}
 	}
 	for i := 0; i < 16; i++ {
-		if out[384+i] != word(16+i) {
-			t.Errorf("shared->shared->global word %d: %#x, want %#x", i, out[384+i], word(16+i))
+		if out[384+i] != wordAt(init, 16+i) {
+			t.Errorf("shared->shared->global word %d: %#x, want %#x", i, out[384+i], wordAt(init, 16+i))
 		}
 	}
 	if got := out[768]; got != 4 {
@@ -222,17 +220,16 @@ POLL:
 	sm, rep, log := runLogged(t, cfg, src, initLaunch(64, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
-	word := func(i int) uint32 { return binary.LittleEndian.Uint32(init[4*i:]) }
 	for i := 0; i < 64; i++ {
-		if out[256+i] != word(i) {
-			t.Errorf("first copy, word %d: %#x, want %#x", i, out[256+i], word(i))
+		if out[256+i] != wordAt(init, i) {
+			t.Errorf("first copy, word %d: %#x, want %#x", i, out[256+i], wordAt(init, i))
 		}
 		if out[512+i] != 1 {
 			t.Errorf("thread %d made %d try_waits, want 1", i, out[512+i])
 		}
 	}
-	if out[384] != word(64) || out[385] != word(79) {
-		t.Errorf("second copy, words 64 and 79: %#x %#x, want %#x %#x", out[384], out[385], word(64), word(79))
+	if out[384] != wordAt(init, 64) || out[385] != wordAt(init, 79) {
+		t.Errorf("second copy, words 64 and 79: %#x %#x, want %#x %#x", out[384], out[385], wordAt(init, 64), wordAt(init, 79))
 	}
 	cycle := func(text string, exec bool) uint64 {
 		for _, i := range log.at(pcOfText(t, sm, text)) {
@@ -287,7 +284,7 @@ func TestBulkTxLastArrivalAfterCopy(t *testing.T) {
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	for i := 32; i < 64; i++ {
-		if want := binary.LittleEndian.Uint32(init[4*i:]); out[128+i] != want {
+		if want := wordAt(init, i); out[128+i] != want {
 			t.Errorf("word %d: %#x, want %#x", i, out[128+i], want)
 		}
 		if out[256+i] != 1 {

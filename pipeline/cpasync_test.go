@@ -1,9 +1,6 @@
 package pipeline
 
-import (
-	"encoding/binary"
-	"testing"
-)
+import "testing"
 
 // cp.async (PTX ISA 9.7.9.25): each of 32 threads copies 16 bytes
 // (.cg) and 8 bytes (.ca, src-size = tid % 9: the rest zero-filled) from
@@ -54,16 +51,15 @@ func TestCpAsync(t *testing.T) {
 	sm, rep, log := runLogged(t, cfg, src, initLaunch(32, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
-	word := func(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }
 	for tid := 0; tid < 32; tid++ {
 		nb := (tid + 1) % 32
 		var want [6]uint32
 		for k := 0; k < 4; k++ {
-			want[k] = word(init[16*nb+4*k:])
+			want[k] = wordAt(init, 4*nb+k)
 		}
 		var b [8]byte
 		copy(b[:nb%9], init[512+8*nb:])
-		want[4], want[5] = word(b[:]), word(b[4:])
+		want[4], want[5] = wordAt(b[:], 0), wordAt(b[:], 1)
 		for k, w := range want {
 			if got := out[256+6*tid+k]; got != w {
 				t.Errorf("thread %d word %d: %#x, want %#x", tid, k, got, w)
@@ -136,7 +132,7 @@ func TestCpAsyncGroupsPerThread(t *testing.T) {
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	for tid := 16; tid < 32; tid++ {
-		if want := binary.LittleEndian.Uint32(init[16*tid:]); out[128+tid] != want {
+		if want := wordAt(init, 4*tid); out[128+tid] != want {
 			t.Errorf("thread %d: %#x, want %#x", tid, out[128+tid], want)
 		}
 	}
@@ -175,7 +171,7 @@ func TestCpAsyncIgnoreSrc(t *testing.T) {
 	out := rep.Buffers["out"]
 	for tid := 0; tid < 32; tid++ {
 		for k := 0; k < 2; k++ {
-			want := binary.LittleEndian.Uint32(init[8*tid+4*k:])
+			want := wordAt(init, 2*tid+k)
 			if tid%2 == 1 {
 				want = 0
 			}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
 
@@ -182,3 +183,6 @@ func (l issueLog) firstCycle(t testing.TB, sm *SM, text string) uint64 {
 	}
 	return at[0].Cycle
 }
+
+// wordAt returns the little-endian 32-bit word i of b.
+func wordAt(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }

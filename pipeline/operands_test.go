@@ -95,9 +95,7 @@ func TestWideVectorsAndVectorMov(t *testing.T) {
 	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{n, 1, 1}, Buffers: []Buffer{{Param: "out", Size: 3 * 2048, Init: init}}})
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
-	in := func(i int) uint32 {
-		return uint32(init[4*i]) | uint32(init[4*i+1])<<8 | uint32(init[4*i+2])<<16 | uint32(init[4*i+3])<<24
-	}
+	in := func(i int) uint32 { return wordAt(init, i) }
 	for tid := 0; tid < n; tid++ {
 		b := 8 * tid
 		// .v8: the first four reversed by the vector-register swap.
