@@ -1,6 +1,21 @@
 package pipeline
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
+
+// chunkAddrs is the PTX that points each thread at its chunk of n bytes:
+// %r6 in sm, %rd5 in the out buffer (%r3 is the offset, %r5 sm, %rd4 the
+// offset widened).
+func chunkAddrs(n int) string {
+	return fmt.Sprintf(`
+	mul.lo.u32 %%r3, %%r1, %d;
+	mov.u32 %%r5, sm;
+	add.u32 %%r6, %%r5, %%r3;
+	cvt.u64.u32 %%rd4, %%r3;
+	add.s64 %%rd5, %%rd1, %%rd4;`, n)
+}
 
 // cp.async (PTX ISA 9.7.9.25): each of 32 threads copies 16 bytes
 // (.cg) and 8 bytes (.ca, src-size = tid % 9: the rest zero-filled) from
@@ -110,12 +125,7 @@ func TestCpAsyncMbarrierArrive(t *testing.T) {
 // wait_group 0 does not wait for the other lanes' uncommitted copies;
 // wait_all does, and the copied words are then in shared memory.
 func TestCpAsyncGroupsPerThread(t *testing.T) {
-	src := kernelWith(".shared .align 16 .b8 sm[512];", `
-	mul.lo.u32 %r3, %r1, 16;
-	mov.u32 %r5, sm;
-	add.u32 %r6, %r5, %r3;
-	cvt.u64.u32 %rd4, %r3;
-	add.s64 %rd5, %rd1, %rd4;
+	src := kernelWith(".shared .align 16 .b8 sm[512];", chunkAddrs(16)+`
 	setp.ge.u32 %p1, %r1, 16;
 	@%p1 cp.async.cg.shared.global [%r6], [%rd5], 16;
 	@!%p1 cp.async.commit_group;
@@ -150,12 +160,7 @@ func TestCpAsyncGroupsPerThread(t *testing.T) {
 // destination are zero) and a cache policy (.L2::cache_hint: read, not
 // used): odd threads ignore their source, even threads copy 8 bytes.
 func TestCpAsyncIgnoreSrc(t *testing.T) {
-	src := kernelWith(".shared .align 16 .b8 sm[256];", `
-	mul.lo.u32 %r3, %r1, 8;
-	mov.u32 %r5, sm;
-	add.u32 %r6, %r5, %r3;
-	cvt.u64.u32 %rd4, %r3;
-	add.s64 %rd5, %rd1, %rd4;
+	src := kernelWith(".shared .align 16 .b8 sm[256];", chunkAddrs(8)+`
 	st.shared.v2.u32 [%r6], {%r1, %r1};
 	and.b32 %r7, %r1, 1;
 	setp.ne.u32 %p1, %r7, 0;
