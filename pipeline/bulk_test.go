@@ -71,16 +71,8 @@ DONE:
 	sm, rep, log := runLogged(t, cfg, src, initLaunch(64, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
-	for i := 0; i < 128; i++ {
-		if out[256+i] != wordAt(init, i) {
-			t.Errorf("global->shared word %d: %#x, want %#x", i, out[256+i], wordAt(init, i))
-		}
-	}
-	for i := 0; i < 16; i++ {
-		if out[384+i] != wordAt(init, 16+i) {
-			t.Errorf("shared->shared->global word %d: %#x, want %#x", i, out[384+i], wordAt(init, 16+i))
-		}
-	}
+	wantCopied(t, "global->shared", out, 256, init, 0, 128)
+	wantCopied(t, "shared->shared->global", out, 384, init, 16, 16)
 	if got := out[768]; got != 4 {
 		t.Errorf("bar3 test_wait after arrive / complete_tx 60 / complete_tx 40: %03b, want 100", got)
 	}
@@ -220,10 +212,8 @@ POLL:
 	sm, rep, log := runLogged(t, cfg, src, initLaunch(64, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
+	wantCopied(t, "first copy,", out, 256, init, 0, 64)
 	for i := 0; i < 64; i++ {
-		if out[256+i] != wordAt(init, i) {
-			t.Errorf("first copy, word %d: %#x, want %#x", i, out[256+i], wordAt(init, i))
-		}
 		if out[512+i] != 1 {
 			t.Errorf("thread %d made %d try_waits, want 1", i, out[512+i])
 		}
@@ -283,10 +273,8 @@ func TestBulkTxLastArrivalAfterCopy(t *testing.T) {
 	sm, rep, log := runLogged(t, cfg, src, initLaunch(64, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
+	wantCopied(t, "copy,", out, 160, init, 32, 32)
 	for i := 32; i < 64; i++ {
-		if want := wordAt(init, i); out[128+i] != want {
-			t.Errorf("word %d: %#x, want %#x", i, out[128+i], want)
-		}
 		if out[256+i] != 1 {
 			t.Errorf("thread %d made %d try_waits, want 1", i, out[256+i])
 		}
@@ -295,6 +283,17 @@ func TestBulkTxLastArrivalAfterCopy(t *testing.T) {
 	for _, i := range log.at(pcOfText(t, sm, "add.u32 %r22")) {
 		if i.Exec != 0 && (i.Cycle < cp+200 || i.Cycle > cp+220) {
 			t.Errorf("warp 1 resumed at %d; the copy was issued at %d, lat.global 200", i.Cycle, cp)
+		}
+	}
+}
+
+// wantCopied checks that out[at+i] is word from+i of src for i < n: n
+// words copied from src (the out buffer's initial contents) to out at.
+func wantCopied(t *testing.T, what string, out []uint32, at int, src []byte, from, n int) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		if want := wordAt(src, from+i); out[at+i] != want {
+			t.Errorf("%s word %d: %#x, want %#x", what, from+i, out[at+i], want)
 		}
 	}
 }
