@@ -169,6 +169,17 @@ WAIT:
 	add.u32 %r8, %r8, %r7;
 	ld.shared.u32 %r9, [%r8];`
 
+// wantOneTryWait checks that threads from..to-1 woke from tryWaitReadWord
+// after one try_wait each: counts holds their %r10, indexed by thread.
+func wantOneTryWait(t *testing.T, counts []uint32, from, to int) {
+	t.Helper()
+	for i := from; i < to; i++ {
+		if counts[i] != 1 {
+			t.Errorf("thread %d made %d try_waits, want 1", i, counts[i])
+		}
+	}
+}
+
 // The transaction bytes of a cp.async.bulk copy into shared memory reach
 // its mbarrier when the copy completes, the memory latency after issue
 // (lat.global from global memory, lat.shared within shared memory), not at
@@ -213,11 +224,7 @@ POLL:
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	wantCopied(t, "first copy,", out, 256, init, 0, 64)
-	for i := 0; i < 64; i++ {
-		if out[512+i] != 1 {
-			t.Errorf("thread %d made %d try_waits, want 1", i, out[512+i])
-		}
-	}
+	wantOneTryWait(t, out[512:], 0, 64)
 	if out[384] != wordAt(init, 64) || out[385] != wordAt(init, 79) {
 		t.Errorf("second copy, words 64 and 79: %#x %#x, want %#x %#x", out[384], out[385], wordAt(init, 64), wordAt(init, 79))
 	}
@@ -274,11 +281,7 @@ func TestBulkTxLastArrivalAfterCopy(t *testing.T) {
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	wantCopied(t, "copy,", out, 160, init, 32, 32)
-	for i := 32; i < 64; i++ {
-		if out[256+i] != 1 {
-			t.Errorf("thread %d made %d try_waits, want 1", i, out[256+i])
-		}
-	}
+	wantOneTryWait(t, out[256:], 32, 64)
 	cp := log.firstCycle(t, sm, "[sm], [%rd1], 256")
 	for _, i := range log.at(pcOfText(t, sm, "add.u32 %r22")) {
 		if i.Exec != 0 && (i.Cycle < cp+200 || i.Cycle > cp+220) {
