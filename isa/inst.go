@@ -111,12 +111,7 @@ var opcodeNames = [...]string{
 	OpREDUX: "REDUX", OpMATCH: "MATCH", OpELECT: "ELECT", OpCPASYNC: "CPASYNC",
 }
 
-func (o Opcode) String() string {
-	if int(o) < len(opcodeNames) && opcodeNames[o] != "" {
-		return opcodeNames[o]
-	}
-	return fmt.Sprintf("OP%d", uint8(o))
-}
+func (o Opcode) String() string { return enumName(opcodeNames[:], uint8(o), "OP%d") }
 
 // ParseOpcode maps a mnemonic ("ADD") to its opcode.
 func ParseOpcode(s string) (Opcode, bool) {

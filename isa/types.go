@@ -46,12 +46,7 @@ var typeNames = [...]string{
 	E4M3: "e4m3", E5M2: "e5m2", E4M3x2: "e4m3x2", E5M2x2: "e5m2x2",
 }
 
-func (t Type) String() string {
-	if int(t) < len(typeNames) && typeNames[t] != "" {
-		return typeNames[t]
-	}
-	return fmt.Sprintf("type(%d)", uint8(t))
-}
+func (t Type) String() string { return enumName(typeNames[:], uint8(t), "type(%d)") }
 
 // ParseType maps a type name without its dot ("u32") to a Type.
 func ParseType(s string) (Type, bool) {
@@ -167,4 +162,13 @@ func (t Type) Half() Type {
 		return B16
 	}
 	return B8
+}
+
+// enumName is the name of v in names, or v printed with format where
+// names has none: the String of an enumeration.
+func enumName(names []string, v uint8, format string) string {
+	if int(v) < len(names) && names[v] != "" {
+		return names[v]
+	}
+	return fmt.Sprintf(format, v)
 }

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/binary"
 	"math/rand"
 	"testing"
 )
@@ -67,31 +66,19 @@ WAIT2:
 	cp.async.bulk.prefetch.L2.global [%rd1], 256;
 DONE:
 	ret;`)
-	init := make([]byte, 4096)
-	for i := range init[:1024] {
-		init[i] = byte(i*11 + 7)
-	}
+	init := patternBytes(4096, 1024, 11, 7)
 	cfg := smallConfig()
-	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	sm, rep, log := runLogged(t, cfg, src, initLaunch(64, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
-	word := func(i int) uint32 { return binary.LittleEndian.Uint32(init[4*i:]) }
-	for i := 0; i < 128; i++ {
-		if out[256+i] != word(i) {
-			t.Errorf("global->shared word %d: %#x, want %#x", i, out[256+i], word(i))
-		}
-	}
-	for i := 0; i < 16; i++ {
-		if out[384+i] != word(16+i) {
-			t.Errorf("shared->shared->global word %d: %#x, want %#x", i, out[384+i], word(16+i))
-		}
-	}
+	wantCopied(t, "global->shared", out, 256, init, 0, 128)
+	wantCopied(t, "shared->shared->global", out, 384, init, 16, 16)
 	if got := out[768]; got != 4 {
 		t.Errorf("bar3 test_wait after arrive / complete_tx 60 / complete_tx 40: %03b, want 100", got)
 	}
 	lat := uint64(cfg.Lat.Global)
-	cp := log.at(pcOfText(t, sm, "cp.async.bulk.global.shared::cta"))[0].Cycle
-	after := log.at(pcOfText(t, sm, "add.u32 %r20"))[0].Cycle
+	cp := log.firstCycle(t, sm, "cp.async.bulk.global.shared::cta")
+	after := log.firstCycle(t, sm, "add.u32 %r20")
 	if after < cp+lat {
 		t.Errorf("shared->global copy at %d (latency %d), next instruction after wait_group at %d", cp, lat, after)
 	}
@@ -167,6 +154,32 @@ func TestSharedCluster(t *testing.T) {
 	}
 }
 
+// tryWaitReadWord is the waiting side of the bulk-copy latency tests:
+// each thread counts its try_waits on phase 0 of bar in %r10, the lanes
+// of %p3 mark their wake-up with the add to %r22, and each thread then
+// reads word tid of sm into %r9.
+const tryWaitReadWord = `
+WAIT:
+	add.u32 %r10, %r10, 1;
+	mbarrier.try_wait.parity.shared::cta.b64 %p5, [bar], 0;
+	@!%p5 bra WAIT;
+	@%p3 add.u32 %r22, %r1, 0;
+	mul.lo.u32 %r7, %r1, 4;
+	mov.u32 %r8, sm;
+	add.u32 %r8, %r8, %r7;
+	ld.shared.u32 %r9, [%r8];`
+
+// wantOneTryWait checks that threads from..to-1 woke from tryWaitReadWord
+// after one try_wait each: counts holds their %r10, indexed by thread.
+func wantOneTryWait(t *testing.T, counts []uint32, from, to int) {
+	t.Helper()
+	for i := from; i < to; i++ {
+		if counts[i] != 1 {
+			t.Errorf("thread %d made %d try_waits, want 1", i, counts[i])
+		}
+	}
+}
+
 // The transaction bytes of a cp.async.bulk copy into shared memory reach
 // its mbarrier when the copy completes, the memory latency after issue
 // (lat.global from global memory, lat.shared within shared memory), not at
@@ -196,16 +209,7 @@ func TestBulkTxLatency(t *testing.T) {
 POLL:
 	mbarrier.test_wait.parity.shared::cta.b64 %p4, [bar+8], 0;
 	@!%p4 bra POLL;
-	add.u32 %r21, %r1, 0;
-WAIT:
-	add.u32 %r10, %r10, 1;
-	mbarrier.try_wait.parity.shared::cta.b64 %p5, [bar], 0;
-	@!%p5 bra WAIT;
-	@%p3 add.u32 %r22, %r1, 0;
-	mul.lo.u32 %r7, %r1, 4;
-	mov.u32 %r8, sm;
-	add.u32 %r8, %r8, %r7;
-	ld.shared.u32 %r9, [%r8];
+	add.u32 %r21, %r1, 0;`+tryWaitReadWord+`
 	st.global.u32 [%rd3+1024], %r9;
 	@%p2 ld.shared.u32 %r9, [sm+256];
 	@%p2 st.global.u32 [%rd1+1536], %r9;
@@ -213,26 +217,16 @@ WAIT:
 	@%p2 st.global.u32 [%rd1+1540], %r9;
 	st.global.u32 [%rd3+2048], %r10;
 	ret;`)
-	init := make([]byte, 4*640)
-	for i := range init[:320] {
-		init[i] = byte(i*13 + 5)
-	}
+	init := patternBytes(4*640, 320, 13, 5)
 	cfg := smallConfig()
 	cfg.Lat.Global, cfg.Lat.Shared = 200, 30
-	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	sm, rep, log := runLogged(t, cfg, src, initLaunch(64, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
-	word := func(i int) uint32 { return binary.LittleEndian.Uint32(init[4*i:]) }
-	for i := 0; i < 64; i++ {
-		if out[256+i] != word(i) {
-			t.Errorf("first copy, word %d: %#x, want %#x", i, out[256+i], word(i))
-		}
-		if out[512+i] != 1 {
-			t.Errorf("thread %d made %d try_waits, want 1", i, out[512+i])
-		}
-	}
-	if out[384] != word(64) || out[385] != word(79) {
-		t.Errorf("second copy, words 64 and 79: %#x %#x, want %#x %#x", out[384], out[385], word(64), word(79))
+	wantCopied(t, "first copy,", out, 256, init, 0, 64)
+	wantOneTryWait(t, out[512:], 0, 64)
+	if out[384] != wordAt(init, 64) || out[385] != wordAt(init, 79) {
+		t.Errorf("second copy, words 64 and 79: %#x %#x, want %#x %#x", out[384], out[385], wordAt(init, 64), wordAt(init, 79))
 	}
 	cycle := func(text string, exec bool) uint64 {
 		for _, i := range log.at(pcOfText(t, sm, text)) {
@@ -276,40 +270,33 @@ func TestBulkTxLastArrivalAfterCopy(t *testing.T) {
 	@%p2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 256;
 	@%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 256, [bar];
 	@%p4 mbarrier.arrive.shared::cta.b64 _, [bar];
-	ret;
-WAIT:
-	add.u32 %r10, %r10, 1;
-	mbarrier.try_wait.parity.shared::cta.b64 %p5, [bar], 0;
-	@!%p5 bra WAIT;
-	@%p3 add.u32 %r22, %r1, 0;
-	mul.lo.u32 %r7, %r1, 4;
-	mov.u32 %r8, sm;
-	add.u32 %r8, %r8, %r7;
-	ld.shared.u32 %r9, [%r8];
+	ret;`+tryWaitReadWord+`
 	st.global.u32 [%rd3+512], %r9;
 	st.global.u32 [%rd3+1024], %r10;
 	ret;`)
-	init := make([]byte, 4*320)
-	for i := range init[:256] {
-		init[i] = byte(i*7 + 3)
-	}
+	init := patternBytes(4*320, 256, 7, 3)
 	cfg := smallConfig()
 	cfg.Lat.Global = 200
-	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{64, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	sm, rep, log := runLogged(t, cfg, src, initLaunch(64, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
-	for i := 32; i < 64; i++ {
-		if want := binary.LittleEndian.Uint32(init[4*i:]); out[128+i] != want {
-			t.Errorf("word %d: %#x, want %#x", i, out[128+i], want)
-		}
-		if out[256+i] != 1 {
-			t.Errorf("thread %d made %d try_waits, want 1", i, out[256+i])
-		}
-	}
-	cp := log.at(pcOfText(t, sm, "[sm], [%rd1], 256"))[0].Cycle
+	wantCopied(t, "copy,", out, 160, init, 32, 32)
+	wantOneTryWait(t, out[256:], 32, 64)
+	cp := log.firstCycle(t, sm, "[sm], [%rd1], 256")
 	for _, i := range log.at(pcOfText(t, sm, "add.u32 %r22")) {
 		if i.Exec != 0 && (i.Cycle < cp+200 || i.Cycle > cp+220) {
 			t.Errorf("warp 1 resumed at %d; the copy was issued at %d, lat.global 200", i.Cycle, cp)
+		}
+	}
+}
+
+// wantCopied checks that out[at+i] is word from+i of src for i < n: n
+// words copied from src (the out buffer's initial contents) to out at.
+func wantCopied(t *testing.T, what string, out []uint32, at int, src []byte, from, n int) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		if want := wordAt(src, from+i); out[at+i] != want {
+			t.Errorf("%s word %d: %#x, want %#x", what, from+i, out[at+i], want)
 		}
 	}
 }

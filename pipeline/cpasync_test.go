@@ -1,9 +1,21 @@
 package pipeline
 
 import (
-	"encoding/binary"
+	"fmt"
 	"testing"
 )
+
+// chunkAddrs is the PTX that points each thread at its chunk of n bytes:
+// %r6 in sm, %rd5 in the out buffer (%r3 is the offset, %r5 sm, %rd4 the
+// offset widened).
+func chunkAddrs(n int) string {
+	return fmt.Sprintf(`
+	mul.lo.u32 %%r3, %%r1, %d;
+	mov.u32 %%r5, sm;
+	add.u32 %%r6, %%r5, %%r3;
+	cvt.u64.u32 %%rd4, %%r3;
+	add.s64 %%rd5, %%rd1, %%rd4;`, n)
+}
 
 // cp.async (PTX ISA 9.7.9.25): each of 32 threads copies 16 bytes
 // (.cg) and 8 bytes (.ca, src-size = tid % 9: the rest zero-filled) from
@@ -49,24 +61,20 @@ func TestCpAsync(t *testing.T) {
 	st.global.v2.u32 [%rd9+1040], {%r16, %r17};
 	ret;`)
 	const words = 1024/4 + 32*6
-	init := make([]byte, 4*words)
-	for i := 0; i < 1024; i++ {
-		init[i] = byte(i*7 + 3)
-	}
+	init := patternBytes(4*words, 1024, 7, 3)
 	cfg := smallConfig()
-	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: []Buffer{{Param: "out", Size: 4 * words, Init: init}}})
+	sm, rep, log := runLogged(t, cfg, src, initLaunch(32, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
-	word := func(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }
 	for tid := 0; tid < 32; tid++ {
 		nb := (tid + 1) % 32
 		var want [6]uint32
 		for k := 0; k < 4; k++ {
-			want[k] = word(init[16*nb+4*k:])
+			want[k] = wordAt(init, 4*nb+k)
 		}
 		var b [8]byte
 		copy(b[:nb%9], init[512+8*nb:])
-		want[4], want[5] = word(b[:]), word(b[4:])
+		want[4], want[5] = wordAt(b[:], 0), wordAt(b[:], 1)
 		for k, w := range want {
 			if got := out[256+6*tid+k]; got != w {
 				t.Errorf("thread %d word %d: %#x, want %#x", tid, k, got, w)
@@ -74,10 +82,10 @@ func TestCpAsync(t *testing.T) {
 		}
 	}
 	lat := uint64(cfg.Lat.Global)
-	first := log.at(pcOfText(t, sm, "cp.async.cg"))[0].Cycle
-	second := log.at(pcOfText(t, sm, "cp.async.ca"))[0].Cycle
-	afterGroup := log.at(pcOfText(t, sm, "add.u32 %r20"))[0].Cycle
-	afterAll := log.at(pcOfText(t, sm, "bar.sync"))[0].Cycle
+	first := log.firstCycle(t, sm, "cp.async.cg")
+	second := log.firstCycle(t, sm, "cp.async.ca")
+	afterGroup := log.firstCycle(t, sm, "add.u32 %r20")
+	afterAll := log.firstCycle(t, sm, "bar.sync")
 	if afterGroup < first+lat || afterAll < second+lat {
 		t.Errorf("copies at %d and %d (latency %d); after wait_group 1 at %d, after wait_all at %d", first, second, lat, afterGroup, afterAll)
 	}
@@ -117,12 +125,7 @@ func TestCpAsyncMbarrierArrive(t *testing.T) {
 // wait_group 0 does not wait for the other lanes' uncommitted copies;
 // wait_all does, and the copied words are then in shared memory.
 func TestCpAsyncGroupsPerThread(t *testing.T) {
-	src := kernelWith(".shared .align 16 .b8 sm[512];", `
-	mul.lo.u32 %r3, %r1, 16;
-	mov.u32 %r5, sm;
-	add.u32 %r6, %r5, %r3;
-	cvt.u64.u32 %rd4, %r3;
-	add.s64 %rd5, %rd1, %rd4;
+	src := kernelWith(".shared .align 16 .b8 sm[512];", chunkAddrs(16)+`
 	setp.ge.u32 %p1, %r1, 16;
 	@%p1 cp.async.cg.shared.global [%r6], [%rd5], 16;
 	@!%p1 cp.async.commit_group;
@@ -133,23 +136,20 @@ func TestCpAsyncGroupsPerThread(t *testing.T) {
 	ld.shared.u32 %r7, [%r6];
 	st.global.u32 [%rd3+512], %r7;
 	ret;`)
-	init := make([]byte, 4*(128+32))
-	for i := range init[:512] {
-		init[i] = byte(i*5 + 1)
-	}
+	init := patternBytes(4*(128+32), 512, 5, 1)
 	cfg := smallConfig()
-	sm, rep, log := runLogged(t, cfg, src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	sm, rep, log := runLogged(t, cfg, src, initLaunch(32, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	for tid := 16; tid < 32; tid++ {
-		if want := binary.LittleEndian.Uint32(init[16*tid:]); out[128+tid] != want {
+		if want := wordAt(init, 4*tid); out[128+tid] != want {
 			t.Errorf("thread %d: %#x, want %#x", tid, out[128+tid], want)
 		}
 	}
 	lat := uint64(cfg.Lat.Global)
-	cp := log.at(pcOfText(t, sm, "cp.async.cg"))[0].Cycle
-	afterGroup := log.at(pcOfText(t, sm, "add.u32 %r20"))[0].Cycle
-	afterAll := log.at(pcOfText(t, sm, "add.u32 %r21"))[0].Cycle
+	cp := log.firstCycle(t, sm, "cp.async.cg")
+	afterGroup := log.firstCycle(t, sm, "add.u32 %r20")
+	afterAll := log.firstCycle(t, sm, "add.u32 %r21")
 	if afterGroup >= cp+lat || afterAll < cp+lat {
 		t.Errorf("copy at %d (latency %d); after wait_group 0 at %d (want before %d), after wait_all at %d (want from %d)", cp, lat, afterGroup, cp+lat, afterAll, cp+lat)
 	}
@@ -160,12 +160,7 @@ func TestCpAsyncGroupsPerThread(t *testing.T) {
 // destination are zero) and a cache policy (.L2::cache_hint: read, not
 // used): odd threads ignore their source, even threads copy 8 bytes.
 func TestCpAsyncIgnoreSrc(t *testing.T) {
-	src := kernelWith(".shared .align 16 .b8 sm[256];", `
-	mul.lo.u32 %r3, %r1, 8;
-	mov.u32 %r5, sm;
-	add.u32 %r6, %r5, %r3;
-	cvt.u64.u32 %rd4, %r3;
-	add.s64 %rd5, %rd1, %rd4;
+	src := kernelWith(".shared .align 16 .b8 sm[256];", chunkAddrs(8)+`
 	st.shared.v2.u32 [%r6], {%r1, %r1};
 	and.b32 %r7, %r1, 1;
 	setp.ne.u32 %p1, %r7, 0;
@@ -175,16 +170,13 @@ func TestCpAsyncIgnoreSrc(t *testing.T) {
 	ld.shared.v2.u32 {%r8, %r9}, [%r6];
 	st.global.v2.u32 [%rd5+256], {%r8, %r9};
 	ret;`)
-	init := make([]byte, 512)
-	for i := range init[:256] {
-		init[i] = byte(i*13 + 5)
-	}
-	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}})
+	init := patternBytes(512, 256, 13, 5)
+	_, rep := runPTX(t, smallConfig(), src, initLaunch(32, init))
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	for tid := 0; tid < 32; tid++ {
 		for k := 0; k < 2; k++ {
-			want := binary.LittleEndian.Uint32(init[8*tid+4*k:])
+			want := wordAt(init, 2*tid+k)
 			if tid%2 == 1 {
 				want = 0
 			}

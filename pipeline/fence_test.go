@@ -25,8 +25,8 @@ func TestFenceScopes(t *testing.T) {
 			src := kernel("\tadd.u32 %r5, %r1, 7;\n\tst.global.u32 [%rd3], %r5;\n\t" + op + ";\n\tadd.u32 %r6, %r1, 1;\n\tret;")
 			sm, rep, log := runLogged(t, cfg, src, threadsLaunch(32))
 			wantCompleted(t, rep)
-			st := log.at(pcOfText(t, sm, "st.global.u32"))[0].Cycle
-			next := log.at(pcOfText(t, sm, "add.u32 %r6"))[0].Cycle
+			st := log.firstCycle(t, sm, "st.global.u32")
+			next := log.firstCycle(t, sm, "add.u32 %r6")
 			if next < st+100 || rep.Stalls["membar"] == 0 {
 				t.Errorf("store at %d, next instruction at %d (lat.global 100), membar stalls %d", st, next, rep.Stalls["membar"])
 			}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
 
@@ -155,3 +156,33 @@ func wantOut(t testing.TB, rep *Report, want func(i int) uint32) {
 		}
 	}
 }
+
+// patternBytes returns n bytes whose first filled are byte(i*mul + add),
+// a source pattern in which neighbouring words differ, and the rest zero.
+func patternBytes(n, filled, mul, add int) []byte {
+	b := make([]byte, n)
+	for i := range b[:filled] {
+		b[i] = byte(i*mul + add)
+	}
+	return b
+}
+
+// initLaunch is one CTA of threads threads in x with an out buffer that
+// holds init.
+func initLaunch(threads int, init []byte) Launch {
+	return Launch{Block: [3]uint32{uint32(threads), 1, 1}, Buffers: []Buffer{{Param: "out", Size: len(init), Init: init}}}
+}
+
+// firstCycle returns the cycle at which the instruction from the source
+// line containing text first issued.
+func (l issueLog) firstCycle(t testing.TB, sm *SM, text string) uint64 {
+	t.Helper()
+	at := l.at(pcOfText(t, sm, text))
+	if len(at) == 0 {
+		t.Fatalf("%q never issued", text)
+	}
+	return at[0].Cycle
+}
+
+// wordAt returns the little-endian 32-bit word i of b.
+func wordAt(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }

@@ -91,16 +91,11 @@ func TestWideVectorsAndVectorMov(t *testing.T) {
 	st.global.v4.b64 [%rd5+4096], {%rd6, %rd7, %rd8, %rd9};
 	ret;`)
 	const n = 64
-	init := make([]byte, 4*8*n)
-	for i := range init {
-		init[i] = byte(i*5 + 1)
-	}
+	init := patternBytes(4*8*n, 4*8*n, 5, 1)
 	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{n, 1, 1}, Buffers: []Buffer{{Param: "out", Size: 3 * 2048, Init: init}}})
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
-	in := func(i int) uint32 {
-		return uint32(init[4*i]) | uint32(init[4*i+1])<<8 | uint32(init[4*i+2])<<16 | uint32(init[4*i+3])<<24
-	}
+	in := func(i int) uint32 { return wordAt(init, i) }
 	for tid := 0; tid < n; tid++ {
 		b := 8 * tid
 		// .v8: the first four reversed by the vector-register swap.
