@@ -92,7 +92,7 @@ if command -v valgrind >/dev/null 2>&1; then
     # when it times a contended runtime lock (rarely, under valgrind's one
     # thread): such a run dies of SIGILL and is repeated.
     for _ in $(seq 1 20); do
-      if GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$b" run "${a[@]}" "$@" --json >"$tmp/cg.json" 2>"$tmp/cg.err"; then
+      if GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$b" run "${a[@]}" "$@" --json >"$tmp/cg.json" 2>"$tmp/cg.err"; then
         break
       fi
     done
