@@ -192,33 +192,10 @@ func Build(ctx context.Context, u Unit, opt HarnessOptions) (string, error) {
 	if err != nil {
 		return "", herr(err.Error(), "", err)
 	}
-	common := filepath.Join(vdir, "build")
-	if err := os.MkdirAll(common, 0o755); err != nil {
-		return "", herr(err.Error(), "", err)
-	}
-	lock, err := os.OpenFile(filepath.Join(common, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return "", herr(err.Error(), "", err)
-	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return "", herr("lock: "+err.Error(), "", err)
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-
 	set := ParamHash(u.Module(), u.Params())
-	args := []string{"-C", vdir, "--no-print-directory", "-j2", "harness",
-		"UNIT=" + u.Module(), "SET=" + set, "PARAMS=" + ParamString(u.Params()),
-		"BUILD=" + build, "RTL_DIR=" + rtlDir, "COMMON=" + filepath.Join(common, "common")}
-	cmd := exec.CommandContext(ctx, "make", args...)
-	var out bytes.Buffer
-	var w io.Writer = &out
-	if opt.BuildLog != nil {
-		w = io.MultiWriter(&out, opt.BuildLog)
-	}
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Run(); err != nil {
-		return "", herr("make failed: "+err.Error()+" (make "+strings.Join(args, " ")+")", out.String(), err)
+	if out, err := runMake(ctx, vdir, opt, "harness", "UNIT="+u.Module(), "SET="+set, "PARAMS="+ParamString(u.Params()),
+		"BUILD="+build, "RTL_DIR="+rtlDir); err != nil {
+		return "", herr(err.Error(), out, err)
 	}
 	return filepath.Join(build, u.Module()+"-"+set, "harness"), nil
 }
@@ -282,4 +259,38 @@ func tailLines(s string, n int) string {
 		ls = ls[len(ls)-n:]
 	}
 	return strings.Join(ls, "\n")
+}
+
+// runMake runs make's target in vdir with the variables vars (and the
+// shared Verilator runtime's COMMON) under the lock of the shared build
+// directory, which serializes the builds of every harness and the SM bench
+// (concurrent test binaries must not race). The output also goes to
+// opt.BuildLog; on failure it is returned with an error naming the command.
+func runMake(ctx context.Context, vdir string, opt HarnessOptions, target string, vars ...string) (string, error) {
+	common := filepath.Join(vdir, "build")
+	if err := os.MkdirAll(common, 0o755); err != nil {
+		return "", err
+	}
+	lock, err := os.OpenFile(filepath.Join(common, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return "", err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return "", fmt.Errorf("lock: %w", err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	args := append([]string{"-C", vdir, "--no-print-directory", "-j2", target}, vars...)
+	args = append(args, "COMMON="+filepath.Join(common, "common"))
+	cmd := exec.CommandContext(ctx, "make", args...)
+	var out bytes.Buffer
+	var w io.Writer = &out
+	if opt.BuildLog != nil {
+		w = io.MultiWriter(&out, opt.BuildLog)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Run(); err != nil {
+		return out.String(), fmt.Errorf("make failed: %w (make %s)", err, strings.Join(args, " "))
+	}
+	return out.String(), nil
 }

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/isa"
@@ -108,32 +107,9 @@ func BuildSM(ctx context.Context, cfg config.Config, opt HarnessOptions) (string
 	if err != nil {
 		return "", herr(err.Error(), "", err)
 	}
-	common := filepath.Join(vdir, "build")
-	if err := os.MkdirAll(common, 0o755); err != nil {
-		return "", herr(err.Error(), "", err)
-	}
-	lock, err := os.OpenFile(filepath.Join(common, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return "", herr(err.Error(), "", err)
-	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return "", herr("lock: "+err.Error(), "", err)
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 	set := ParamHash("sm_tb", ps)
-	args := []string{"-C", vdir, "--no-print-directory", "-j2", "sm",
-		"SET=" + set, "PARAMS=" + ParamString(ps),
-		"BUILD=" + build, "RTL_DIR=" + rtlDir, "COMMON=" + filepath.Join(common, "common")}
-	cmd := exec.CommandContext(ctx, "make", args...)
-	var out bytes.Buffer
-	var w io.Writer = &out
-	if opt.BuildLog != nil {
-		w = io.MultiWriter(&out, opt.BuildLog)
-	}
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Run(); err != nil {
-		return "", herr("make failed: "+err.Error()+" (make "+strings.Join(args, " ")+")", out.String(), err)
+	if out, err := runMake(ctx, vdir, opt, "sm", "SET="+set, "PARAMS="+ParamString(ps), "BUILD="+build, "RTL_DIR="+rtlDir); err != nil {
+		return "", herr(err.Error(), out, err)
 	}
 	return filepath.Join(build, "sm-"+set, "sm"), nil
 }
