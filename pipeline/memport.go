@@ -5,8 +5,10 @@
 package pipeline
 
 import (
+	"fmt"
 	"math/bits"
 
+	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/memsys"
 	"github.com/smsim/smsim/unitcfg"
@@ -51,9 +53,37 @@ type memPending struct {
 // (sm.mp.refusedState says which throttle the warp is in).
 var portRefused = &fault{kind: "port_refused"}
 
-// initMemPort builds the port for mem.model hier.
+// pickCarveout chooses the launch's shared-memory carveout (sm.carveout)
+// as the driver does: the smallest of l1.smem_carveouts that holds the
+// preference l1.smem_carveout_bytes and the shared memory of n resident
+// CTAs (config.L1.Carveout). A CTA that uses no shared memory needs none
+// of it (its reserved part included), so such a kernel keeps the
+// preference and the L1 the rest. When the largest carveout (or the fixed
+// one, without a list) holds fewer than n CTAs, fewer are resident; it
+// returns their number.
+func (sm *SM) pickCarveout(l1 config.L1, n int) (int, error) {
+	per := sm.smemSize + sm.reservedSmem
+	if sm.smemSize == 0 {
+		sm.carveout, _ = l1.Carveout(0)
+		return n, nil
+	}
+	cv, ok := l1.Carveout(n * per)
+	if !ok {
+		if n = cv / per; n < 1 {
+			return 0, &LaunchError{Field: "dynamic_smem", Msg: fmt.Sprintf("the CTA needs %d bytes of shared memory including %d reserved; the largest shared-memory carveout is %d bytes (l1.smem_carveout_bytes, l1.smem_carveouts)", per, sm.reservedSmem, cv)}
+		}
+		cv, _ = l1.Carveout(n * per)
+	}
+	sm.carveout = cv
+	return n, nil
+}
+
+// initMemPort builds the port for mem.model hier, its L1 the unified
+// storage less the launch's carveout.
 func (sm *SM) initMemPort() error {
-	pp, err := unitcfg.Port(sm.cfg)
+	cfg := sm.cfg
+	cfg.L1.SmemCarveoutBytes = sm.carveout
+	pp, err := unitcfg.Port(cfg)
 	if err != nil {
 		return err
 	}
@@ -268,6 +298,7 @@ func (sm *SM) memMetrics() map[string]float64 {
 		for _, v := range m.Values() {
 			out[v.Name] = v.Value
 		}
+		out["launch__shared_mem_config_size"] = float64(sm.carveout)
 	}
 	if sm.pt != nil {
 		for _, v := range sm.pt.u.Metrics() {
