@@ -11,6 +11,8 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/memsys"
+	"github.com/smsim/smsim/pipethrottle"
+	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/unitcfg"
 )
 
@@ -285,6 +287,20 @@ func (sm *SM) memNext(c uint64) uint64 {
 	return never
 }
 
+// MetricNames lists the keys the report's metrics hold with mem.model
+// hier and pipe.throttle on (Nsight Compute names, dots included).
+func MetricNames() []string {
+	var out []string
+	for _, v := range (&memsys.Metrics{}).Values() {
+		out = append(out, v.Name)
+	}
+	out = append(out, "launch__shared_mem_config_size")
+	for _, v := range (&pipethrottle.Unit{}).Metrics() {
+		out = append(out, v.Name)
+	}
+	return out
+}
+
 // memMetrics returns the memory system's and the execution pipes'
 // counters by their Nsight names (nil with mem.model flat and
 // pipe.throttle off).
@@ -306,4 +322,77 @@ func (sm *SM) memMetrics() map[string]float64 {
 		}
 	}
 	return out
+}
+
+// The memory port's paths, as a warp's next instruction needs them
+// (dinst.mpath): global and local accesses through the coalescer (lg),
+// shared ones through the banks, constant and parameter loads through the
+// constant cache. A generic access's path is its lanes': none here.
+const (
+	mpNone uint8 = iota
+	mpLG
+	mpShared
+	mpConst
+)
+
+// memPathOf is d's path (mpNone for anything but LD, ST and ATOM).
+func memPathOf(d *dinst) uint8 {
+	if d.cat != catLD && d.cat != catST && d.cat != catATOM {
+		return mpNone
+	}
+	switch d.space {
+	case isa.SpaceGlobal, isa.SpaceLocal:
+		return mpLG
+	case isa.SpaceShared:
+		return mpShared
+	case isa.SpaceConst, isa.SpaceParam:
+		return mpConst
+	}
+	return mpNone
+}
+
+// refusing returns the paths that take no request this cycle
+// (memsys.Port.Refuses before the cycle's Eval), one bit per path.
+func (mp *memPort) refusing() uint8 {
+	var r uint8
+	if mp.p.Refuses(memsys.SpaceGlobal) {
+		r |= 1 << mpLG
+	}
+	if mp.p.Refuses(memsys.SpaceShared) {
+		r |= 1 << mpShared
+	}
+	if mp.p.Refuses(memsys.SpaceConst) {
+		r |= 1 << mpConst
+	}
+	return r
+}
+
+// memHold takes out of scheduler s's ready vector the eligible warps whose
+// memory instruction the port would refuse this cycle (its path is in
+// held): they are throttled for the cycle (lg_throttle or mio_throttle, as
+// Nsight Compute counts a warp waiting for a full queue) and eligible
+// again the next, and the scheduler picks among the others. A warp whose
+// instruction would not reach the port (all lanes guarded off), or would
+// fault first (registers beyond setmaxnreg's), is left to issue.
+func (sm *SM) memHold(s int, c uint64, held uint8, ready *rtl.Bits, nw int) {
+	ns := len(sm.scheds)
+	for k := 0; k < nw; k++ {
+		for m := ready[k]; m != 0; m &= m - 1 {
+			b := bits.TrailingZeros64(m)
+			w := sm.slots[(k*64+b)*ns+s]
+			if w.mpath == mpNone || held&(1<<w.mpath) == 0 {
+				continue
+			}
+			d := &sm.code[w.gpc]
+			if d.bad != "" || int(d.regTop) > w.nreg || w.undefAny || w.gmask&w.guardMask(d) == 0 {
+				continue
+			}
+			ready[k] &^= 1 << uint(b)
+			st := StateMIOThrottle
+			if w.mpath == mpLG {
+				st = StateLGThrottle
+			}
+			sm.reclass(w, c, st, 0) // again the next cycle
+		}
+	}
 }

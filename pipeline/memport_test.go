@@ -285,3 +285,29 @@ func TestSMCarveoutAtLaunch(t *testing.T) {
 		t.Errorf("a CTA with shared memory and no carveout: %v, want a dynamic_smem launch error naming l1.smem_carveout_bytes", err)
 	}
 }
+
+// A warp whose shared load the banks cannot take waits in mio_throttle,
+// as Nsight Compute counts a warp facing a full MIO queue, and the
+// scheduler picks among the others; it is not "not selected". 32 warps
+// each replay a 32-way conflicting load over and over: the banks are busy
+// all the time, and nearly every waiting warp-cycle is mio_throttle.
+// Without conflicts the banks take a load every cycle and mio_throttle is
+// rare.
+func TestSMMIOThrottleHoldsWarps(t *testing.T) {
+	cfg := h100Hier(t)
+	im := calibKernel(t, "smem.ptx")
+	run := func(stride int) *Report {
+		_, rep := runCalib(t, cfg, im, Launch{Entry: "smem_conflict", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{1024, 1, 1},
+			Buffers: []Buffer{{Param: "smem_conflict_param_0", Size: 8192}},
+			Args:    map[string]uint64{"smem_conflict_param_1": 64, "smem_conflict_param_2": uint64(stride)}})
+		return rep
+	}
+	conflict, free := run(32), run(1)
+	mio, ns := conflict.Stalls["mio_throttle"], conflict.Stalls["not_selected"]
+	if mio < 20*ns || mio < 500000 {
+		t.Errorf("32-way conflicts: mio_throttle %d, not_selected %d warp-cycles; want mio_throttle to dominate", mio, ns)
+	}
+	if m := free.Stalls["mio_throttle"]; m*20 > conflict.Stalls["mio_throttle"] {
+		t.Errorf("no conflicts: mio_throttle %d warp-cycles, against %d with 32-way conflicts", m, mio)
+	}
+}

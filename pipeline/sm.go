@@ -281,6 +281,7 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 		if d.cat == catALU {
 			d.pipe = uint8(pipethrottle.Classify(&d.in))
 		}
+		d.mpath = memPathOf(&d)
 		sm.code[pc] = d
 	}
 
