@@ -261,9 +261,9 @@ func (t *Port) Refuses(s Space) bool {
 		q := &t.co.Cur
 		// The coalescer takes a request when idle or as its last line
 		// goes (the L1 ready for it).
-		return q.Busy && !(q.Idx+1 == q.NLines && t.h.Out().ReqReady)
+		return q.Busy && !(q.Idx+1 == q.NLines && t.h.l1.Ready())
 	case SpaceConst, SpaceParam:
-		return !t.h.Out().ConstReady
+		return !t.h.cc.Ready()
 	case SpaceShared:
 		// The banks take a request when idle or as the last wavefront
 		// of the one they replay goes.
