@@ -311,3 +311,28 @@ func TestSMMIOThrottleHoldsWarps(t *testing.T) {
 		t.Errorf("no conflicts: mio_throttle %d warp-cycles, against %d with 32-way conflicts", m, mio)
 	}
 }
+
+// Shared-memory bandwidth: 32 warps of conflict-free 16-byte loads keep
+// the banks playing a 128-byte wavefront nearly every cycle (the CUDA C++
+// Programming Guide's 128 B/clk/SM for compute capability 9.0), and a
+// 512-byte warp request is 4 wavefronts, the conflict-free minimum.
+func TestSMSharedBandwidth(t *testing.T) {
+	cfg := h100Hier(t)
+	im := calibKernel(t, "smem.ptx")
+	const threads, iters = 1024, 32
+	_, rep := runCalib(t, cfg, im, Launch{Entry: "smem_bw", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{threads, 1, 1},
+		Buffers: []Buffer{{Param: "smem_bw_param_0", Size: 4 * (64 + threads)}},
+		Args:    map[string]uint64{"smem_bw_param_1": iters}})
+	out := rep.Buffers["smem_bw_param_0"]
+	first, last := out[0], out[1]
+	for k := 1; k < threads/32; k++ {
+		first, last = min(first, out[2*k]), max(last, out[2*k+1])
+	}
+	bw := float64(threads*iters*8*16) / float64(last-first)
+	if bw < 110 || bw > 128 {
+		t.Errorf("shared-memory bandwidth %.1f B/clk, want 110..128", bw)
+	}
+	if wf := rep.Metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"]; wf != threads/32*iters*8*4 {
+		t.Errorf("%v wavefronts, want 4 per warp request (%d)", wf, threads/32*iters*8*4)
+	}
+}
