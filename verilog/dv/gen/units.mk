@@ -31,6 +31,14 @@ reg_pool_SYNTH := -noshare
 reg_pool_42083de289ca_PARAMS := NumCTAs=32 NumPorts=4 AllocGranularity=8 MaxThreadsPerCTA=1024 MaxRegsPerThread=256 Regfile=65536 RegAllocUnit=256
 reg_pool_cd3d95cc8826_PARAMS := NumCTAs=2 NumPorts=2 AllocGranularity=8 MaxThreadsPerCTA=256 MaxRegsPerThread=256 Regfile=65536 RegAllocUnit=256
 
+UNITS += smem_banks
+smem_banks_RTL := smsim_pkg.sv smem_banks.sv
+smem_banks_SETS := cbbe78b7953c f3b386462290
+smem_banks_AREA_SETS := cbbe78b7953c
+smem_banks_SYNTH := 
+smem_banks_cbbe78b7953c_PARAMS := Banks=32 BankBytes=4
+smem_banks_f3b386462290_PARAMS := Banks=16 BankBytes=8
+
 UNITS += trap_unit
 trap_unit_RTL := smsim_pkg.sv trap_unit.sv
 trap_unit_SETS := 0cdea3849913 0cdea4849913
