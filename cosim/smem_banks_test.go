@@ -19,7 +19,7 @@ func TestSmemBanksMutations(t *testing.T) {
 	// At cycle 2, 4-byte loads: lanes 0..15 all read word 0 (a
 	// broadcast), lanes 16..31 words 32, 40, .., 152 (a lane stride of 8
 	// words: words 32, 64, 96 and 128 share bank 0 with word 0): 5
-	// wavefronts, played in cycles 3 to 7.
+	// wavefronts. (One mutant: each costs a Verilator build in CI.)
 	conflict := func() []memsys.BankInputs {
 		ins := make([]memsys.BankInputs, 10)
 		r := &ins[2]
@@ -42,14 +42,6 @@ func TestSmemBanksMutations(t *testing.T) {
 			name: "banks-broadcast", old: "if (req_mask_i[m] && (m >> lper) == (l >> lper) && word[m] == word[l]) begin\n          first[l] = 1'b0;",
 			new:   "if (1'b0) begin\n          first[l] = 1'b0;",
 			cycle: 2, signal: "req_wavefronts_o",
-		},
-		{
-			// The replay ends a wavefront early: the fourth wavefront
-			// (cycle 6) is the last, and the banks take a request there
-			// (req_ready_o comes before wf_last_o in the record).
-			name: "banks-last", old: "wf_last_o  = busy_q && ({1'b0, idx_q} + 6'd1 == n_wf_q);",
-			new:   "wf_last_o  = busy_q && ({1'b0, idx_q} + 6'd2 == n_wf_q);",
-			cycle: 6, signal: "req_ready_o",
 		},
 	}
 	for _, c := range cases {

@@ -14,6 +14,13 @@ clock_timer_35f4a3c0a6dd_PARAMS := NumWarps=5 NumPorts=3 MHz=7 ClockStartLo=1234
 clock_timer_f4ce3216c605_PARAMS := NumWarps=64 NumPorts=4 MHz=1755 ClockStartLo=0 ClockStartHi=0 ResolutionNsLo=32 ResolutionNsHi=0 TimerStartNsLo=0 TimerStartNsHi=0
 clock_timer_984f9942f71d_PARAMS := NumWarps=8 NumPorts=2 MHz=1000 ClockStartLo=0 ClockStartHi=0 ResolutionNsLo=1 ResolutionNsHi=0 TimerStartNsLo=0 TimerStartNsHi=0
 
+UNITS += coalescer
+coalescer_RTL := smsim_pkg.sv coalescer.sv
+coalescer_SETS := 932f77e4b052
+coalescer_AREA_SETS := 932f77e4b052
+coalescer_SYNTH := 
+coalescer_932f77e4b052_PARAMS := 
+
 UNITS += perf_mon
 perf_mon_RTL := smsim_pkg.sv perf_mon.sv
 perf_mon_SETS := aa4da0692298 332c7cdb7c5d
