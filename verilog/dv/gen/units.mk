@@ -30,6 +30,14 @@ perf_mon_aa4da0692298_PARAMS := NumPorts=4 Counter0=1 Counter1=2 Counter2=131 Co
 perf_mon_332c7cdb7c5d_PARAMS := NumPorts=1 Counter0=3843 Counter1=84 Counter2=1 Counter3=0 Counter4=2 Counter5=52 Counter6=524291 Counter7=148
 perf_mon_061c9b41e642_PARAMS := NumPorts=4 Counter0=1 Counter1=2 Counter2=19 Counter3=35 Counter4=67 Counter5=131 Counter6=259 Counter7=515
 
+UNITS += pipe_throttle
+pipe_throttle_RTL := smsim_pkg.sv pipe_throttle.sv
+pipe_throttle_SETS := e22505ea6a92 37608ad08593
+pipe_throttle_AREA_SETS := e22505ea6a92
+pipe_throttle_SYNTH := 
+pipe_throttle_e22505ea6a92_PARAMS := NumPorts=4 RateFp32=128 RateInt32=64 RateImad=64 RateFp64=64 RateSfu=16 RateCvt=16
+pipe_throttle_37608ad08593_PARAMS := NumPorts=3 RateFp32=100 RateInt32=7 RateImad=96 RateFp64=1 RateSfu=1024 RateCvt=33
+
 UNITS += reg_pool
 reg_pool_RTL := smsim_pkg.sv reg_pool.sv
 reg_pool_SETS := 42083de289ca cd3d95cc8826
