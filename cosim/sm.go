@@ -98,8 +98,9 @@ type SMResult struct {
 	// ("param: byte N: Go x, RTL y").
 	BufferDiffs []string
 	// Elapsed is the lockstep's time, from the start of the bench to its
-	// end (no build, no waveforms).
-	Elapsed time.Duration
+	// end (no build, no waveforms); BenchCPU the bench process's CPU time
+	// (user and system), a figure a loaded machine disturbs less.
+	Elapsed, BenchCPU time.Duration
 }
 
 // Rate is the lockstep speed in cycles per second.
@@ -266,6 +267,9 @@ func runSMBench(ctx context.Context, bin string, args []string, sm *pipeline.SM,
 		return nil, &HarnessError{Cause: CauseProtocol, Module: "sm_tb", Msg: runErr.Error(), Stderr: out.Tail(), Err: runErr}
 	}
 	res.Elapsed = time.Since(t0)
+	if st := cmd.ProcessState; st != nil {
+		res.BenchCPU = st.UserTime() + st.SystemTime()
+	}
 	if res.Mismatch != nil {
 		return res, nil
 	}
@@ -295,7 +299,7 @@ func runSMAlone(ctx context.Context, bin string, args []string, records bool) (*
 	if err := cmd.Run(); err != nil {
 		return nil, &HarnessError{Cause: CauseExit, Module: "sm_tb", Msg: err.Error(), Stderr: out.Tail(), Err: err}
 	}
-	res := &SMResult{Elapsed: time.Since(t0)}
+	res := &SMResult{Elapsed: time.Since(t0), BenchCPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 	const done = "sm_tb: done at cycle "
 	text := out.Tail()
 	i := strings.LastIndex(text, done)
