@@ -135,9 +135,9 @@ func smWaves(ctx context.Context, o SMOptions, m *SMMismatch, args []string) (*W
 	return wv, nil
 }
 
-// vcdNames reads the header of the VCD at path and maps each variable's
-// scope.ref to its name as GTKWave shows it (scope.ref plus its range).
-func vcdNames(path string) (map[string]string, vcd.Timescale, error) {
+// vcdVars reads the header of the VCD at path and maps each variable's
+// scope.ref to it (its name in a save file: Var.GTKWaveName).
+func vcdVars(path string) (map[string]vcd.Var, vcd.Timescale, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, vcd.Timescale{}, err
@@ -147,15 +147,15 @@ func vcdNames(path string) (map[string]string, vcd.Timescale, error) {
 	if err != nil {
 		return nil, vcd.Timescale{}, fmt.Errorf("%s: %w", path, err)
 	}
-	names := make(map[string]string, len(h.Vars))
+	vars := make(map[string]vcd.Var, len(h.Vars))
 	for _, v := range h.Vars {
 		k := v.Ref
 		if v.Scope != "" {
 			k = v.Scope + "." + v.Ref
 		}
-		names[k] = k + v.Range
+		vars[k] = v
 	}
-	return names, h.Timescale, nil
+	return vars, h.Timescale, nil
 }
 
 // writeSMGTKW writes the GTKWave save file of an SM mismatch: the window
@@ -163,19 +163,20 @@ func vcdNames(path string) (map[string]string, vcd.Timescale, error) {
 // mismatching signal first (highlighted), then every compared signal, each
 // Go trace (go.*) above its RTL twin (rtl.*).
 func writeSMGTKW(wv *Waves, m *SMMismatch, start, end uint64) error {
-	goNames, ts, err := vcdNames(wv.GoVCD)
+	goVars, ts, err := vcdVars(wv.GoVCD)
 	if err != nil {
 		return err
 	}
-	rtlNames, _, err := vcdNames(wv.RTLVCD)
+	rtlVars, _, err := vcdVars(wv.RTLVCD)
 	if err != nil {
 		return err
 	}
+	has := func(vars map[string]vcd.Var, k string) bool { _, ok := vars[k]; return ok }
 	ns, nw := 0, 0
-	for ns < 1<<10 && goNames[fmt.Sprintf(pipeline.ScopeIssue, ns)+".issue_valid_o"] != "" {
+	for ns < 1<<10 && has(goVars, fmt.Sprintf(pipeline.ScopeIssue, ns)+".issue_valid_o") {
 		ns++
 	}
-	for nw < 1<<12 && goNames[fmt.Sprintf(pipeline.ScopeWarp, nw)+".pc_q"] != "" {
+	for nw < 1<<12 && has(goVars, fmt.Sprintf(pipeline.ScopeWarp, nw)+".pc_q") {
 		nw++
 	}
 	twins := smTwins(ns, nw)
@@ -205,12 +206,16 @@ func writeSMGTKW(wv *Waves, m *SMMismatch, start, end uint64) error {
 	s.SSTExpanded(true)
 	lastGo := ""
 	pair := func(t smTwin, flags vcd.TraceFlags) {
-		if n, ok := goNames[t.goName]; ok && n != lastGo {
-			s.Trace("go."+n, flags)
-			lastGo = n
+		if v, ok := goVars[t.goName]; ok && t.goName != lastGo {
+			s.Trace("go."+v.GTKWaveName(), flags)
+			lastGo = t.goName
+			// An enum's name (package trace's string companion).
+			if v, ok := goVars[t.goName+"_str"]; ok {
+				s.Trace("go."+v.GTKWaveName(), vcd.FormatBin|flags&vcd.FlagHighlight)
+			}
 		}
-		if n, ok := rtlNames[t.rtlName]; ok {
-			s.Trace("rtl."+n, flags)
+		if v, ok := rtlVars[t.rtlName]; ok {
+			s.Trace("rtl."+v.GTKWaveName(), flags)
 		}
 	}
 	format := func(t smTwin) vcd.TraceFlags {
@@ -222,11 +227,11 @@ func writeSMGTKW(wv *Waves, m *SMMismatch, start, end uint64) error {
 		}
 		return vcd.FormatHex
 	}
-	if n, ok := goNames[pipeline.ScopeTop+".clk_i"]; ok {
-		s.Trace("go."+n, vcd.FormatBin)
+	if v, ok := goVars[pipeline.ScopeTop+".clk_i"]; ok {
+		s.Trace("go."+v.GTKWaveName(), vcd.FormatBin)
 	}
-	if n, ok := rtlNames[smRTLTop+".cycle_o"]; ok {
-		s.Trace("rtl."+n, vcd.FormatDec)
+	if v, ok := rtlVars[smRTLTop+".cycle_o"]; ok {
+		s.Trace("rtl."+v.GTKWaveName(), vcd.FormatDec)
 	}
 	for _, t := range twins {
 		if t.signal == m.Signal {
