@@ -198,6 +198,43 @@ func TestSMLockstepCatchesMutant(t *testing.T) {
 			t.Errorf("%s ends at %d, before the mismatch at cycle %d", p, d.EndTime, m.Cycle)
 		}
 	}
+	// The compare VCD lines the two sides up: every compared signal has
+	// the same value on both sides in each cycle before the mismatch (the
+	// RTL's load/store registers a cycle after the Go VCD's requests), and
+	// the mismatching one differs at it.
+	cd := readVCD(t, wv.Compare)
+	val := func(name string, c uint64) (string, bool) {
+		sg := cd.Signal(name)
+		if sg == nil {
+			return "", false
+		}
+		v, ok := sg.ValueAt(10 * c)
+		return strings.TrimLeft(v.Bits, "0"), ok
+	}
+	checked := 0
+	for _, tw := range smTwins(2, 8) {
+		if strings.Contains(tw.signal, "mem_req_addr_o") {
+			continue // one 2048-bit vector on the Go side, 32 elements on the RTL side
+		}
+		for c := uint64(0); c+tw.lag <= m.Cycle; c++ {
+			g, okg := val("go."+tw.goName, c)
+			r, okr := val("rtl."+tw.rtlName, c+tw.lag)
+			if !okg || !okr {
+				t.Errorf("cycle %d: %s: no value (go %v, rtl %v)", c, tw.signal, okg, okr)
+				break
+			}
+			switch {
+			case c+tw.lag < m.Cycle && g != r:
+				t.Errorf("cycle %d, before the mismatch: %s: go %q, rtl %q in the compare VCD", c, tw.signal, g, r)
+			case c+tw.lag == m.Cycle && tw.signal == m.Signal && g == r:
+				t.Errorf("cycle %d: %s: go and rtl both %q in the compare VCD", c, tw.signal, g)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no signal checked in the compare VCD")
+	}
 	sig, _ := strings.CutPrefix(m.Signal, "sm_top.u_writeback_")
 	s, field, _ := strings.Cut(sig, ".")
 	rtlName := "rtl." + smRTLTop + "." + field + "[" + s + "]"

@@ -27,10 +27,17 @@ const smWaveModule = "sm_top"
 // smRTLTop is the Verilator scope of the SM in the bench's VCD.
 const smRTLTop = "TOP.sm_tb.u_sm_top"
 
-// smTwin is a compared signal: its name in a mismatch report (Signal),
-// in the Go SM's VCD (package trace: scope.ref) and in the bench's VCD.
+// smTwin is a compared signal: its name in a mismatch report (signal),
+// in the Go SM's VCD (package trace: scope.ref) and in the bench's VCD
+// (rtlName: the port or register the bench records). The Go VCD shows a
+// load/store request with the end of the cycle that makes it, the
+// lockstep (and sm_top's lsu_*_o registers) a cycle later: rtlName trails
+// the Go VCD by lag cycles, and rtlLive is the RTL's request port that
+// shows it in its own cycle ("" when sm_top has none).
 type smTwin struct {
 	signal, goName, rtlName string
+	lag                     uint64
+	rtlLive                 string
 }
 
 // smTwins lists the compared signals in the lockstep's order (see
@@ -63,12 +70,19 @@ func smTwins(ns, nw int) []smTwin {
 		sc := fmt.Sprintf(pipeline.ScopeLSU, s)
 		for _, n := range []string{"valid", "op", "space", "warp", "mask", "size", "tag"} {
 			add(sc, "mem_req_"+n+"_o", "lsu_"+n+"_o", s)
+			t := &out[len(out)-1]
+			t.lag = 1
+			if n == "valid" || n == "space" || n == "mask" || n == "size" {
+				t.rtlLive = fmt.Sprintf("%s.mem_req_%s_o[%d]", smRTLTop, n, s)
+			}
 		}
 		for l := 0; l < 32; l++ {
 			out = append(out, smTwin{
 				signal:  fmt.Sprintf("%s.mem_req_addr_o[%d]", sc, l),
 				goName:  sc + ".mem_req_addr_o",
 				rtlName: fmt.Sprintf("%s.lsu_addr_o[%d][%d]", smRTLTop, s, l),
+				lag:     1,
+				rtlLive: fmt.Sprintf("%s.mem_req_addr_o[%d][%d]", smRTLTop, s, l),
 			})
 		}
 	}
@@ -214,6 +228,9 @@ func writeSMGTKW(wv *Waves, m *SMMismatch, start, end uint64) error {
 				s.Trace("go."+v.GTKWaveName(), vcd.FormatBin|flags&vcd.FlagHighlight)
 			}
 		}
+		if v, ok := rtlVars[t.rtlLive]; ok {
+			s.Trace("rtl."+v.GTKWaveName(), flags&^vcd.FlagHighlight)
+		}
 		if v, ok := rtlVars[t.rtlName]; ok {
 			s.Trace("rtl."+v.GTKWaveName(), flags)
 		}
@@ -241,13 +258,25 @@ func writeSMGTKW(wv *Waves, m *SMMismatch, start, end uint64) error {
 			lastGo = ""
 		}
 	}
-	groups := []struct{ title, scope string }{
-		{"issue", "u_issue_"}, {"writeback", "u_writeback_"}, {"warps", "g_warp["}, {"load/store", "u_lsu_"}, {"end", ".done_o"},
+	const lsuNote = " (go and rtl mem_req_*: the request in its cycle; rtl lsu_*, which the lockstep compares: a cycle later)"
+	groups := []struct {
+		title  string
+		closed bool
+		in     func(sig string) bool
+	}{
+		{"issue", false, func(sig string) bool { return strings.Contains(sig, ".u_issue_") }},
+		{"writeback", false, func(sig string) bool { return strings.Contains(sig, ".u_writeback_") }},
+		{"warps", false, func(sig string) bool { return strings.Contains(sig, ".g_warp[") }},
+		{"load/store" + lsuNote, false, func(sig string) bool {
+			return strings.Contains(sig, ".u_lsu_") && !strings.Contains(sig, ".mem_req_addr_o")
+		}},
+		{"load/store addresses" + lsuNote, true, func(sig string) bool { return strings.Contains(sig, ".mem_req_addr_o") }},
+		{"end", false, func(sig string) bool { return strings.HasSuffix(sig, ".done_o") }},
 	}
 	for _, g := range groups {
-		s.BeginGroup(g.title, false)
+		s.BeginGroup(g.title, g.closed)
 		for _, t := range twins {
-			if strings.Contains(t.signal, g.scope) {
+			if g.in(t.signal) {
 				pair(t, format(t))
 			}
 		}
