@@ -38,6 +38,9 @@ func cosimCommand() *cli.Command {
 			"the unit saw in a full-SM run of the kernel (run flags as for `smsim run`). The unit's parameters\n" +
 			"come from the configuration (--preset, --config, --set); --all runs every unit at each of its\n" +
 			"standard parameter sets. Units: " + strings.Join(cosim.UnitNames(), ", ") + ".\n" +
+			"With --sm KERNEL.ptx: the whole SM, the Go SM against the Verilated sm_top (docs/sm-rtl.md); at the\n" +
+			"first mismatch its waveforms (Go and Verilator VCDs, both side by side, a GTKWave save file) go into\n" +
+			"--vcd DIR, else a temporary directory the report names.\n" +
 			"Exit status: 0 no mismatch, 1 mismatch or RTL failure, 2 bad input.",
 		Flags: append(append([]cli.Flag{
 			&cli.StringFlag{Name: "unit", Usage: "the unit to cosimulate: " + strings.Join(cosim.UnitNames(), ", ")},
