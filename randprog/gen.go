@@ -29,7 +29,15 @@ type Program struct {
 	TrapHandler string
 	// Image is the assembled PTX (Generate assembles every program).
 	Image *isa.Image
+	// RecordWords is the 32-bit words of `out` per thread (global thread
+	// index order); word TagWord of a record is Tag(global index) once
+	// the thread has run to its end (exited threads leave it 0).
+	RecordWords, TagWord int
 }
+
+// Tag is the value the epilogue stores into word TagWord of the record
+// of the thread with global index i.
+func Tag(i uint32) uint32 { return i*2654435761 + 1 }
 
 // Entry is the generated kernel's name; its parameters are
 // Entry_param_0 (out), _1 (in), _2 (scratch) and _3 (the scalar k).
@@ -189,7 +197,8 @@ func generate(seed uint64, attempt int, f Features, lim Limits) *Program {
 
 	// The launch.
 	total := g.threads * g.ctas
-	slots := recordWords(nv32, nv64, f.Trap)
+	slots, tag := recordWords(nv32, nv64, f.Trap)
+	p.RecordWords, p.TagWord = slots, tag
 	in := make([]byte, 4*g.inWords)
 	for i := range g.inWords {
 		binary.LittleEndian.PutUint32(in[4*i:], g.r.word())
@@ -213,13 +222,13 @@ func generate(seed uint64, attempt int, f Features, lim Limits) *Program {
 
 // recordWords is the words of `out` per thread: the 64-bit variables
 // first (aligned), then the 32-bit ones, then with Trap the thread's trap
-// log word, rounded up to an even count.
-func recordWords(nv32, nv64 int, trap bool) int {
-	n := 2*nv64 + nv32
+// log word, then the tag, rounded up to an even count; and the tag's word.
+func recordWords(nv32, nv64 int, trap bool) (words, tag int) {
+	tag = 2*nv64 + nv32
 	if trap {
-		n++
+		tag++
 	}
-	return (n + 1) &^ 1
+	return (tag + 2) &^ 1, tag
 }
 
 func paramName(i int) string { return fmt.Sprintf("%s_param_%d", Entry, i) }
@@ -352,7 +361,8 @@ func (g *gen) kernel(nv32, nv64, scale int) {
 	gt = g.gtid()
 	base := g.globalPtr(0)
 	off := g.tmp64()
-	g.ins("mul.wide.u32", off, gt, g.imm(4*recordWords(nv32, nv64, g.f.Trap)))
+	words, tag := recordWords(nv32, nv64, g.f.Trap)
+	g.ins("mul.wide.u32", off, gt, g.imm(4*words))
 	a := g.tmp64()
 	g.ins("add.s64", a, base, off)
 	for i, v := range fn.v64 {
@@ -371,6 +381,9 @@ func (g *gen) kernel(nv32, nv64, scale int) {
 		g.ins("ld.global.u32", w, "["+l+"]")
 		g.ins("st.global.u32", fmt.Sprintf("[%s+%d]", a, 8*nv64+4*nv32), w)
 	}
+	tv := g.tmp32()
+	g.ins("mad.lo.s32", tv, gt, "-1640531535", "1")
+	g.ins("st.global.u32", fmt.Sprintf("[%s+%d]", a, 4*tag), tv)
 	g.ins("ret")
 	var params []string
 	n := g.kparam()

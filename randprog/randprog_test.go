@@ -42,8 +42,9 @@ func familySets() map[string]Features {
 // check generates seed's program with f and checks the invariants: it
 // assembles, runs to completion on the Go model with no error and no
 // sanitizer finding (init, race, sync), and is deterministic (the same
-// text, launch and final buffers from a second generation and run).
-func check(t testing.TB, cfg config.Config, seed uint64, f Features, lim Limits) *pipeline.Report {
+// text and launch from a second generation; with rerun, the same final
+// buffers and cycles from a second run).
+func check(t testing.TB, cfg config.Config, seed uint64, f Features, lim Limits, rerun bool) *pipeline.Report {
 	t.Helper()
 	p, err := Generate(seed, f, lim)
 	if err != nil {
@@ -63,6 +64,9 @@ func check(t testing.TB, cfg config.Config, seed uint64, f Features, lim Limits)
 	if !bytes.Equal(p.PTX, q.PTX) || !reflect.DeepEqual(p.Launch, q.Launch) {
 		t.Fatalf("seed %#x: two generations differ", seed)
 	}
+	if !rerun {
+		return rep
+	}
 	rep2, err := q.RunGo(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +78,8 @@ func check(t testing.TB, cfg config.Config, seed uint64, f Features, lim Limits)
 }
 
 // TestFamilies: for 300 seeds per feature set, every program assembles,
-// completes cleanly on the Go model and is deterministic; without Exit
+// completes cleanly on the Go model and is deterministic (every fifth
+// program is run twice); without Exit
 // the records of the threads hold their variables (out is not left all
 // zero; with Exit every thread may leave early).
 func TestFamilies(t *testing.T) {
@@ -88,24 +93,39 @@ func TestFamilies(t *testing.T) {
 			t.Parallel()
 			var cycles uint64
 			for s := 0; s < n; s++ {
-				rep := check(t, cfg, Seed(7, s), f, Limits{})
+				rep := check(t, cfg, Seed(7, s), f, Limits{}, s%5 == 0)
 				cycles += rep.Cycles
-				if !f.Exit && !nonZero(rep.Buffers[paramName(0)]) {
-					t.Fatalf("seed %#x: out is all zero", Seed(7, s))
-				}
+				p, _ := Generate(Seed(7, s), f, Limits{})
+				checkTags(t, p, rep.Buffers[paramName(0)])
 			}
 			t.Logf("%d programs, %d cycles", n, cycles)
 		})
 	}
 }
 
-func nonZero(ws []uint32) bool {
-	for _, w := range ws {
-		if w != 0 {
-			return true
+// checkTags: every thread's record ends with its tag, or (with Exit)
+// is all zero; some thread ran to the end unless one of the first 32
+// threads exits.
+func checkTags(t testing.TB, p *Program, out []uint32) {
+	t.Helper()
+	n := int(p.Launch.Grid[0] * p.Launch.Block[0])
+	if len(out) != n*p.RecordWords {
+		t.Fatalf("seed %#x: out has %d words for %d threads of %d", p.Seed, len(out), n, p.RecordWords)
+	}
+	for i := 0; i < n; i++ {
+		rec := out[i*p.RecordWords : (i+1)*p.RecordWords]
+		if rec[p.TagWord] == Tag(uint32(i)) {
+			continue
+		}
+		if !p.Features.Exit {
+			t.Fatalf("seed %#x: thread %d: tag %#x, want %#x", p.Seed, i, rec[p.TagWord], Tag(uint32(i)))
+		}
+		for _, w := range rec {
+			if w != 0 {
+				t.Fatalf("seed %#x: thread %d exited but its record is %x", p.Seed, i, rec)
+			}
 		}
 	}
-	return false
 }
 
 // TestFeaturesAppear: each family's construct is in its programs (the
@@ -205,6 +225,6 @@ func FuzzGenerate(f *testing.F) {
 		if small {
 			lim = Limits{MaxRegs: 16, MaxPreds: 8}
 		}
-		check(t, cfg, seed, All(), lim)
+		check(t, cfg, seed, All(), lim, true)
 	})
 }
