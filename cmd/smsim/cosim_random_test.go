@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/randprog"
 )
 
 // TestCosimSMRandomUsage: --random needs --sm and no kernel, and takes
@@ -100,4 +102,23 @@ func TestCosimSMRandom(t *testing.T) {
 		t.Fatalf("re-run: exit %d: %s\nfirst: %s", code2, stderr2, stderr)
 	}
 	os.RemoveAll(filepath.Dir(re[2]))
+}
+
+// TestRandomProgramsAssemble: `smsim asm` accepts generated kernels of
+// every family (the issue's requirement on each generated kernel).
+func TestRandomProgramsAssemble(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 30; i++ {
+		p, err := randprog.Generate(randprog.Seed(21, i), randprog.All(), randprog.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, "k.ptx")
+		if err := os.WriteFile(f, p.PTX, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, stderr := smsim(t, "asm", "-o", filepath.Join(dir, "k.bin"), f); code != 0 {
+			t.Fatalf("seed %#x: exit %d: %s", p.Seed, code, stderr)
+		}
+	}
 }
