@@ -14,7 +14,7 @@ type Limits struct {
 	MaxRegs    int // 32-bit registers per thread after allocation (0: no limit)
 	MaxPreds   int // predicates per thread (0: no limit)
 	MaxThreads int // threads per CTA (0: 256)
-	MaxCTAs    int // CTAs of a MultiCTA grid (0: 4)
+	MaxCTAs    int // CTAs of a MultiCTA grid, 2..MaxCTAs (0: 4; 1: one CTA)
 }
 
 // Program is one generated kernel and its launch.
@@ -158,8 +158,8 @@ func generate(seed uint64, attempt int, f Features, lim Limits) *Program {
 		g.threads = min(g.threads, lim.MaxThreads)
 	}
 	g.ctas = 1
-	if f.MultiCTA {
-		g.ctas = 2 + g.r.intn(max(lim.MaxCTAs-1, 1))
+	if f.MultiCTA && lim.MaxCTAs >= 2 {
+		g.ctas = 2 + g.r.intn(lim.MaxCTAs-1)
 	}
 	g.inWords = 64 << g.r.intn(3)
 	if f.Call || f.IndirectCall {

@@ -185,6 +185,28 @@ func TestLimits(t *testing.T) {
 	if _, err := Generate(1, All(), Limits{MaxRegs: 4}); err == nil {
 		t.Error("4 registers accepted")
 	}
+	for s := 0; s < 20; s++ {
+		// One predicate: a smaller program fits, or an error says none did.
+		if p, err := Generate(Seed(12, s), All(), Limits{MaxRegs: 16, MaxPreds: 1}); err == nil {
+			if k, _ := p.Image.Kernel(Entry); k.Preds > 1 {
+				t.Fatalf("seed %d: %d predicates", s, k.Preds)
+			}
+		} else if !strings.Contains(err.Error(), "no attempt fits") {
+			t.Fatal(err)
+		}
+	}
+	for _, lim := range []Limits{{MaxCTAs: 1, MaxThreads: 1}, {MaxCTAs: -3, MaxThreads: -1}} {
+		p, err := Generate(2, All(), lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Launch.Grid[0] < 1 || (lim.MaxCTAs == 1 && p.Launch.Grid[0] != 1) || (lim.MaxThreads == 1 && p.Launch.Block[0] != 1) {
+			t.Errorf("%+v: grid %d, block %d", lim, p.Launch.Grid[0], p.Launch.Block[0])
+		}
+		if _, err := p.RunGo(cfg); err != nil {
+			t.Error(err)
+		}
+	}
 }
 
 // TestBadFeatures: unknown names are errors, never panics.
