@@ -355,7 +355,7 @@ func (g *gen) kernel(nv32, nv64, scale int) {
 			g.ins("bar.sync", "0")
 		}
 	}
-	g.budget = 4 + g.r.intn(4+3*scale)
+	g.budget = 5 + g.r.intn(5+4*scale)
 	g.stmts()
 	// Epilogue: the record of each thread.
 	gt = g.gtid()
