@@ -33,7 +33,7 @@ func TestSMRandomFeatures(t *testing.T) {
 			t.Errorf("the preset lacks op %s", op)
 		}
 	}
-	if f.Trap || f.IndirectCall || f.GlobalNarrow {
+	if f.Trap || f.IndirectCall || f.GlobalNarrow || f.Block2D {
 		t.Errorf("the preset has a family the RTL lacks: %s", f)
 	}
 	for i := 0; i < 300; i++ {

@@ -60,6 +60,9 @@ type Features struct {
 	Trap bool
 	// MultiCTA: grids of 2..Limits.MaxCTAs CTAs.
 	MultiCTA bool
+	// Block2D: blocks of 2..4 rows (the thread index from %tid.y,
+	// %ntid.x and %tid.x).
+	Block2D bool
 }
 
 // families are the boolean switches by name, in a fixed order.
@@ -82,10 +85,11 @@ var families = []struct {
 	{"pmevent", func(f *Features) *bool { return &f.PMEvent }},
 	{"trap", func(f *Features) *bool { return &f.Trap }},
 	{"multicta", func(f *Features) *bool { return &f.MultiCTA }},
+	{"block2d", func(f *Features) *bool { return &f.Block2D }},
 }
 
 // Families lists the names of the boolean switches ("compare",
-// "branch", ..., "multicta"), for Set and String.
+// "branch", ..., "block2d"), for Set and String.
 func Families() []string {
 	out := make([]string, len(families))
 	for i, fam := range families {

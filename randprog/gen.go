@@ -111,6 +111,7 @@ type gen struct {
 	ops []op
 
 	threads, ctas int
+	bx, by        int // the block's shape (threads = bx*by)
 	inWords       int
 	nfuncs        int
 	tableLen      int
@@ -156,6 +157,12 @@ func generate(seed uint64, attempt int, f Features, lim Limits) *Program {
 	default:
 		g.threads = 32 * (1 + g.r.intn(max(lim.MaxThreads/32, 1)))
 		g.threads = min(g.threads, lim.MaxThreads)
+	}
+	g.bx, g.by = g.threads, 1
+	if f.Block2D && lim.MaxThreads >= 2 {
+		g.by = 2 + g.r.intn(min(lim.MaxThreads, 4)-1)
+		g.bx = max(g.threads/g.by, 1)
+		g.threads = g.bx * g.by
 	}
 	g.ctas = 1
 	if f.MultiCTA && lim.MaxCTAs >= 2 {
@@ -209,7 +216,7 @@ func generate(seed uint64, attempt int, f Features, lim Limits) *Program {
 	}
 	p.Launch = pipeline.Launch{
 		Entry: Entry,
-		Grid:  [3]uint32{uint32(g.ctas), 1, 1}, Block: [3]uint32{uint32(g.threads), 1, 1},
+		Grid:  [3]uint32{uint32(g.ctas), 1, 1}, Block: [3]uint32{uint32(g.bx), uint32(g.by), 1},
 		Args: map[string]uint64{paramName(g.kparam()): uint64(g.r.word())},
 		Buffers: []pipeline.Buffer{
 			{Param: paramName(0), Size: 4 * slots * total},
@@ -252,9 +259,13 @@ const trapHandlerPTX = `.visible .global .align 4 .u32 randprog_trap_log[%d];
 
 	S2R %%r1, SR_WARP_ESR;
 	and.b32  	%%r2, %%r1, 7;
-	mov.u32 	%%r3, %%ctaid.x;
-	mov.u32 	%%r4, %%ntid.x;
+	mov.u32 	%%r3, %%ntid.x;
+	mov.u32 	%%r4, %%tid.y;
 	mov.u32 	%%r5, %%tid.x;
+	mad.lo.s32 	%%r5, %%r4, %%r3, %%r5;
+	mov.u32 	%%r4, %%ntid.y;
+	mul.lo.s32 	%%r4, %%r3, %%r4;
+	mov.u32 	%%r3, %%ctaid.x;
 	mad.lo.s32 	%%r6, %%r3, %%r4, %%r5;
 	mov.u64 	%%rd1, randprog_trap_log;
 	mul.wide.u32 	%%rd2, %%r6, 4;
@@ -469,16 +480,31 @@ func (g *gen) src64() string {
 func (g *gen) src64r() string { return g.var64() }
 
 // tid reads %tid.x into a temporary; gtid is %ctaid.x*%ntid.x+%tid.x.
+// With Block2D the thread index is %tid.y*%ntid.x+%tid.x and a CTA has
+// %ntid.x*%ntid.y threads.
 func (g *gen) tid() string {
 	t := g.tmp32()
 	g.ins("mov.u32", t, "%tid.x")
-	return t
+	if g.by == 1 {
+		return t
+	}
+	y, n, r := g.tmp32(), g.tmp32(), g.tmp32()
+	g.ins("mov.u32", y, "%tid.y")
+	g.ins("mov.u32", n, "%ntid.x")
+	g.ins("mad.lo.s32", r, y, n, t)
+	return r
 }
 
 func (g *gen) gtid() string {
 	c, n := g.tmp32(), g.tmp32()
 	g.ins("mov.u32", c, "%ctaid.x")
 	g.ins("mov.u32", n, "%ntid.x")
+	if g.by > 1 {
+		y, m := g.tmp32(), g.tmp32()
+		g.ins("mov.u32", y, "%ntid.y")
+		g.ins("mul.lo.s32", m, n, y)
+		n = m
+	}
 	t := g.tid()
 	r := g.tmp32()
 	g.ins("mad.lo.s32", r, c, n, t)

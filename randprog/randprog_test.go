@@ -108,7 +108,7 @@ func TestFamilies(t *testing.T) {
 // threads exits.
 func checkTags(t testing.TB, p *Program, out []uint32) {
 	t.Helper()
-	n := int(p.Launch.Grid[0] * p.Launch.Block[0])
+	n := int(p.Launch.Grid[0] * p.Launch.Block[0] * p.Launch.Block[1])
 	if len(out) != n*p.RecordWords {
 		t.Fatalf("seed %#x: out has %d words for %d threads of %d", p.Seed, len(out), n, p.RecordWords)
 	}
@@ -135,7 +135,7 @@ func TestFeaturesAppear(t *testing.T) {
 		"compare": "setp.", "branch": "bra.uni", "loop": "add.s32 \t%r", "call": "call.uni",
 		"icall": ".callprototype", "brx": "brx.idx", "barrier": "bar.sync", "exit": " exit;",
 		"shared": ".shared.", "global": "scratch", "narrow": "8", "nanosleep": "nanosleep",
-		"pmevent": "pmevent", "trap": "BPT.TRAP", "multicta": "",
+		"pmevent": "pmevent", "trap": "BPT.TRAP", "multicta": "", "block2d": "",
 	}
 	sets := familySets()
 	for _, name := range Families() {
@@ -148,6 +148,8 @@ func TestFeaturesAppear(t *testing.T) {
 			switch name {
 			case "multicta":
 				seen = p.Launch.Grid[0] > 1
+			case "block2d":
+				seen = p.Launch.Block[1] > 1 && strings.Contains(string(p.PTX), "%tid.y")
 			case "global":
 				seen = strings.Contains(string(p.PTX), paramName(2))
 			case "narrow":
@@ -173,7 +175,7 @@ func TestLimits(t *testing.T) {
 			t.Fatal(err)
 		}
 		k, _ := p.Image.Kernel(Entry)
-		if k.Regs > 16 || k.Preds > 8 || p.Launch.Block[0] > 96 || p.Launch.Grid[0] > 2 {
+		if k.Regs > 16 || k.Preds > 8 || p.Launch.Block[0]*p.Launch.Block[1] > 96 || p.Launch.Grid[0] > 2 {
 			t.Fatalf("seed %d: %d registers, %d predicates, block %d, grid %d", s, k.Regs, k.Preds, p.Launch.Block[0], p.Launch.Grid[0])
 		}
 		if s < 50 {
@@ -200,7 +202,7 @@ func TestLimits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Launch.Grid[0] < 1 || (lim.MaxCTAs == 1 && p.Launch.Grid[0] != 1) || (lim.MaxThreads == 1 && p.Launch.Block[0] != 1) {
+		if p.Launch.Grid[0] < 1 || (lim.MaxCTAs == 1 && p.Launch.Grid[0] != 1) || (lim.MaxThreads == 1 && p.Launch.Block[0]*p.Launch.Block[1] != 1) {
 			t.Errorf("%+v: grid %d, block %d", lim, p.Launch.Grid[0], p.Launch.Block[0])
 		}
 		if _, err := p.RunGo(cfg); err != nil {

@@ -114,7 +114,19 @@ func randomFailure(c *cli.Context, res *cosim.SMRandomResult, n int) error {
 		what = "the Go run ended " + res.Result.Status
 	}
 	head := fmt.Sprintf("cosim: random program %d of %d (index %d, seed %#x) failed: %s", res.Programs+1, n, res.Programs, p.Seed, what)
-	dir, cmd, err := writeRandomProgram(c, p)
+	var cfgArgs []string
+	if f := c.String("config"); f != "" {
+		cfgArgs = append(cfgArgs, "--config", f)
+	}
+	cfgArgs = append(cfgArgs, "--preset", c.String("preset"))
+	for _, s := range c.StringSlice("set") {
+		cfgArgs = append(cfgArgs, "--set", s)
+	}
+	if d := c.String("rtl-dir"); d != "" {
+		cfgArgs = append(cfgArgs, "--rtl-dir", d)
+	}
+	dir, args, err := writeRandomProgram(p, cfgArgs)
+	cmd := shellJoin(append([]string{"smsim"}, args...))
 	if err != nil {
 		return abnormal(fmt.Errorf("%s\n(writing the program failed: %v)", head, err))
 	}
@@ -127,32 +139,28 @@ func randomFailure(c *cli.Context, res *cosim.SMRandomResult, n int) error {
 
 // writeRandomProgram writes p as rand-SEED.ptx, its initialized buffers
 // as rand-SEED-PARAM.bin and the command that re-runs it as rand-SEED.sh
-// into a new temporary directory.
-func writeRandomProgram(c *cli.Context, p *randprog.Program) (dir, cmd string, err error) {
+// into a new temporary directory, and returns the directory and that
+// command's arguments after "smsim": cosim --sm FILE, cfgArgs (the
+// configuration's flags), the trap handler and the launch flags.
+func writeRandomProgram(p *randprog.Program, cfgArgs []string) (dir string, args []string, err error) {
 	dir, err = os.MkdirTemp("", "smsim-random-")
 	if err != nil {
-		return "", "", err
+		return "", nil, err
 	}
 	base := filepath.Join(dir, fmt.Sprintf("rand-%016x", p.Seed))
 	if err := os.WriteFile(base+".ptx", p.PTX, 0o644); err != nil {
-		return "", "", err
+		return "", nil, err
 	}
-	args := []string{"smsim", "cosim", "--sm", base + ".ptx"}
-	if f := c.String("config"); f != "" {
-		args = append(args, "--config", f)
-	}
-	args = append(args, "--preset", c.String("preset"))
-	for _, s := range c.StringSlice("set") {
-		args = append(args, "--set", s)
-	}
+	args = append([]string{"cosim", "--sm", base + ".ptx"}, cfgArgs...)
 	if p.TrapHandler != "" {
 		args = append(args, "--set", "trap.handler="+p.TrapHandler)
 	}
-	if d := c.String("rtl-dir"); d != "" {
-		args = append(args, "--rtl-dir", d)
-	}
 	l := p.Launch
-	args = append(args, "--grid", fmt.Sprint(l.Grid[0]), "--block", fmt.Sprint(l.Block[0]))
+	block := fmt.Sprint(l.Block[0])
+	if l.Block[1] > 1 {
+		block += fmt.Sprintf(",%d", l.Block[1])
+	}
+	args = append(args, "--grid", fmt.Sprint(l.Grid[0]), "--block", block)
 	for _, b := range l.Buffers {
 		if len(b.Init) == 0 {
 			args = append(args, "--buf", fmt.Sprintf("%s=%d", b.Param, b.Size))
@@ -162,7 +170,7 @@ func writeRandomProgram(c *cli.Context, p *randprog.Program) (dir, cmd string, e
 		data := make([]byte, b.Size)
 		copy(data, b.Init)
 		if err := os.WriteFile(file, data, 0o644); err != nil {
-			return "", "", err
+			return "", nil, err
 		}
 		args = append(args, "--buf", b.Param+"=@"+file)
 	}
@@ -174,11 +182,18 @@ func writeRandomProgram(c *cli.Context, p *randprog.Program) (dir, cmd string, e
 	for _, k := range names {
 		args = append(args, "--arg", fmt.Sprintf("%s=%d", k, l.Args[k]))
 	}
+	script := "#!/bin/sh\n# seed " + fmt.Sprintf("%#x", p.Seed) + ", features: " + p.Features.String() + "\nexec \"${SMSIM:-smsim}\" " + shellJoin(args) + "\n"
+	return dir, args, os.WriteFile(base+".sh", []byte(script), 0o755)
+}
+
+// shellJoin quotes the arguments that need it for sh.
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
 	for i, a := range args {
-		if strings.ContainsAny(a, " \"'$\\") {
-			args[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		q[i] = a
+		if a == "" || strings.ContainsAny(a, " \"'$\\`*?[]{}()<>|;&#~") {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
 	}
-	cmd = strings.Join(args, " ")
-	return dir, cmd, os.WriteFile(base+".sh", []byte("#!/bin/sh\n# seed "+fmt.Sprintf("%#x", p.Seed)+", features: "+p.Features.String()+"\nexec \"${SMSIM:-smsim}\" "+strings.TrimPrefix(cmd, "smsim ")+"\n"), 0o755)
+	return strings.Join(q, " ")
 }

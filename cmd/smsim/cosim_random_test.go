@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/randprog"
 )
 
@@ -120,5 +122,52 @@ func TestRandomProgramsAssemble(t *testing.T) {
 		if code, _, stderr := smsim(t, "asm", "-o", filepath.Join(dir, "k.bin"), f); code != 0 {
 			t.Fatalf("seed %#x: exit %d: %s", p.Seed, code, stderr)
 		}
+	}
+}
+
+// TestRandomProgramRerun: the files and flags a failing program is
+// written out with describe the same launch: `smsim run` with them (in
+// place of `cosim --sm`) ends with the buffers the generator's own Go run
+// ends with, for programs of every family (2-D blocks, traps, ...).
+func TestRandomProgramRerun(t *testing.T) {
+	cfg, err := config.Preset("small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		p, err := randprog.Generate(randprog.Seed(31, i), randprog.All(), randprog.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := p.RunGo(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir, args, err := writeRandomProgram(p, []string{"--preset", "small"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if args[0] != "cosim" || args[1] != "--sm" {
+			t.Fatalf("args %v", args)
+		}
+		out := filepath.Join(dir, "out.bin")
+		run := append([]string{"run", args[2], "--out", p.Launch.Buffers[0].Param + "=" + out}, args[3:]...)
+		if code, _, stderr := smsim(t, run...); code != 0 {
+			t.Fatalf("seed %#x: smsim %v: exit %d: %s", p.Seed, run, code, stderr)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := rep.Buffers[p.Launch.Buffers[0].Param]
+		if len(got) != 4*len(want) {
+			t.Fatalf("seed %#x: %d bytes, want %d", p.Seed, len(got), 4*len(want))
+		}
+		for j, w := range want {
+			if binary.LittleEndian.Uint32(got[4*j:]) != w {
+				t.Fatalf("seed %#x: word %d differs", p.Seed, j)
+			}
+		}
+		os.RemoveAll(dir)
 	}
 }
