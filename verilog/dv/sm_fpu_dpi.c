@@ -1,0 +1,604 @@
+// sm_fpu_dpi.c: the behavioural FPU behind sm_fpu.sv's DPI-C import
+// (docs/sm-rtl.md, "The behavioural FPU"). One lane of the f32/f64
+// instructions of the PTX ISA (9.7.3 "Floating-Point Instructions", 9.7.4
+// "Half Precision" excluded, 9.7.9.21 cvt, 9.7.3.x setp/testp), written
+// from the ISA's definitions on the C library's IEEE 754 arithmetic:
+// fesetround for the rounding modifiers, the hardware's correctly rounded
+// + - * / and sqrt, fma/fmaf, and exp2/log2/sin/cos/tanh for the SFU's
+// approximations. It is independent of the Go model (package alu): no
+// call back into Go, no shared code; where the ISA leaves a choice to the
+// implementation (which NaN, how exact an approximation is), it takes the
+// choice the Go model documents (alu/doc.go), and says so ("Go model's
+// choice") beside it.
+//
+// Encodings (op, types, modifier bits) come from sm_isa_pkg.h, which the
+// Makefile derives from the generated rtl/sm_isa_pkg.sv
+// (scripts/svpkg2h.sh).
+//
+// Build with -frounding-math (the Makefile does): the compiler must not
+// fold or move floating-point operations across fesetround. Every
+// operation under a non-default mode also goes through volatile
+// temporaries, so that it cannot be scheduled outside the mode's window.
+
+#include <fenv.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "svdpi.h"
+#include "sm_isa_pkg.h"
+
+#ifdef SM_FPU_DPI_HEADER
+// The Verilated model's DPI header: checks the prototype below.
+#include SM_FPU_DPI_HEADER
+#endif
+
+void sm_fpu_eval(unsigned char op, unsigned char ty, unsigned char ty2, unsigned short mods,
+                 unsigned long long a, unsigned long long b, unsigned long long c,
+                 unsigned long long* d, unsigned char* flags);
+
+// ---------------------------------------------------------------------
+// Formats.
+
+#define F32_SIGN 0x80000000ull
+#define F32_ABS 0x7fffffffull
+#define F32_INF 0x7f800000ull
+#define F32_ONE 0x3f800000ull
+#define F64_SIGN 0x8000000000000000ull
+#define F64_ABS 0x7fffffffffffffffull
+#define F64_INF 0x7ff0000000000000ull
+#define F64_ONE 0x3ff0000000000000ull
+#define F64_QUIET 0x0008000000000000ull
+#define F64_HI 0xffffffff00000000ull
+
+// Canonical NaNs. PTX: f32 operations give the canonical NaN 0x7fffffff
+// (9.7.3: "NaN results are flushed to canonical NaN"). For f64 the ISA
+// says only that a NaN results; the Go model's choice: propagate the
+// first NaN operand (a, then b, then c), quieted, and give 0x7fff...f for
+// an invalid operation on numbers. rcp/rsqrt.approx.ftz.f64 map NaNs to
+// 0x7fffffff00000000 (PTX ISA, rcp.approx.ftz.f64).
+#define NAN32 0x7fffffffull
+#define NAN64 0x7fffffffffffffffull
+#define NAN64_APPROX 0x7fffffff00000000ull
+
+static float f32(uint64_t x) {
+  uint32_t u = (uint32_t)x;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+static uint64_t b32(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+static double f64(uint64_t x) {
+  double f;
+  memcpy(&f, &x, sizeof f);
+  return f;
+}
+
+static uint64_t b64(double f) {
+  uint64_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+// fmt describes f32 or f64 by its bits.
+typedef struct {
+  int wide;  // f64
+  uint64_t sign, abs, inf, one, nan, mask;
+} fmt_t;
+
+static const fmt_t FMT32 = {0, F32_SIGN, F32_ABS, F32_INF, F32_ONE, NAN32, 0xffffffffull};
+static const fmt_t FMT64 = {1, F64_SIGN, F64_ABS, F64_INF, F64_ONE, NAN64, ~0ull};
+
+static int is_nan(const fmt_t* f, uint64_t x) { return (x & f->abs) > f->inf; }
+static int is_inf(const fmt_t* f, uint64_t x) { return (x & f->abs) == f->inf; }
+static int is_sub(const fmt_t* f, uint64_t x) {
+  return (x & f->inf) == 0 && (x & f->abs) != 0;
+}
+
+// flush: .ftz's sign-preserving zero for a subnormal.
+static uint64_t flush(const fmt_t* f, uint64_t x) { return is_sub(f, x) ? x & f->sign : x; }
+
+// value: the number (f32 widened exactly).
+static double value(const fmt_t* f, uint64_t x) { return f->wide ? f64(x) : (double)f32(x); }
+
+// nan_of: the NaN result of an operation with NaN operands ops[0..n).
+static uint64_t nan_of(const fmt_t* f, const uint64_t* ops, int n) {
+  if (f->wide) {
+    for (int i = 0; i < n; i++) {
+      if (is_nan(f, ops[i])) return ops[i] | F64_QUIET;  // Go model's choice
+    }
+  }
+  return f->nan;
+}
+
+// sat: .sat clamps to [+0.0, 1.0]; NaN gives +0.0 (PTX ISA, 9.7.3:
+// "saturates the result to [0.0, 1.0]; NaN results are flushed to +0.0").
+// -0.0 gives +0.0 (Go model's choice).
+static uint64_t sat(const fmt_t* f, uint64_t r) {
+  if (is_nan(f, r) || (r & f->sign)) return 0;
+  return r > f->one ? f->one : r;
+}
+
+// ---------------------------------------------------------------------
+// Arithmetic under a rounding mode.
+
+static int fe_mode(int rnd) {
+  switch (rnd) {
+    case RndRZ:
+    case RndRZI:
+      return FE_TOWARDZERO;
+    case RndRM:
+    case RndRMI:
+      return FE_DOWNWARD;
+    case RndRP:
+    case RndRPI:
+      return FE_UPWARD;
+    default:
+      return FE_TONEAREST;  // rn, rni, and what defaults to rn
+  }
+}
+
+typedef enum { K_ADD, K_SUB, K_MUL, K_DIV, K_FMA, K_SQRT, K_RINT, K_NARROW } kind_t;
+
+// arith computes kind on the raw operands under rounding mode mode (an
+// FE_ constant) and returns the raw result: f32 operands and result
+// when !f->wide, except K_NARROW (f64 x to f32).
+static uint64_t arith(const fmt_t* f, kind_t kind, int mode, uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t r;
+  int old = fegetround();
+  fesetround(mode);
+  if (kind == K_NARROW) {
+    volatile double x = f64(a);
+    volatile float y = (float)x;
+    r = b32(y);
+  } else if (f->wide) {
+    volatile double x = f64(a), y = f64(b), z = f64(c), q;
+    switch (kind) {
+      case K_ADD: q = x + y; break;
+      case K_SUB: q = x - y; break;
+      case K_MUL: q = x * y; break;
+      case K_DIV: q = x / y; break;
+      case K_FMA: q = fma(x, y, z); break;
+      case K_SQRT: q = sqrt(x); break;
+      default: q = nearbyint(x); break;
+    }
+    r = b64(q);
+  } else {
+    volatile float x = f32(a), y = f32(b), z = f32(c), q;
+    switch (kind) {
+      case K_ADD: q = x + y; break;
+      case K_SUB: q = x - y; break;
+      case K_MUL: q = x * y; break;
+      case K_DIV: q = x / y; break;
+      case K_FMA: q = fmaf(x, y, z); break;
+      case K_SQRT: q = sqrtf(x); break;
+      default: q = nearbyintf(x); break;
+    }
+    r = b32(q);
+  }
+  fesetround(old);
+  return r;
+}
+
+// int_to_float converts the integer v (signed when sgn) to f under mode.
+static uint64_t int_to_float(const fmt_t* f, uint64_t v, int sgn, int mode) {
+  uint64_t r;
+  int old = fegetround();
+  fesetround(mode);
+  if (f->wide) {
+    volatile uint64_t u = v;
+    volatile double q = sgn ? (double)(int64_t)u : (double)u;
+    r = b64(q);
+  } else {
+    volatile uint64_t u = v;
+    volatile float q = sgn ? (float)(int64_t)u : (float)u;
+    r = b32(q);
+  }
+  fesetround(old);
+  return r;
+}
+
+// ---------------------------------------------------------------------
+// The instructions.
+
+static int rnd_of(unsigned mods) { return (int)((mods & ModRndMask) >> ModRndShift); }
+
+static int is_fp(unsigned t) { return t == TyF32 || t == TyF64; }
+
+static int is_int(unsigned t) {
+  switch (t) {
+    case TyB8: case TyB16: case TyB32: case TyB64:
+    case TyU8: case TyU16: case TyU32: case TyU64:
+    case TyS8: case TyS16: case TyS32: case TyS64:
+      return 1;
+  }
+  return 0;
+}
+
+static int int_bits(unsigned t) {
+  switch (t) {
+    case TyB8: case TyU8: case TyS8: return 8;
+    case TyB16: case TyU16: case TyS16: return 16;
+    case TyB32: case TyU32: case TyS32: return 32;
+  }
+  return 64;
+}
+
+static int int_signed(unsigned t) { return t == TyS8 || t == TyS16 || t == TyS32 || t == TyS64; }
+
+static uint64_t mask_of(int w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
+
+// supported: the forms this unit implements. They are the f32/f64 forms
+// the Go model implements (alu.Supported); f16, bf16 and the packed types
+// are not here (docs/sm-rtl.md). Integer-to-integer cvt, mov and selp
+// are the ALU's (sm_alu.sv).
+static int supported(unsigned op, unsigned ty, unsigned ty2, unsigned mods) {
+  int rnd = rnd_of(mods);
+  int ftz = (mods & ModFtz) != 0;
+  switch (op) {
+    case OpADD: case OpSUB: case OpMUL: case OpMAD: case OpFMA:
+      // {.rnd}{.ftz}{.sat}; no .ftz on f64 (PTX: .ftz is f32 only).
+      return is_fp(ty) && !(mods & ~(ModSat | ModRndMask | ModFtz)) && rnd <= (int)RndRP &&
+             !(ftz && ty == TyF64);
+    case OpDIV: case OpSQRT: case OpRCP: {
+      int ok;
+      if (!is_fp(ty) || (mods & ~(ModRndMask | ModFtz))) return 0;
+      if (rnd == (int)RndApprox) {
+        ok = ty == TyF32 || op == OpRCP;  // rcp.approx.ftz.f64; no sqrt/div.approx.f64
+      } else if (rnd == (int)RndFull) {
+        ok = op == OpDIV && ty == TyF32;  // div.full.f32
+      } else {
+        ok = rnd <= (int)RndRP;
+      }
+      return ok && !(ftz && ty == TyF64 && !(op == OpRCP && rnd == (int)RndApprox));
+    }
+    case OpMIN: case OpMAX:
+      if (ty == TyF64) return mods == 0;
+      return ty == TyF32 && !(mods & ~(ModFtz | ModMinMaxNaN | ModMinMaxXorsign));
+    case OpNEG: case OpABS:
+      if (ty == TyF64) return mods == 0;
+      return ty == TyF32 && !(mods & ~ModFtz);
+    case OpCOPYSIGN:
+      return is_fp(ty) && mods == 0;
+    case OpTESTP:
+      return is_fp(ty) && mods <= TestpSubnormal;
+    case OpSETP: {
+      unsigned cmp = mods & ModCmpMask;
+      if (!is_fp(ty) || (mods & ~(ModCmpMask | ModBoolMask | ModSetpDst2 | ModSetpFtz))) return 0;
+      return cmp <= CmpNAN && !(cmp >= CmpLO && cmp <= CmpHS);
+    }
+    case OpEX2: case OpLG2: case OpSIN: case OpCOS: case OpRSQRT: case OpTANH:
+      if (!(ty == TyF32 || (op == OpRSQRT && ty == TyF64))) return 0;
+      if (rnd != (int)RndApprox || (mods & ~(ModRndMask | ModFtz))) return 0;
+      return !(ftz && op == OpTANH);  // tanh has no .ftz
+    case OpCVT: {
+      int fr = rnd >= (int)RndRN && rnd <= (int)RndRP;
+      int ir = rnd >= (int)RndRNI && rnd <= (int)RndRPI;
+      if (!(is_int(ty) || is_fp(ty)) || !(is_int(ty2) || is_fp(ty2))) return 0;
+      if (!is_fp(ty) && !is_fp(ty2)) return 0;  // int to int: the ALU's
+      if (mods & ~(ModRndMask | ModSat | ModFtz)) return 0;
+      if (rnd == (int)RndNone) return 1;
+      if (is_fp(ty) && !is_fp(ty2)) return fr;   // int to float: .rn .rz .rm .rp
+      if (!is_fp(ty)) return ir;                 // float to int: .rni .rzi .rmi .rpi
+      if (ir) return !(ty == TyF32 && ty2 == TyF64);  // integral rounding: no narrowing
+      return fr;
+    }
+  }
+  return 0;
+}
+
+// minmax: min/max of two (flushed) operands. A NaN operand gives the
+// other one, two NaNs the canonical NaN; -0.0 is less than +0.0 (PTX ISA,
+// min/max: "If both operands are NaN, canonical NaN is returned. If only
+// one is NaN, the other is returned"; signed zeros per IEEE 754-2019
+// minimumNumber, Go model's choice for the f64 canonical NaN).
+static uint64_t minmax(const fmt_t* f, uint64_t a, uint64_t b, int is_max) {
+  int na = is_nan(f, a), nb = is_nan(f, b);
+  double x, y;
+  if (na && nb) return f->nan;
+  if (na) return b;
+  if (nb) return a;
+  x = value(f, a);
+  y = value(f, b);
+  if (x == y) {  // equal: only zeros can differ
+    int a_neg = (a & f->sign) != 0;
+    return a_neg == is_max ? b : a;
+  }
+  return (x < y) != is_max ? a : b;
+}
+
+static int fcmp(unsigned cmp, double x, double y) {
+  int un = isnan(x) || isnan(y);
+  switch (cmp) {
+    case CmpEQ: return !un && x == y;
+    case CmpNE: return !un && x != y;
+    case CmpLT: return !un && x < y;
+    case CmpLE: return !un && x <= y;
+    case CmpGT: return !un && x > y;
+    case CmpGE: return !un && x >= y;
+    case CmpEQU: return un || x == y;
+    case CmpNEU: return un || x != y;
+    case CmpLTU: return un || x < y;
+    case CmpLEU: return un || x <= y;
+    case CmpGTU: return un || x > y;
+    case CmpGEU: return un || x >= y;
+    case CmpNUM: return !un;
+    case CmpNAN: return un;
+  }
+  return 0;
+}
+
+static int combine(unsigned bop, int t, int c) {
+  switch (bop) {
+    case BoolAnd: return t && c;
+    case BoolOr: return t || c;
+    case BoolXor: return t != c;
+  }
+  return t;
+}
+
+// rsqrt64: 1/sqrt(x) as two IEEE operations (the Go model's formula for
+// the approximation); -0.0 gives -Inf.
+static double rsqrt64(double x) {
+  if (x == 0) return copysign(INFINITY, x);
+  return 1.0 / sqrt(x);
+}
+
+// approx64: rcp/rsqrt.approx.ftz.f64 (PTX ISA): the upper 32 bits of a
+// (the low mantissa bits are ignored), subnormal inputs and results
+// flushed, NaN inputs the canonical 0x7fffffff00000000. The result is the
+// correctly rounded function of that input with its low 32 bits cleared
+// (Go model's choice of approximation).
+static uint64_t approx64(unsigned op, uint64_t a) {
+  double x, y;
+  if (is_nan(&FMT64, a)) return NAN64_APPROX;
+  x = f64(flush(&FMT64, a & F64_HI));
+  y = op == OpRCP ? 1.0 / x : rsqrt64(x);
+  if (isnan(y)) return NAN64_APPROX;
+  return flush(&FMT64, b64(y) & F64_HI);
+}
+
+// arith_op: add sub mul mad fma div rcp sqrt and their modifiers.
+static uint64_t arith_op(const fmt_t* f, unsigned op, unsigned mods, uint64_t a, uint64_t b, uint64_t c) {
+  int rnd = rnd_of(mods);
+  int ftz = (mods & ModFtz) != 0;
+  uint64_t ops[3], r;
+  int n, mode;
+  if (op == OpRCP && f->wide && rnd == (int)RndApprox) return approx64(op, a);
+  if (ftz) {
+    a = flush(f, a);
+    b = flush(f, b);
+    c = flush(f, c);
+  }
+  ops[0] = a;
+  ops[1] = b;
+  ops[2] = c;
+  n = (op == OpMAD || op == OpFMA) ? 3 : (op == OpRCP || op == OpSQRT) ? 1 : 2;
+  for (int i = 0; i < n; i++) {
+    if (is_nan(f, ops[i])) {
+      r = nan_of(f, ops, n);
+      goto out;
+    }
+  }
+  // .approx and .full (f32 div, rcp, sqrt) are approximations: the Go
+  // model's choice is the round-to-nearest result (within the ISA's
+  // bounds), except div.approx.f32 below.
+  mode = fe_mode(rnd);
+  switch (op) {
+    case OpADD: r = arith(f, K_ADD, mode, a, b, 0); break;
+    case OpSUB: r = arith(f, K_SUB, mode, a, b, 0); break;
+    case OpMUL: r = arith(f, K_MUL, mode, a, b, 0); break;
+    case OpMAD:  // mad.f32/f64 is fused (PTX ISA, mad: sm_20 and later)
+    case OpFMA: r = arith(f, K_FMA, mode, a, b, c); break;
+    case OpSQRT: r = arith(f, K_SQRT, mode, a, 0, 0); break;
+    case OpRCP: r = arith(f, K_DIV, mode, f->one, a, 0); break;
+    default:  // OpDIV
+      if (rnd == (int)RndApprox) {
+        // div.approx.f32 is a * (1/b) (PTX ISA); 1/b rounded to nearest
+        // and flushed when subnormal, so that 2^126 < |b| < 2^128 gives 0
+        // (or NaN for an infinite a) as the ISA says (Go model's choice).
+        uint64_t rb = flush(f, arith(f, K_DIV, FE_TONEAREST, f->one, b, 0));
+        r = arith(f, K_MUL, FE_TONEAREST, a, rb, 0);
+      } else {
+        r = arith(f, K_DIV, mode, a, b, 0);
+      }
+  }
+  if (is_nan(f, r)) r = f->nan;  // an invalid operation on numbers
+out:
+  if (ftz) r = flush(f, r);
+  if (mods & ModSat) r = sat(f, r);
+  return r;
+}
+
+// sfu: ex2 lg2 sin cos rsqrt tanh (.approx). The ISA bounds their error;
+// the Go model's choice of value is the double-precision library function
+// of the (flushed) input rounded to nearest f32, which this computes with
+// the C library's functions. Special values per the ISA's tables.
+static uint64_t sfu(unsigned op, unsigned ty, unsigned mods, uint64_t a) {
+  int ftz = (mods & ModFtz) != 0;
+  double x, y;
+  uint64_t r;
+  if (ty == TyF64) {  // rsqrt.approx{.ftz}.f64
+    if (ftz) return approx64(op, a);
+    if (is_nan(&FMT64, a)) return a | F64_QUIET;
+    return b64(rsqrt64(f64(a)));
+  }
+  a &= 0xffffffffull;
+  if (ftz) a = flush(&FMT32, a);
+  if (is_nan(&FMT32, a)) return NAN32;
+  x = (double)f32(a);
+  switch (op) {
+    case OpEX2:
+      y = exp2(x);  // ex2(-Inf) = +0, ex2(+Inf) = +Inf
+      break;
+    case OpLG2:
+      if (x < 0) return NAN32;
+      if (x == 0) return F32_SIGN | F32_INF;  // lg2(±0) = -Inf
+      y = log2(x);
+      break;
+    case OpSIN:
+      if (x == 0) return a;  // sin(±0) = ±0
+      y = sin(x);            // sin(±Inf) = NaN
+      break;
+    case OpCOS:
+      y = cos(x);
+      break;
+    case OpRSQRT:
+      y = rsqrt64(x);  // rsqrt(±0) = ±Inf, rsqrt(+Inf) = +0, rsqrt(x<0) = NaN
+      break;
+    default:  // OpTANH
+      if (is_sub(&FMT32, a) || x == 0) return a;  // subnormals pass through
+      y = tanh(x);
+  }
+  if (isnan(y)) return NAN32;
+  r = b32((float)y);  // round to nearest (the default mode)
+  return ftz ? flush(&FMT32, r) : r;
+}
+
+// cvt: conversions with a floating-point side (PTX ISA, cvt).
+static uint64_t cvt(unsigned dt, unsigned st, unsigned mods, uint64_t a) {
+  int rnd = rnd_of(mods);
+  int ftz = (mods & ModFtz) != 0;
+  int sat_ = (mods & ModSat) != 0;
+  if (is_fp(dt) && !is_fp(st)) {
+    // int to float: .rn .rz .rm .rp, none is .rn.
+    const fmt_t* f = dt == TyF64 ? &FMT64 : &FMT32;
+    int w = int_bits(st);
+    uint64_t v = a & mask_of(w);
+    uint64_t r;
+    if (int_signed(st) && w < 64 && (v >> (w - 1)) & 1) v |= ~mask_of(w);  // sign-extend
+    r = int_to_float(f, v, int_signed(st), fe_mode(rnd));
+    return sat_ ? sat(f, r) : r;
+  }
+  const fmt_t* sf = st == TyF64 ? &FMT64 : &FMT32;
+  a &= sf->mask;
+  if (ftz && st == TyF32) a = flush(sf, a);
+  if (!is_fp(dt)) {
+    // float to int: .rni .rzi .rmi .rpi (none: .rzi, Go model's choice;
+    // PTX requires one). Saturating always: NaN gives 0, values out of
+    // range the nearest bound (PTX ISA, cvt: "float-to-integer
+    // conversions ... saturate ... NaN ... to 0").
+    int w = int_bits(dt);
+    double x = value(sf, a), r;
+    if (isnan(x)) return 0;
+    if (rnd == (int)RndNone) rnd = (int)RndRZI;
+    r = f64(arith(&FMT64, K_RINT, fe_mode(rnd), b64(x), 0, 0));
+    if (int_signed(dt)) {
+      double lim = ldexp(1.0, w - 1);
+      if (r >= lim) return mask_of(w - 1);
+      if (r <= -lim) return (1ull << (w - 1)) & mask_of(w);
+      return (uint64_t)(int64_t)r & mask_of(w);
+    }
+    if (r <= 0) return 0;
+    if (r >= ldexp(1.0, w)) return mask_of(w);
+    return (uint64_t)r;
+  }
+  // float to float.
+  {
+    const fmt_t* df = dt == TyF64 ? &FMT64 : &FMT32;
+    uint64_t r;
+    if (is_nan(sf, a)) {
+      // The destination's canonical NaN; f64 to f64 keeps the payload
+      // (Go model's choice).
+      r = (sf->wide && df->wide) ? a | F64_QUIET : df->nan;
+    } else if (rnd >= (int)RndRNI && rnd <= (int)RndRPI) {
+      // Integral rounding (same width or widening): exact in df.
+      double x = f64(arith(&FMT64, K_RINT, fe_mode(rnd), b64(value(sf, a)), 0, 0));
+      r = df->wide ? b64(x) : b32((float)x);
+    } else if (sf->wide && !df->wide) {
+      r = arith(&FMT64, K_NARROW, fe_mode(rnd), a, 0, 0);  // f64 to f32
+    } else if (!sf->wide && df->wide) {
+      r = b64((double)f32(a));  // exact
+    } else {
+      r = a;  // same format: the value itself
+    }
+    if (ftz && dt == TyF32) r = flush(df, r);
+    return sat_ ? sat(df, r) : r;
+  }
+}
+
+void sm_fpu_eval(unsigned char op, unsigned char ty, unsigned char ty2, unsigned short mods,
+                 unsigned long long a, unsigned long long b, unsigned long long c,
+                 unsigned long long* d, unsigned char* flags) {
+  const fmt_t* f = ty == TyF64 ? &FMT64 : &FMT32;
+  int p = 0, q = 0;
+  uint64_t r = 0;
+  *d = 0;
+  *flags = 0;
+  if (!supported(op, ty, ty2, mods)) return;
+  if (op != OpCVT) {
+    a &= f->mask;
+    b &= f->mask;
+    c &= f->mask;
+  }
+  switch (op) {
+    case OpCVT:
+      r = cvt(ty, ty2, mods, a);
+      break;
+    case OpNEG:
+    case OpABS:
+      if (mods & ModFtz) a = flush(f, a);
+      r = op == OpNEG ? a ^ f->sign : a & ~f->sign;  // the sign bit only, NaNs too
+      break;
+    case OpCOPYSIGN:
+      r = (b & f->abs) | (a & f->sign);  // b's magnitude, a's sign
+      break;
+    case OpMIN:
+    case OpMAX:
+      if (mods & ModFtz) {
+        a = flush(f, a);
+        b = flush(f, b);
+      }
+      if ((mods & ModMinMaxNaN) && (is_nan(f, a) || is_nan(f, b))) {
+        r = f->nan;  // .NaN: a NaN operand gives the canonical NaN
+      } else if ((mods & ModMinMaxXorsign) && !is_nan(f, a) && !is_nan(f, b)) {
+        // .xorsign.abs: the magnitudes' min/max, with the XOR of the signs.
+        r = minmax(f, a & f->abs, b & f->abs, op == OpMAX) | ((a ^ b) & f->sign);
+      } else {
+        r = minmax(f, a, b, op == OpMAX);
+      }
+      break;
+    case OpTESTP: {
+      int nan = is_nan(f, a), inf = is_inf(f, a), sub = is_sub(f, a);
+      switch (mods) {  // zeros are normal (PTX ISA, testp)
+        case TestpFinite: p = !nan && !inf; break;
+        case TestpInfinite: p = inf; break;
+        case TestpNumber: p = !nan; break;
+        case TestpNotANumber: p = nan; break;
+        case TestpNormal: p = !nan && !inf && !sub; break;
+        default: p = sub;
+      }
+      r = (uint64_t)p;
+      break;
+    }
+    case OpSETP: {
+      unsigned bop = (mods & ModBoolMask) >> ModBoolShift;
+      int t;
+      // setp.ftz flushes subnormal f32 inputs (PTX ISA, setp: "setp.ftz.f32
+      // flushes subnormal inputs to sign-preserving zero"); f64
+      // comparisons support subnormal numbers, .ftz or not. (The Go model
+      // flushes f64 operands too: a known divergence, cosim/fpu_test.go.)
+      if ((mods & ModSetpFtz) && !f->wide) {
+        a = flush(f, a);
+        b = flush(f, b);
+      }
+      t = fcmp(mods & ModCmpMask, value(f, a), value(f, b));
+      p = combine(bop, t, (c & 1) != 0);
+      q = (mods & ModSetpDst2) ? combine(bop, !t, (c & 1) != 0) : 0;
+      break;
+    }
+    case OpEX2: case OpLG2: case OpSIN: case OpCOS: case OpRSQRT: case OpTANH:
+      r = sfu(op, ty, mods, a);
+      break;
+    default:
+      r = arith_op(f, op, mods, a, b, c);
+  }
+  *d = r;
+  *flags = (unsigned char)(p | q << 1 | 1 << 2);
+}
