@@ -28,13 +28,23 @@ var fpuOps = []isa.Opcode{
 }
 
 // fpuScope reports the instructions the FPU is meant to implement when
-// alu does: the f32/f64 forms of fpuOps, and the conversions between f32,
-// f64 and the integer types (one side at least a float). f16, bf16, the
-// packed types, integer cvt, mov and selp are not the FPU's.
+// alu does: the f16/f32/f64 forms of fpuOps, and the conversions between
+// f16, f32, f64 and the integer types (one side at least a float). bf16,
+// tf32, fp8, the packed types, integer cvt, mov and selp are not the
+// FPU's.
 func fpuScope(v FPUVector) bool {
-	fp := func(t isa.Type) bool { return t == isa.F32 || t == isa.F64 }
+	fp := func(t isa.Type) bool { return t == isa.F16 || t == isa.F32 || t == isa.F64 }
 	in := func(t isa.Type) bool { return t <= isa.S64 || fp(t) }
 	if v.Op == isa.OpCVT {
+		if v.Mods&(isa.ModRelu|isa.ModSatFinite) != 0 {
+			// cvt.frnd2{.relu}{.satfinite}.f16.f32: the ISA's .frnd2 is .rn
+			// or .rz; alu accepts any rounding field there (an encoding no
+			// PTX instruction has), the FPU only these.
+			rnd := int(v.Mods&isa.ModRndMask) >> isa.ModRndShift
+			if rnd != isa.RndNone && rnd != isa.RndRN && rnd != isa.RndRZ {
+				return false
+			}
+		}
 		return in(v.Type) && in(v.Type2) && (fp(v.Type) || fp(v.Type2))
 	}
 	return slices.Contains(fpuOps, v.Op) && fp(v.Type)
@@ -49,7 +59,7 @@ func (v FPUVector) inst() *isa.Inst {
 var fpuModVariants = []uint16{
 	0, isa.ModFtz, isa.ModSat, isa.ModFtz | isa.ModSat,
 	isa.ModMinMaxNaN, isa.ModMinMaxXorsign, isa.ModMinMaxNaN | isa.ModMinMaxXorsign | isa.ModFtz,
-	isa.ModRelu, isa.ModSatFinite, isa.ModCvtPack, isa.ModCCOut, isa.MulHi, isa.MulWide, 1 << 15,
+	isa.ModRelu, isa.ModSatFinite, isa.ModRelu | isa.ModSatFinite, isa.ModCvtPack, isa.ModCCOut, isa.MulHi, isa.MulWide, 1 << 15,
 }
 
 // fpuSetpVariants are SETP's modifier words besides the comparison.
@@ -176,6 +186,11 @@ var fpuDivergences = []fpuDivergence{
 
 // Special operands.
 var (
+	fpuSpecials16 = []uint16{
+		0, 0x8000, 1, 0x8001, 0x03ff, 0x83ff, 0x0400, 0x8400, 0x3c00, 0xbc00, 0x7bff, 0xfbff,
+		0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7e12, 0x7c01, 0xfd23, 0x3800, 0x3e00, 0x4100, 0xc100,
+		0x3555, 0x4248, 0x6800, 0x6801, 0x7800, 0xf800, 0x3bff, 0x3c01, 0x0200, 0x1400,
+	}
 	fpuSpecials32 = []uint32{
 		0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000,
 		0x3f800000, 0xbf800000, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000,
@@ -203,6 +218,12 @@ var (
 
 func fpuSpecials(t isa.Type) []uint64 {
 	switch t {
+	case isa.F16:
+		s := make([]uint64, len(fpuSpecials16))
+		for i, x := range fpuSpecials16 {
+			s[i] = uint64(x)
+		}
+		return s
 	case isa.F32:
 		s := make([]uint64, len(fpuSpecials32))
 		for i, x := range fpuSpecials32 {
@@ -220,23 +241,27 @@ type fpuGen struct {
 	rng *rand.Rand
 }
 
-// float draws a value of f32 (wide false) or f64 as raw bits.
-func (g fpuGen) float(wide bool) uint64 {
+// float draws a value of t (f16, f32, f64) as raw bits.
+func (g fpuGen) float(t isa.Type) uint64 {
 	r := g.rng
 	man, ebits, bias := 23, 8, 127
-	if wide {
+	switch t {
+	case isa.F16:
+		man, ebits, bias = 10, 5, 15
+	case isa.F64:
 		man, ebits, bias = 52, 11, 1023
 	}
+	wide := t == isa.F64
 	sign := r.Uint64N(2) << (man + ebits)
 	frac := r.Uint64() & (1<<man - 1)
 	enc := func(e int) uint64 { return sign | uint64(e)<<man | frac }
 	switch r.IntN(12) {
 	case 0, 1, 2: // any bits
-		if wide {
-			return r.Uint64()
-		}
-		return uint64(r.Uint32())
+		return r.Uint64() & (1<<(1+ebits+man) - 1)
 	case 3, 4, 5: // moderate numbers
+		if t == isa.F16 {
+			return enc(1 + r.IntN(30))
+		}
 		return enc(bias + r.IntN(41) - 20)
 	case 6: // subnormal
 		return sign | frac
@@ -246,6 +271,9 @@ func (g fpuGen) float(wide bool) uint64 {
 		}
 		return enc(1<<ebits - 2 - r.IntN(3))
 	case 8, 9: // near an integer, or an integer bound
+		if t == isa.F16 {
+			return enc(bias + r.IntN(12))
+		}
 		bounds := []float64{0, 1, 100, 1 << 23, 1 << 24, 1 << 31, 1 << 32, 1 << 52, 1 << 53, 1 << 63, 1 << 64, 1 << 15, 1 << 16, 1 << 7, 1 << 8}
 		x := bounds[r.IntN(len(bounds))] + float64(r.IntN(9)-4)
 		x += []float64{0, 0.5, -0.5, 0.25, 0.75, 1e-9, -1e-9}[r.IntN(7)]
@@ -257,12 +285,12 @@ func (g fpuGen) float(wide bool) uint64 {
 		}
 		return uint64(math.Float32bits(float32(x)))
 	case 10: // exponent in the tanh/sin/ex2 interesting region or huge
+		if t == isa.F16 {
+			return enc(bias + r.IntN(11) - 5)
+		}
 		return enc(bias + r.IntN(300) - 150)
 	}
-	sp := fpuSpecials(isa.F32)
-	if wide {
-		sp = fpuSpecials64
-	}
+	sp := fpuSpecials(t)
 	return sp[r.IntN(len(sp))]
 }
 
@@ -297,23 +325,24 @@ func (g fpuGen) operand(v FPUVector, i int) uint64 {
 	if i == 2 && v.Op == isa.OpSETP {
 		return g.rng.Uint64N(2)
 	}
-	if src != isa.F32 && src != isa.F64 {
+	if src != isa.F16 && src != isa.F32 && src != isa.F64 {
 		return g.int(src)
 	}
-	wide := src == isa.F64
 	switch {
 	case i == 1 && g.rng.IntN(8) == 0: // b close to ±a: cancellation, equality
-		x := v.A ^ uint64(g.rng.IntN(2))<<(map[bool]int{false: 31, true: 63}[wide])
-		return x + uint64(g.rng.IntN(3)) - 1
-	case i == 2 && g.rng.IntN(4) == 0 && v.A != 0 && v.B != 0: // c close to -a*b
-		if wide {
+		x := v.A ^ uint64(g.rng.IntN(2))<<(src.Bits()-1)
+		return (x + uint64(g.rng.IntN(3)) - 1) & (1<<src.Bits() - 1)
+	case i == 2 && src == isa.F16 && g.rng.IntN(4) == 0: // c close to -a with a product near 1
+		return (v.A ^ 0x8000 + uint64(g.rng.IntN(3)) - 1) & 0xffff
+	case i == 2 && src != isa.F16 && g.rng.IntN(4) == 0 && v.A != 0 && v.B != 0: // c close to -a*b
+		if src == isa.F64 {
 			p := -math.Float64frombits(v.A) * math.Float64frombits(v.B)
 			return math.Float64bits(p) + uint64(g.rng.IntN(3)) - 1
 		}
 		p := -math.Float32frombits(uint32(v.A)) * math.Float32frombits(uint32(v.B))
 		return uint64(math.Float32bits(p) + uint32(g.rng.IntN(3)) - 1)
 	}
-	return g.float(wide)
+	return g.float(src)
 }
 
 // arity is how many operands v reads (SETP: a, b and the predicate c).
@@ -378,6 +407,21 @@ func fpuVectors(forms []FPUVector, n func(FPUVector) int, seed uint64) []FPUVect
 // describe prints an operand of type t: its bits and its value.
 func describe(t isa.Type, x uint64) string {
 	switch t {
+	case isa.F16:
+		e, m := int(x>>10&0x1f), float64(x&0x3ff)
+		v := math.Ldexp(m, -24)
+		switch {
+		case e == 0x1f && m != 0:
+			v = math.NaN()
+		case e == 0x1f:
+			v = math.Inf(1)
+		case e > 0:
+			v = math.Ldexp(m+1024, e-25)
+		}
+		if x&0x8000 != 0 {
+			v = -v
+		}
+		return fmt.Sprintf("%#04x (%g)", x, v)
 	case isa.F32:
 		return fmt.Sprintf("%#08x (%g)", x, math.Float32frombits(uint32(x)))
 	case isa.F64:

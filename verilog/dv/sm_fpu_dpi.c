@@ -86,14 +86,91 @@ static uint64_t b64(double f) {
   return u;
 }
 
-// fmt describes f32 or f64 by its bits.
+// f16 (IEEE binary16). PTX: f16 operations give the canonical NaN
+// 0x7fff.
+#define F16_SIGN 0x8000ull
+#define F16_ABS 0x7fffull
+#define F16_INF 0x7c00ull
+#define F16_ONE 0x3c00ull
+#define F16_MAX 0x7bffull
+#define NAN16 0x7fffull
+
+// fmt describes f16, f32 or f64 by its bits.
 typedef struct {
-  int wide;  // f64
+  int bits;  // 16, 32, 64
   uint64_t sign, abs, inf, one, nan, mask;
 } fmt_t;
 
-static const fmt_t FMT32 = {0, F32_SIGN, F32_ABS, F32_INF, F32_ONE, NAN32, 0xffffffffull};
-static const fmt_t FMT64 = {1, F64_SIGN, F64_ABS, F64_INF, F64_ONE, NAN64, ~0ull};
+static const fmt_t FMT16 = {16, F16_SIGN, F16_ABS, F16_INF, F16_ONE, NAN16, 0xffffull};
+static const fmt_t FMT32 = {32, F32_SIGN, F32_ABS, F32_INF, F32_ONE, NAN32, 0xffffffffull};
+static const fmt_t FMT64 = {64, F64_SIGN, F64_ABS, F64_INF, F64_ONE, NAN64, ~0ull};
+
+static const fmt_t* fmt_of(unsigned t) {
+  return t == TyF64 ? &FMT64 : t == TyF16 ? &FMT16 : &FMT32;
+}
+
+// dec16: the value of an f16 (exact in double).
+static double dec16(uint64_t x) {
+  int e = (int)(x >> 10 & 0x1f);
+  double m = (double)(x & 0x3ff), v;
+  if (e == 0x1f) {
+    v = (x & 0x3ff) ? NAN : INFINITY;
+  } else if (e == 0) {
+    v = ldexp(m, -24);
+  } else {
+    v = ldexp(m + 1024, e - 25);
+  }
+  return (x & F16_SIGN) ? -v : v;
+}
+
+// round16 rounds x to f16 under mode (an FE_ constant). x is the exact
+// value, or a double within which the exact value rounds the same way
+// (round-to-odd with two or more extra bits): subnormals, overflow
+// (infinity, or the largest finite value for the directed modes that
+// round toward zero) and the signs of zeros as IEEE 754 says.
+static uint64_t overflow16(uint64_t sign, int mode) {
+  int to_inf = mode == FE_TONEAREST || (mode == FE_UPWARD && !sign) || (mode == FE_DOWNWARD && sign);
+  return sign | (to_inf ? F16_INF : F16_MAX);
+}
+
+static uint64_t round16(double x, int mode) {
+  uint64_t sign = signbit(x) ? F16_SIGN : 0;
+  double ax = fabs(x), m, frac;
+  int q, up = 0;
+  uint64_t mi;
+  if (isnan(x)) return NAN16;
+  if (isinf(x)) return sign | F16_INF;
+  if (ax == 0) return sign;
+  q = ilogb(ax);
+  if (q > 15) return overflow16(sign, mode);
+  q = (q < -14 ? -14 : q) - 10;  // the quantum 2^q at this exponent
+  m = ldexp(ax, -q);             // exact
+  mi = (uint64_t)m;
+  frac = m - (double)mi;         // exact
+  switch (mode) {
+    case FE_TONEAREST: up = frac > 0.5 || (frac == 0.5 && (mi & 1)); break;
+    case FE_UPWARD: up = frac > 0 && !sign; break;
+    case FE_DOWNWARD: up = frac > 0 && sign; break;
+    default: break;  // toward zero
+  }
+  mi += (uint64_t)up;
+  if (mi == 2048) {
+    mi = 1024;
+    q++;
+  }
+  if (mi < 1024) return sign | mi;  // subnormal (q = -24)
+  if (q + 10 > 15) return overflow16(sign, mode);
+  return sign | (uint64_t)(q + 10 + 15) << 10 | (mi - 1024);
+}
+
+// encode: the exactly representable (or NaN, infinite) value x in f.
+static uint64_t encode(const fmt_t* f, double x) {
+  switch (f->bits) {
+    case 64: return b64(x);
+    case 32: return isnan(x) ? NAN32 : b32((float)x);
+  }
+  return round16(x, FE_TONEAREST);
+}
 
 static int is_nan(const fmt_t* f, uint64_t x) { return (x & f->abs) > f->inf; }
 static int is_inf(const fmt_t* f, uint64_t x) { return (x & f->abs) == f->inf; }
@@ -104,12 +181,18 @@ static int is_sub(const fmt_t* f, uint64_t x) {
 // flush: .ftz's sign-preserving zero for a subnormal.
 static uint64_t flush(const fmt_t* f, uint64_t x) { return is_sub(f, x) ? x & f->sign : x; }
 
-// value: the number (f32 widened exactly).
-static double value(const fmt_t* f, uint64_t x) { return f->wide ? f64(x) : (double)f32(x); }
+// value: the number (f16 and f32 widened exactly).
+static double value(const fmt_t* f, uint64_t x) {
+  switch (f->bits) {
+    case 64: return f64(x);
+    case 32: return (double)f32(x);
+  }
+  return dec16(x);
+}
 
 // nan_of: the NaN result of an operation with NaN operands ops[0..n).
 static uint64_t nan_of(const fmt_t* f, const uint64_t* ops, int n) {
-  if (f->wide) {
+  if (f->bits == 64) {
     for (int i = 0; i < n; i++) {
       if (is_nan(f, ops[i])) return ops[i] | F64_QUIET;  // Go model's choice
     }
@@ -146,18 +229,47 @@ static int fe_mode(int rnd) {
 
 typedef enum { K_ADD, K_SUB, K_MUL, K_DIV, K_FMA, K_SQRT, K_RINT, K_NARROW } kind_t;
 
+// arith16: add sub mul fma of f16 operands. Sums and products of f16
+// values are exact in double (so the mode there only gives an exact
+// zero its sign); a fused multiply-add is computed in double toward zero
+// and made odd when inexact (round-to-odd), then rounded once to f16.
+static uint64_t arith16(kind_t kind, int mode, uint64_t a, uint64_t b, uint64_t c) {
+  volatile double x = dec16(a), y = dec16(b), z = dec16(c), q;
+  int old = fegetround();
+  fesetround(mode);
+  switch (kind) {
+    case K_ADD: q = x + y; break;
+    case K_SUB: q = x - y; break;
+    case K_MUL: q = x * y; break;
+    default:  // K_FMA
+      feclearexcept(FE_INEXACT);
+      fesetround(FE_TOWARDZERO);
+      q = fma(x, y, z);
+      if (fetestexcept(FE_INEXACT)) {
+        q = f64(b64(q) | 1);
+      } else if (q == 0) {
+        fesetround(mode);  // exact zero: its sign under the mode
+        q = fma(x, y, z);
+      }
+  }
+  fesetround(old);
+  return round16(q, mode);
+}
+
 // arith computes kind on the raw operands under rounding mode mode (an
-// FE_ constant) and returns the raw result: f32 operands and result
-// when !f->wide, except K_NARROW (f64 x to f32).
+// FE_ constant) and returns the raw result in f's format, except
+// K_NARROW (f64 a to f32).
 static uint64_t arith(const fmt_t* f, kind_t kind, int mode, uint64_t a, uint64_t b, uint64_t c) {
   uint64_t r;
-  int old = fegetround();
+  int old;
+  if (f->bits == 16 && kind != K_NARROW) return arith16(kind, mode, a, b, c);
+  old = fegetround();
   fesetround(mode);
   if (kind == K_NARROW) {
     volatile double x = f64(a);
     volatile float y = (float)x;
     r = b32(y);
-  } else if (f->wide) {
+  } else if (f->bits == 64) {
     volatile double x = f64(a), y = f64(b), z = f64(c), q;
     switch (kind) {
       case K_ADD: q = x + y; break;
@@ -189,9 +301,18 @@ static uint64_t arith(const fmt_t* f, kind_t kind, int mode, uint64_t a, uint64_
 // int_to_float converts the integer v (signed when sgn) to f under mode.
 static uint64_t int_to_float(const fmt_t* f, uint64_t v, int sgn, int mode) {
   uint64_t r;
-  int old = fegetround();
+  int old;
+  if (f->bits == 16) {
+    // Magnitudes from 2^17 on overflow f16 alike (its largest finite
+    // value is 65504): clamp them to 2^20, exact in double.
+    int neg = sgn && (int64_t)v < 0;
+    uint64_t mag = neg ? 0 - v : v;
+    double x = mag >= (1u << 20) ? 1048576.0 : (double)mag;
+    return round16(neg ? -x : x, mode);
+  }
+  old = fegetround();
   fesetround(mode);
-  if (f->wide) {
+  if (f->bits == 64) {
     volatile uint64_t u = v;
     volatile double q = sgn ? (double)(int64_t)u : (double)u;
     r = b64(q);
@@ -209,7 +330,7 @@ static uint64_t int_to_float(const fmt_t* f, uint64_t v, int sgn, int mode) {
 
 static int rnd_of(unsigned mods) { return (int)((mods & ModRndMask) >> ModRndShift); }
 
-static int is_fp(unsigned t) { return t == TyF32 || t == TyF64; }
+static int is_fp(unsigned t) { return t == TyF16 || t == TyF32 || t == TyF64; }
 
 static int is_int(unsigned t) {
   switch (t) {
@@ -234,21 +355,24 @@ static int int_signed(unsigned t) { return t == TyS8 || t == TyS16 || t == TyS32
 
 static uint64_t mask_of(int w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
 
-// supported: the forms this unit implements. They are the f32/f64 forms
-// the Go model implements (alu.Supported); f16, bf16 and the packed types
-// are not here (docs/sm-rtl.md). Integer-to-integer cvt, mov and selp
-// are the ALU's (sm_alu.sv).
+// supported: the forms this unit implements. They are the f16/f32/f64
+// forms the Go model implements (alu.Supported); bf16, tf32, fp8 and the
+// packed types are not here (docs/sm-rtl.md). Integer-to-integer cvt,
+// mov and selp are the ALU's (sm_alu.sv).
 static int supported(unsigned op, unsigned ty, unsigned ty2, unsigned mods) {
   int rnd = rnd_of(mods);
   int ftz = (mods & ModFtz) != 0;
+  int f3264 = ty == TyF32 || ty == TyF64;
   switch (op) {
-    case OpADD: case OpSUB: case OpMUL: case OpMAD: case OpFMA:
-      // {.rnd}{.ftz}{.sat}; no .ftz on f64 (PTX: .ftz is f32 only).
-      return is_fp(ty) && !(mods & ~(ModSat | ModRndMask | ModFtz)) && rnd <= (int)RndRP &&
-             !(ftz && ty == TyF64);
+    case OpADD: case OpSUB: case OpMUL: case OpMAD: case OpFMA: {
+      // {.rnd}{.ftz}{.sat}, fma.relu.f16; no .ftz on f64 (PTX: .ftz is
+      // for f32 and f16).
+      unsigned allowed = ModSat | ModRndMask | ModFtz | (op == OpFMA && ty == TyF16 ? ModRelu : 0);
+      return is_fp(ty) && !(mods & ~allowed) && rnd <= (int)RndRP && !(ftz && ty == TyF64);
+    }
     case OpDIV: case OpSQRT: case OpRCP: {
       int ok;
-      if (!is_fp(ty) || (mods & ~(ModRndMask | ModFtz))) return 0;
+      if (!f3264 || (mods & ~(ModRndMask | ModFtz))) return 0;
       if (rnd == (int)RndApprox) {
         ok = ty == TyF32 || op == OpRCP;  // rcp.approx.ftz.f64; no sqrt/div.approx.f64
       } else if (rnd == (int)RndFull) {
@@ -260,33 +384,40 @@ static int supported(unsigned op, unsigned ty, unsigned ty2, unsigned mods) {
     }
     case OpMIN: case OpMAX:
       if (ty == TyF64) return mods == 0;
-      return ty == TyF32 && !(mods & ~(ModFtz | ModMinMaxNaN | ModMinMaxXorsign));
+      return is_fp(ty) && !(mods & ~(ModFtz | ModMinMaxNaN | ModMinMaxXorsign));
     case OpNEG: case OpABS:
       if (ty == TyF64) return mods == 0;
-      return ty == TyF32 && !(mods & ~ModFtz);
+      return is_fp(ty) && !(mods & ~ModFtz);
     case OpCOPYSIGN:
-      return is_fp(ty) && mods == 0;
+      return f3264 && mods == 0;
     case OpTESTP:
-      return is_fp(ty) && mods <= TestpSubnormal;
+      return f3264 && mods <= TestpSubnormal;
     case OpSETP: {
       unsigned cmp = mods & ModCmpMask;
       if (!is_fp(ty) || (mods & ~(ModCmpMask | ModBoolMask | ModSetpDst2 | ModSetpFtz))) return 0;
       return cmp <= CmpNAN && !(cmp >= CmpLO && cmp <= CmpHS);
     }
     case OpEX2: case OpLG2: case OpSIN: case OpCOS: case OpRSQRT: case OpTANH:
-      if (!(ty == TyF32 || (op == OpRSQRT && ty == TyF64))) return 0;
       if (rnd != (int)RndApprox || (mods & ~(ModRndMask | ModFtz))) return 0;
+      if (ty == TyF16) return (op == OpEX2 || op == OpTANH) && !ftz;  // ex2/tanh.approx.f16
+      if (!(ty == TyF32 || (op == OpRSQRT && ty == TyF64))) return 0;
       return !(ftz && op == OpTANH);  // tanh has no .ftz
     case OpCVT: {
       int fr = rnd >= (int)RndRN && rnd <= (int)RndRP;
       int ir = rnd >= (int)RndRNI && rnd <= (int)RndRPI;
       if (!(is_int(ty) || is_fp(ty)) || !(is_int(ty2) || is_fp(ty2))) return 0;
       if (!is_fp(ty) && !is_fp(ty2)) return 0;  // int to int: the ALU's
+      if (mods & (ModRelu | ModSatFinite)) {
+        // cvt.frnd2{.relu}{.satfinite}.f16.f32, .frnd2 = {.rn, .rz} (PTX
+        // ISA, cvt); no rounding is .rn.
+        return ty == TyF16 && ty2 == TyF32 && !(mods & ~(ModRndMask | ModRelu | ModSatFinite)) &&
+               (rnd == (int)RndNone || rnd == (int)RndRN || rnd == (int)RndRZ);
+      }
       if (mods & ~(ModRndMask | ModSat | ModFtz)) return 0;
       if (rnd == (int)RndNone) return 1;
-      if (is_fp(ty) && !is_fp(ty2)) return fr;   // int to float: .rn .rz .rm .rp
-      if (!is_fp(ty)) return ir;                 // float to int: .rni .rzi .rmi .rpi
-      if (ir) return !(ty == TyF32 && ty2 == TyF64);  // integral rounding: no narrowing
+      if (is_fp(ty) && !is_fp(ty2)) return fr;  // int to float: .rn .rz .rm .rp
+      if (!is_fp(ty)) return ir;                // float to int: .rni .rzi .rmi .rpi
+      if (ir) return fmt_of(ty)->bits >= fmt_of(ty2)->bits;  // integral rounding: no narrowing
       return fr;
     }
   }
@@ -370,7 +501,7 @@ static uint64_t arith_op(const fmt_t* f, unsigned op, unsigned mods, uint64_t a,
   int ftz = (mods & ModFtz) != 0;
   uint64_t ops[3], r;
   int n, mode;
-  if (op == OpRCP && f->wide && rnd == (int)RndApprox) return approx64(op, a);
+  if (op == OpRCP && f->bits == 64 && rnd == (int)RndApprox) return approx64(op, a);
   if (ftz) {
     a = flush(f, a);
     b = flush(f, b);
@@ -413,6 +544,10 @@ static uint64_t arith_op(const fmt_t* f, unsigned op, unsigned mods, uint64_t a,
 out:
   if (ftz) r = flush(f, r);
   if (mods & ModSat) r = sat(f, r);
+  // fma.relu.f16: a negative result (-0.0 included) gives +0.0, NaN the
+  // canonical NaN (PTX ISA, fma: ".relu clamps the result to 0 if
+  // negative").
+  if ((mods & ModRelu) && !is_nan(f, r) && (r & f->sign)) r = 0;
   return r;
 }
 
@@ -424,6 +559,14 @@ static uint64_t sfu(unsigned op, unsigned ty, unsigned mods, uint64_t a) {
   int ftz = (mods & ModFtz) != 0;
   double x, y;
   uint64_t r;
+  if (ty == TyF16) {  // ex2.approx.f16, tanh.approx.f16
+    a &= 0xffffull;
+    if (is_nan(&FMT16, a)) return NAN16;
+    x = dec16(a);
+    if (op == OpEX2) return round16(exp2(x), FE_TONEAREST);
+    if (x == 0 || is_sub(&FMT16, a)) return a;  // ±0 and subnormals pass through
+    return round16(tanh(x), FE_TONEAREST);
+  }
   if (ty == TyF64) {  // rsqrt.approx{.ftz}.f64
     if (ftz) return approx64(op, a);
     if (is_nan(&FMT64, a)) return a | F64_QUIET;
@@ -468,7 +611,7 @@ static uint64_t cvt(unsigned dt, unsigned st, unsigned mods, uint64_t a) {
   int sat_ = (mods & ModSat) != 0;
   if (is_fp(dt) && !is_fp(st)) {
     // int to float: .rn .rz .rm .rp, none is .rn.
-    const fmt_t* f = dt == TyF64 ? &FMT64 : &FMT32;
+    const fmt_t* f = fmt_of(dt);
     int w = int_bits(st);
     uint64_t v = a & mask_of(w);
     uint64_t r;
@@ -476,7 +619,7 @@ static uint64_t cvt(unsigned dt, unsigned st, unsigned mods, uint64_t a) {
     r = int_to_float(f, v, int_signed(st), fe_mode(rnd));
     return sat_ ? sat(f, r) : r;
   }
-  const fmt_t* sf = st == TyF64 ? &FMT64 : &FMT32;
+  const fmt_t* sf = fmt_of(st);
   a &= sf->mask;
   if (ftz && st == TyF32) a = flush(sf, a);
   if (!is_fp(dt)) {
@@ -501,32 +644,39 @@ static uint64_t cvt(unsigned dt, unsigned st, unsigned mods, uint64_t a) {
   }
   // float to float.
   {
-    const fmt_t* df = dt == TyF64 ? &FMT64 : &FMT32;
+    const fmt_t* df = fmt_of(dt);
     uint64_t r;
     if (is_nan(sf, a)) {
       // The destination's canonical NaN; f64 to f64 keeps the payload
       // (Go model's choice).
-      r = (sf->wide && df->wide) ? a | F64_QUIET : df->nan;
+      r = (sf->bits == 64 && df->bits == 64) ? a | F64_QUIET : df->nan;
     } else if (rnd >= (int)RndRNI && rnd <= (int)RndRPI) {
       // Integral rounding (same width or widening): exact in df.
-      double x = f64(arith(&FMT64, K_RINT, fe_mode(rnd), b64(value(sf, a)), 0, 0));
-      r = df->wide ? b64(x) : b32((float)x);
-    } else if (sf->wide && !df->wide) {
+      r = encode(df, f64(arith(&FMT64, K_RINT, fe_mode(rnd), b64(value(sf, a)), 0, 0)));
+    } else if (df->bits == 16 && sf->bits > 16) {
+      r = round16(value(sf, a), fe_mode(rnd));  // to f16: one rounding
+    } else if (df->bits == 32 && sf->bits == 64) {
       r = arith(&FMT64, K_NARROW, fe_mode(rnd), a, 0, 0);  // f64 to f32
-    } else if (!sf->wide && df->wide) {
-      r = b64((double)f32(a));  // exact
     } else {
-      r = a;  // same format: the value itself
+      r = encode(df, value(sf, a));  // widening or the same format: exact
     }
     if (ftz && dt == TyF32) r = flush(df, r);
-    return sat_ ? sat(df, r) : r;
+    if (sat_) r = sat(df, r);
+    // .satfinite: an infinite result (an overflow included) becomes the
+    // largest finite value of its sign, NaN stays NaN; .relu: a negative
+    // result (-0.0 included) becomes +0.0, NaN the canonical NaN (PTX
+    // ISA, cvt).
+    if ((mods & ModSatFinite) && is_inf(df, r)) r = (r & df->sign) | (df->inf - 1);
+    if ((mods & ModRelu) && is_nan(df, r)) r = df->nan;
+    if ((mods & ModRelu) && !is_nan(df, r) && (r & df->sign)) r = 0;
+    return r;
   }
 }
 
 void sm_fpu_eval(unsigned char op, unsigned char ty, unsigned char ty2, unsigned short mods,
                  unsigned long long a, unsigned long long b, unsigned long long c,
                  unsigned long long* d, unsigned char* flags) {
-  const fmt_t* f = ty == TyF64 ? &FMT64 : &FMT32;
+  const fmt_t* f = fmt_of(ty);
   int p = 0, q = 0;
   uint64_t r = 0;
   *d = 0;
@@ -584,7 +734,7 @@ void sm_fpu_eval(unsigned char op, unsigned char ty, unsigned char ty2, unsigned
       // flushes subnormal inputs to sign-preserving zero"); f64
       // comparisons support subnormal numbers, .ftz or not. (The Go model
       // flushes f64 operands too: a known divergence, cosim/fpu_test.go.)
-      if ((mods & ModSetpFtz) && !f->wide) {
+      if ((mods & ModSetpFtz) && f->bits != 64) {
         a = flush(f, a);
         b = flush(f, b);
       }
