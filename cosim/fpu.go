@@ -17,11 +17,13 @@ import (
 // docs/sm-rtl.md "The behavioural FPU"): the instruction's Op, Type, Type2
 // and Mods fields and the operands as raw bits of their types.
 type FPUVector struct {
-	Op      isa.Opcode `sv:"op_i"`
-	Type    isa.Type   `sv:"ty_i"`
-	Type2   isa.Type   `sv:"ty2_i"`
-	Mods    uint16     `sv:"mods_i"`
-	A, B, C uint64     // a_i, b_i, c_i
+	Op    isa.Opcode `sv:"op_i"`
+	Type  isa.Type   `sv:"ty_i"`
+	Type2 isa.Type   `sv:"ty2_i"`
+	Mods  uint16     `sv:"mods_i"`
+	A     uint64     `sv:"a_i"`
+	B     uint64     `sv:"b_i"`
+	C     uint64     `sv:"c_i"`
 }
 
 // FPUOutput is the FPU's answer to one vector.

@@ -5,7 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -114,6 +119,64 @@ func fpuSweep() []FPUVector {
 		}
 	}
 	return vs
+}
+
+// TestFPUPortsMatchGoTags: the ports of sm_fpu.sv are the sv tags of
+// FPUVector (inputs) and FPUOutput (outputs), each Go field wide enough.
+func TestFPUPortsMatchGoTags(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(verilogDir(t), "rtl", "sm_fpu.sv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type port struct {
+		dir   string
+		width int
+	}
+	rtlPorts := map[string]port{}
+	re := regexp.MustCompile(`(?m)^\s*(input|output)\s+logic\s*(?:\[(\d+):0\])?\s*(\w+)`)
+	for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+		w := 1
+		if m[2] != "" {
+			msb, _ := strconv.Atoi(m[2])
+			w = msb + 1
+		}
+		rtlPorts[m[3]] = port{m[1], w}
+	}
+	if len(rtlPorts) == 0 {
+		t.Fatal("no ports found in sm_fpu.sv")
+	}
+	seen := map[string]bool{}
+	for _, s := range []struct {
+		dir string
+		typ reflect.Type
+	}{{"input", reflect.TypeFor[FPUVector]()}, {"output", reflect.TypeFor[FPUOutput]()}} {
+		for f := range s.typ.Fields() {
+			name := f.Tag.Get("sv")
+			if name == "" {
+				t.Errorf("%s.%s has no sv tag", s.typ.Name(), f.Name)
+				continue
+			}
+			seen[name] = true
+			p, ok := rtlPorts[name]
+			gw := 1
+			if f.Type.Kind() != reflect.Bool {
+				gw = f.Type.Bits()
+			}
+			switch {
+			case !ok:
+				t.Errorf("%s.%s: no port %s in sm_fpu.sv", s.typ.Name(), f.Name, name)
+			case p.dir != s.dir:
+				t.Errorf("%s: Go %s, RTL %s", name, s.dir, p.dir)
+			case gw < p.width:
+				t.Errorf("%s: Go field of %d bits for an RTL port of %d", name, gw, p.width)
+			}
+		}
+	}
+	for name := range rtlPorts {
+		if !seen[name] {
+			t.Errorf("sm_fpu.sv port %s has no Go twin", name)
+		}
+	}
 }
 
 // fpuBench builds the bench once per test.
