@@ -33,26 +33,38 @@ var fpuOps = []isa.Opcode{
 }
 
 // fpuScope reports the instructions the FPU is meant to implement when
-// alu does: the f16/f32/f64 forms of fpuOps, and the conversions between
-// f16, f32, f64 and the integer types (one side at least a float). bf16,
-// tf32, fp8, the packed types, integer cvt, mov and selp are not the
-// FPU's.
+// alu does: the forms of fpuOps on f16, bf16, f16x2, bf16x2, f32 and f64,
+// and the conversions between f16, bf16, f32, f64 and the integer types
+// (one side at least a float). tf32 and fp8 conversions, cvt.pack,
+// integer cvt, mov and selp are not the FPU's.
 func fpuScope(v FPUVector) bool {
-	fp := func(t isa.Type) bool { return t == isa.F16 || t == isa.F32 || t == isa.F64 }
-	in := func(t isa.Type) bool { return t <= isa.S64 || fp(t) }
-	if v.Op == isa.OpCVT {
-		if v.Mods&(isa.ModRelu|isa.ModSatFinite) != 0 {
-			// cvt.frnd2{.relu}{.satfinite}.f16.f32: the ISA's .frnd2 is .rn
-			// or .rz; alu accepts any rounding field there (an encoding no
-			// PTX instruction has), the FPU only these.
-			rnd := int(v.Mods&isa.ModRndMask) >> isa.ModRndShift
-			if rnd != isa.RndNone && rnd != isa.RndRN && rnd != isa.RndRZ {
-				return false
-			}
-		}
-		return in(v.Type) && in(v.Type2) && (fp(v.Type) || fp(v.Type2))
+	fp := func(t isa.Type) bool { return t == isa.F16 || t == isa.BF16 || t == isa.F32 || t == isa.F64 }
+	if v.Op != isa.OpCVT {
+		return slices.Contains(fpuOps, v.Op) && (fp(v.Type) || v.Type == isa.F16x2 || v.Type == isa.BF16x2)
 	}
-	return slices.Contains(fpuOps, v.Op) && fp(v.Type)
+	in := func(t isa.Type) bool { return t <= isa.S64 || fp(t) }
+	if !in(v.Type) || !in(v.Type2) || !fp(v.Type) && !fp(v.Type2) {
+		return false
+	}
+	// The conversions alu takes on its low-precision path (bf16,
+	// .relu/.satfinite) accept any rounding field there, encodings no PTX
+	// instruction has (the unknown ones truncate); the FPU takes the
+	// ISA's: .rn or .rz with .relu/.satfinite, else those of the other
+	// conversions.
+	rnd := int(v.Mods&isa.ModRndMask) >> isa.ModRndShift
+	fr := rnd >= isa.RndRN && rnd <= isa.RndRP
+	ir := rnd >= isa.RndRNI && rnd <= isa.RndRPI
+	switch {
+	case v.Mods&(isa.ModRelu|isa.ModSatFinite) != 0:
+		return rnd == isa.RndNone || rnd == isa.RndRN || rnd == isa.RndRZ
+	case v.Type != isa.BF16 && v.Type2 != isa.BF16 || rnd == isa.RndNone:
+		return true
+	case !fp(v.Type2):
+		return fr
+	case !fp(v.Type):
+		return ir
+	}
+	return fr || ir
 }
 
 func (v FPUVector) inst() *isa.Inst {
@@ -254,6 +266,11 @@ var (
 		0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7e12, 0x7c01, 0xfd23, 0x3800, 0x3e00, 0x4100, 0xc100,
 		0x3555, 0x4248, 0x6800, 0x6801, 0x7800, 0xf800, 0x3bff, 0x3c01, 0x0200, 0x1400,
 	}
+	fpuSpecialsBF16 = []uint16{
+		0, 0x8000, 1, 0x8001, 0x007f, 0x807f, 0x0080, 0x8080, 0x3f80, 0xbf80, 0x7f7f, 0xff7f,
+		0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7fc1, 0x7f81, 0xffa3, 0x3f00, 0x3fc0, 0x4020, 0xc020,
+		0x3eab, 0x4049, 0x4b00, 0x4b01, 0x4f00, 0xcf00, 0x3f7f, 0x3f81, 0x0040, 0x5f80,
+	}
 	fpuSpecials32 = []uint32{
 		0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000,
 		0x3f800000, 0xbf800000, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000,
@@ -281,10 +298,22 @@ var (
 
 func fpuSpecials(t isa.Type) []uint64 {
 	switch t {
-	case isa.F16:
-		s := make([]uint64, len(fpuSpecials16))
-		for i, x := range fpuSpecials16 {
+	case isa.F16, isa.BF16:
+		sp := fpuSpecials16
+		if t == isa.BF16 {
+			sp = fpuSpecialsBF16
+		}
+		s := make([]uint64, len(sp))
+		for i, x := range sp {
 			s[i] = uint64(x)
+		}
+		return s
+	case isa.F16x2, isa.BF16x2:
+		// Pairs: each special beside its neighbour in the list.
+		h := fpuSpecials(elemType(t))
+		s := make([]uint64, len(h))
+		for i, x := range h {
+			s[i] = x | h[(i+7)%len(h)]<<16
 		}
 		return s
 	case isa.F32:
@@ -304,17 +333,29 @@ type fpuGen struct {
 	rng *rand.Rand
 }
 
-// float draws a value of t (f16, f32, f64) as raw bits.
+// elemType is the element type of f16x2 and bf16x2.
+func elemType(t isa.Type) isa.Type {
+	if t == isa.BF16x2 {
+		return isa.BF16
+	}
+	return isa.F16
+}
+
+// float draws a value of t (f16, bf16, their pairs, f32, f64) as raw bits.
 func (g fpuGen) float(t isa.Type) uint64 {
 	r := g.rng
+	if t == isa.F16x2 || t == isa.BF16x2 {
+		return g.float(elemType(t)) | g.float(elemType(t))<<16
+	}
 	man, ebits, bias := 23, 8, 127
 	switch t {
+	case isa.BF16:
+		man = 7
 	case isa.F16:
 		man, ebits, bias = 10, 5, 15
 	case isa.F64:
 		man, ebits, bias = 52, 11, 1023
 	}
-	wide := t == isa.F64
 	sign := r.Uint64N(2) << (man + ebits)
 	frac := r.Uint64() & (1<<man - 1)
 	enc := func(e int) uint64 { return sign | uint64(e)<<man | frac }
@@ -343,8 +384,11 @@ func (g fpuGen) float(t isa.Type) uint64 {
 		if sign != 0 {
 			x = -x
 		}
-		if wide {
+		switch t {
+		case isa.F64:
 			return math.Float64bits(x)
+		case isa.BF16:
+			return uint64(math.Float32bits(float32(x)) >> 16)
 		}
 		return uint64(math.Float32bits(float32(x)))
 	case 10: // exponent in the tanh/sin/ex2 interesting region or huge
@@ -388,16 +432,19 @@ func (g fpuGen) operand(v FPUVector, i int) uint64 {
 	if i == 2 && v.Op == isa.OpSETP {
 		return g.rng.Uint64N(2)
 	}
-	if src != isa.F16 && src != isa.F32 && src != isa.F64 {
+	if !src.Float() {
 		return g.int(src)
+	}
+	if src == isa.F16x2 || src == isa.BF16x2 {
+		return g.float(src)
 	}
 	switch {
 	case i == 1 && g.rng.IntN(8) == 0: // b close to ±a: cancellation, equality
 		x := v.A ^ uint64(g.rng.IntN(2))<<(src.Bits()-1)
 		return (x + uint64(g.rng.IntN(3)) - 1) & (1<<src.Bits() - 1)
-	case i == 2 && src == isa.F16 && g.rng.IntN(4) == 0: // c close to -a with a product near 1
+	case i == 2 && src.Bits() == 16 && g.rng.IntN(4) == 0: // c close to -a with a product near 1
 		return (v.A ^ 0x8000 + uint64(g.rng.IntN(3)) - 1) & 0xffff
-	case i == 2 && src != isa.F16 && g.rng.IntN(4) == 0 && v.A != 0 && v.B != 0: // c close to -a*b
+	case i == 2 && src.Bits() > 16 && g.rng.IntN(4) == 0 && v.A != 0 && v.B != 0: // c close to -a*b
 		if src == isa.F64 {
 			p := -math.Float64frombits(v.A) * math.Float64frombits(v.B)
 			return math.Float64bits(p) + uint64(g.rng.IntN(3)) - 1
@@ -421,7 +468,10 @@ func arity(v FPUVector) int {
 
 // fpuVectors expands each supported form into special and random vectors:
 // every special operand (unary), every pair of specials (binary), the
-// pairs with c drawn (ternary), and n(form) random draws.
+// pairs with c drawn (ternary), and n(form) random draws. Forms with
+// modifiers besides the rounding and the comparison (.ftz, .sat, SETP's
+// boolean operation, ...) take a third of the pairs, every a with every
+// third b.
 func fpuVectors(forms []FPUVector, n func(FPUVector) int, seed uint64) []FPUVector {
 	var vs []FPUVector
 	for fi, f := range forms {
@@ -432,7 +482,14 @@ func fpuVectors(forms []FPUVector, n func(FPUVector) int, seed uint64) []FPUVect
 		}
 		sp := fpuSpecials(src)
 		k := arity(f)
-		for _, a := range sp {
+		stride, plain := 1, uint16(isa.ModRndMask)
+		if f.Op == isa.OpSETP {
+			plain = isa.ModCmpMask
+		}
+		if f.Mods&^plain != 0 {
+			stride = 3
+		}
+		for i, a := range sp {
 			if src != isa.F32 && src != isa.F64 {
 				if w := src.Bits(); w < 64 {
 					a &= 1<<w - 1
@@ -444,7 +501,10 @@ func fpuVectors(forms []FPUVector, n func(FPUVector) int, seed uint64) []FPUVect
 				vs = append(vs, v)
 				continue
 			}
-			for _, b := range sp {
+			for j, b := range sp {
+				if (i+j)%stride != 0 {
+					continue
+				}
 				v.B = b
 				if k == 3 {
 					v.C = g.operand(v, 2)
@@ -470,6 +530,10 @@ func fpuVectors(forms []FPUVector, n func(FPUVector) int, seed uint64) []FPUVect
 // describe prints an operand of type t: its bits and its value.
 func describe(t isa.Type, x uint64) string {
 	switch t {
+	case isa.F16x2, isa.BF16x2:
+		return fmt.Sprintf("{hi %s, lo %s}", describe(elemType(t), x>>16&0xffff), describe(elemType(t), x&0xffff))
+	case isa.BF16:
+		return fmt.Sprintf("%#04x (%g)", x, math.Float32frombits(uint32(x)<<16))
 	case isa.F16:
 		e, m := int(x>>10&0x1f), float64(x&0x3ff)
 		v := math.Ldexp(m, -24)
@@ -510,16 +574,20 @@ func TestFPUMatchesALU(t *testing.T) {
 		}
 	}
 	// Random draws per form: conversions have many forms (every integer
-	// type, each rounding, .sat, .ftz), so fewer draws each.
-	n, ncvt := 1000, 250
+	// type, each rounding, .sat, .ftz), so fewer draws each, and the
+	// 16-bit types fewer than f32 and f64.
+	n, nhalf, ncvt := 1000, 400, 200
 	if testing.Short() {
-		n, ncvt = 100, 25
+		n, nhalf, ncvt = 100, 40, 20
 	}
 	vs := fpuVectors(forms, func(v FPUVector) int {
-		if v.Op == isa.OpCVT {
+		switch {
+		case v.Op == isa.OpCVT:
 			return ncvt
+		case v.Type == isa.F32 || v.Type == isa.F64:
+			return n
 		}
-		return n
+		return nhalf
 	}, 15)
 	start := time.Now()
 	out, err := RunFPU(ctx, bin, vs)

@@ -90,8 +90,14 @@ func upper(s string) string {
 // reads them from a header the Makefile derives from sm_isa_pkg.sv.
 func smFPUConsts(sec func(string), lp func(string, int, uint64, string)) {
 	sec("Floating point (the behavioural FPU, sm_fpu.sv).")
-	for _, t := range []isa.Type{isa.B8, isa.B16, isa.U8, isa.U16, isa.S8, isa.S16, isa.F16, isa.F32, isa.F64} {
-		lp("Ty"+upper(t.String()), 5, uint64(t), upper(t.String()))
+	for _, t := range []struct {
+		t    isa.Type
+		name string // the SV name after "Ty" and the Go name after "isa."
+	}{
+		{isa.B8, "B8"}, {isa.B16, "B16"}, {isa.U8, "U8"}, {isa.U16, "U16"}, {isa.S8, "S8"}, {isa.S16, "S16"},
+		{isa.F16, "F16"}, {isa.F32, "F32"}, {isa.F64, "F64"}, {isa.BF16, "BF16"}, {isa.F16x2, "F16x2"}, {isa.BF16x2, "BF16x2"},
+	} {
+		lp("Ty"+t.name, 5, uint64(t.t), t.name)
 	}
 	lp("ModRndShift", 16, isa.ModRndShift, "ModRndShift")
 	lp("ModRndMask", 16, isa.ModRndMask, "ModRndMask")

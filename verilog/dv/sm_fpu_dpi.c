@@ -6,7 +6,7 @@
 // modifiers, the hardware's correctly rounded + - * / and sqrt, fma/fmaf,
 // and exp2/log2/sin/cos/tanh for the SFU's approximations; f16 values are
 // computed exactly (or rounded to odd) in double and rounded once by
-// round16. It is independent of the Go model (package alu): no
+// round_small. It is independent of the Go model (package alu): no
 // call back into Go, no shared code; where the ISA leaves a choice to the
 // implementation (which NaN, how exact an approximation is), it takes the
 // choice the Go model documents (alu/doc.go), and says so ("Go model's
@@ -87,67 +87,73 @@ static uint64_t b64(double f) {
   return u;
 }
 
-// f16 (IEEE binary16). PTX: f16 operations give the canonical NaN
-// 0x7fff.
-#define F16_SIGN 0x8000ull
-#define F16_ABS 0x7fffull
-#define F16_INF 0x7c00ull
-#define F16_ONE 0x3c00ull
-#define F16_MAX 0x7bffull
+// The 16-bit formats: f16 (IEEE binary16) and bf16 (the upper half of
+// an f32). PTX: their operations give the canonical NaN 0x7fff.
 #define NAN16 0x7fffull
 
-// fmt describes f16, f32 or f64 by its bits.
+// fmt describes f16, bf16, f32 or f64 by its bits; man and bias (the
+// fraction bits and the exponent bias) are used for the 16-bit formats,
+// which have no C type.
 typedef struct {
   int bits;  // 16, 32, 64
   uint64_t sign, abs, inf, one, nan, mask;
+  int man, bias;
 } fmt_t;
 
-static const fmt_t FMT16 = {16, F16_SIGN, F16_ABS, F16_INF, F16_ONE, NAN16, 0xffffull};
-static const fmt_t FMT32 = {32, F32_SIGN, F32_ABS, F32_INF, F32_ONE, NAN32, 0xffffffffull};
-static const fmt_t FMT64 = {64, F64_SIGN, F64_ABS, F64_INF, F64_ONE, NAN64, ~0ull};
+static const fmt_t FMT16 = {16, 0x8000ull, 0x7fffull, 0x7c00ull, 0x3c00ull, NAN16, 0xffffull, 10, 15};
+static const fmt_t FMTBF16 = {16, 0x8000ull, 0x7fffull, 0x7f80ull, 0x3f80ull, NAN16, 0xffffull, 7, 127};
+static const fmt_t FMT32 = {32, F32_SIGN, F32_ABS, F32_INF, F32_ONE, NAN32, 0xffffffffull, 23, 127};
+static const fmt_t FMT64 = {64, F64_SIGN, F64_ABS, F64_INF, F64_ONE, NAN64, ~0ull, 52, 1023};
 
+// fmt_of: the format of a type (of the elements of f16x2 and bf16x2).
 static const fmt_t* fmt_of(unsigned t) {
-  return t == TyF64 ? &FMT64 : t == TyF16 ? &FMT16 : &FMT32;
-}
-
-// dec16: the value of an f16 (exact in double).
-static double dec16(uint64_t x) {
-  int e = (int)(x >> 10 & 0x1f);
-  double m = (double)(x & 0x3ff), v;
-  if (e == 0x1f) {
-    v = (x & 0x3ff) ? NAN : INFINITY;
-  } else if (e == 0) {
-    v = ldexp(m, -24);
-  } else {
-    v = ldexp(m + 1024, e - 25);
+  switch (t) {
+    case TyF64: return &FMT64;
+    case TyF16: case TyF16x2: return &FMT16;
+    case TyBF16: case TyBF16x2: return &FMTBF16;
   }
-  return (x & F16_SIGN) ? -v : v;
+  return &FMT32;
 }
 
-// round16 rounds x to f16 under mode (an FE_ constant). x is the exact
-// value, or a double within which the exact value rounds the same way
-// (round-to-odd with two or more extra bits): subnormals, overflow
-// (infinity, or the largest finite value for the directed modes that
-// round toward zero) and the signs of zeros as IEEE 754 says.
-static uint64_t overflow16(uint64_t sign, int mode) {
+// dec_small: the value of an f16 or bf16 (exact in double).
+static double dec_small(const fmt_t* f, uint64_t x) {
+  int e = (int)((x & f->inf) >> f->man);
+  double m = (double)(x & ((1ull << f->man) - 1)), v;
+  if ((x & f->abs) > f->inf) return NAN;
+  if ((x & f->abs) == f->inf) {
+    v = INFINITY;
+  } else if (e == 0) {
+    v = ldexp(m, 1 - f->bias - f->man);
+  } else {
+    v = ldexp(m + ldexp(1, f->man), e - f->bias - f->man);
+  }
+  return (x & f->sign) ? -v : v;
+}
+
+// overflow_small: a result too large for f under mode: infinity, or the
+// largest finite value for the directed modes that round toward zero.
+static uint64_t overflow_small(const fmt_t* f, uint64_t sign, int mode) {
   int to_inf = mode == FE_TONEAREST || (mode == FE_UPWARD && !sign) || (mode == FE_DOWNWARD && sign);
-  return sign | (to_inf ? F16_INF : F16_MAX);
+  return sign | (to_inf ? f->inf : f->inf - 1);
 }
 
-static uint64_t round16(double x, int mode) {
-  uint64_t sign = signbit(x) ? F16_SIGN : 0;
+// round_small rounds x to f16 or bf16 under mode (an FE_ constant). x is
+// the exact value, or a double from which the exact value rounds the
+// same way (rounded to odd with two or more extra bits): subnormals,
+// overflow and the signs of zeros as IEEE 754 says.
+static uint64_t round_small(const fmt_t* f, double x, int mode) {
+  uint64_t sign = signbit(x) ? f->sign : 0, mi, one = 1ull << f->man;
+  int emax = f->bias, emin = 1 - f->bias, q, up = 0;
   double ax = fabs(x), m, frac;
-  int q, up = 0;
-  uint64_t mi;
-  if (isnan(x)) return NAN16;
-  if (isinf(x)) return sign | F16_INF;
+  if (isnan(x)) return f->nan;
+  if (isinf(x)) return sign | f->inf;
   if (ax == 0) return sign;
   q = ilogb(ax);
-  if (q > 15) return overflow16(sign, mode);
-  q = (q < -14 ? -14 : q) - 10;  // the quantum 2^q at this exponent
-  m = ldexp(ax, -q);             // exact
+  if (q > emax) return overflow_small(f, sign, mode);
+  q = (q < emin ? emin : q) - f->man;  // the quantum 2^q at this exponent
+  m = ldexp(ax, -q);                   // exact
   mi = (uint64_t)m;
-  frac = m - (double)mi;         // exact
+  frac = m - (double)mi;               // exact
   switch (mode) {
     case FE_TONEAREST: up = frac > 0.5 || (frac == 0.5 && (mi & 1)); break;
     case FE_UPWARD: up = frac > 0 && !sign; break;
@@ -155,13 +161,13 @@ static uint64_t round16(double x, int mode) {
     default: break;  // toward zero
   }
   mi += (uint64_t)up;
-  if (mi == 2048) {
-    mi = 1024;
+  if (mi == 2 * one) {
+    mi = one;
     q++;
   }
-  if (mi < 1024) return sign | mi;  // subnormal (q = -24)
-  if (q + 10 > 15) return overflow16(sign, mode);
-  return sign | (uint64_t)(q + 10 + 15) << 10 | (mi - 1024);
+  if (mi < one) return sign | mi;  // subnormal (or zero)
+  if (q + f->man > emax) return overflow_small(f, sign, mode);
+  return sign | (uint64_t)(q + f->man + f->bias) << f->man | (mi - one);
 }
 
 // encode: the exactly representable (or NaN, infinite) value x in f.
@@ -170,7 +176,7 @@ static uint64_t encode(const fmt_t* f, double x) {
     case 64: return b64(x);
     case 32: return isnan(x) ? NAN32 : b32((float)x);
   }
-  return round16(x, FE_TONEAREST);
+  return round_small(f, x, FE_TONEAREST);
 }
 
 static int is_nan(const fmt_t* f, uint64_t x) { return (x & f->abs) > f->inf; }
@@ -188,7 +194,7 @@ static double value(const fmt_t* f, uint64_t x) {
     case 64: return f64(x);
     case 32: return (double)f32(x);
   }
-  return dec16(x);
+  return dec_small(f, x);
 }
 
 // nan_of: the NaN result of an operation with NaN operands ops[0..n).
@@ -230,31 +236,31 @@ static int fe_mode(int rnd) {
 
 typedef enum { K_ADD, K_SUB, K_MUL, K_DIV, K_FMA, K_SQRT, K_RINT, K_NARROW } kind_t;
 
-// arith16: add sub mul fma of f16 operands. Sums and products of f16
-// values are exact in double (so the mode there only gives an exact
-// zero its sign); a fused multiply-add is computed in double toward zero
-// and made odd when inexact (round-to-odd), then rounded once to f16.
-static uint64_t arith16(kind_t kind, int mode, uint64_t a, uint64_t b, uint64_t c) {
-  volatile double x = dec16(a), y = dec16(b), z = dec16(c), q;
+// arith_small: add sub mul fma of f16 or bf16 operands. The operation
+// is computed in double toward zero and made odd when inexact (round to
+// odd: 53 bits are more than two beyond the formats' 11 and 8), then
+// rounded once to f under mode; an exact zero is recomputed under mode
+// for its sign.
+static uint64_t arith_small(const fmt_t* f, kind_t kind, int mode, uint64_t a, uint64_t b, uint64_t c) {
+  volatile double x = dec_small(f, a), y = dec_small(f, b), z = dec_small(f, c), q;
   int old = fegetround();
-  fesetround(mode);
-  switch (kind) {
-    case K_ADD: q = x + y; break;
-    case K_SUB: q = x - y; break;
-    case K_MUL: q = x * y; break;
-    default:  // K_FMA
-      feclearexcept(FE_INEXACT);
-      fesetround(FE_TOWARDZERO);
-      q = fma(x, y, z);
-      if (fetestexcept(FE_INEXACT)) {
-        q = f64(b64(q) | 1);
-      } else if (q == 0) {
-        fesetround(mode);  // exact zero: its sign under the mode
-        q = fma(x, y, z);
-      }
+  for (int pass = 0; pass < 2; pass++) {
+    feclearexcept(FE_INEXACT);
+    fesetround(pass ? mode : FE_TOWARDZERO);
+    switch (kind) {
+      case K_ADD: q = x + y; break;
+      case K_SUB: q = x - y; break;
+      case K_MUL: q = x * y; break;
+      default: q = fma(x, y, z); break;  // K_FMA
+    }
+    if (fetestexcept(FE_INEXACT)) {
+      q = f64(b64(q) | 1);
+      break;
+    }
+    if (q != 0) break;
   }
   fesetround(old);
-  return round16(q, mode);
+  return round_small(f, q, mode);
 }
 
 // arith computes kind on the raw operands under rounding mode mode (an
@@ -263,7 +269,7 @@ static uint64_t arith16(kind_t kind, int mode, uint64_t a, uint64_t b, uint64_t 
 static uint64_t arith(const fmt_t* f, kind_t kind, int mode, uint64_t a, uint64_t b, uint64_t c) {
   uint64_t r;
   int old;
-  if (f->bits == 16 && kind != K_NARROW) return arith16(kind, mode, a, b, c);
+  if (f->bits == 16 && kind != K_NARROW) return arith_small(f, kind, mode, a, b, c);
   old = fegetround();
   fesetround(mode);
   if (kind == K_NARROW) {
@@ -304,12 +310,17 @@ static uint64_t int_to_float(const fmt_t* f, uint64_t v, int sgn, int mode) {
   uint64_t r;
   int old;
   if (f->bits == 16) {
-    // Magnitudes from 2^17 on overflow f16 alike (its largest finite
-    // value is 65504): clamp them to 2^20, exact in double.
-    int neg = sgn && (int64_t)v < 0;
-    uint64_t mag = neg ? 0 - v : v;
-    double x = mag >= (1u << 20) ? 1048576.0 : (double)mag;
-    return round16(neg ? -x : x, mode);
+    // To double toward zero, made odd when inexact (round to odd), then
+    // rounded once.
+    volatile uint64_t u = v;
+    volatile double q;
+    old = fegetround();
+    feclearexcept(FE_INEXACT);
+    fesetround(FE_TOWARDZERO);
+    q = sgn ? (double)(int64_t)u : (double)u;
+    if (fetestexcept(FE_INEXACT)) q = f64(b64(q) | 1);
+    fesetround(old);
+    return round_small(f, q, mode);
   }
   old = fegetround();
   fesetround(mode);
@@ -331,7 +342,9 @@ static uint64_t int_to_float(const fmt_t* f, uint64_t v, int sgn, int mode) {
 
 static int rnd_of(unsigned mods) { return (int)((mods & ModRndMask) >> ModRndShift); }
 
-static int is_fp(unsigned t) { return t == TyF16 || t == TyF32 || t == TyF64; }
+// is_fp: the scalar float types; is_packed: the pairs of 16-bit floats.
+static int is_fp(unsigned t) { return t == TyF16 || t == TyBF16 || t == TyF32 || t == TyF64; }
+static int is_packed(unsigned t) { return t == TyF16x2 || t == TyBF16x2; }
 
 static int is_int(unsigned t) {
   switch (t) {
@@ -356,20 +369,22 @@ static int int_signed(unsigned t) { return t == TyS8 || t == TyS16 || t == TyS32
 
 static uint64_t mask_of(int w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
 
-// supported: the forms this unit implements. They are the f16/f32/f64
-// forms the Go model implements (alu.Supported); bf16, tf32, fp8 and the
-// packed types are not here (docs/sm-rtl.md). Integer-to-integer cvt,
-// mov and selp are the ALU's (sm_alu.sv).
+// supported: the forms this unit implements. They are the f16, bf16,
+// f16x2, bf16x2, f32 and f64 forms the Go model implements
+// (alu.Supported), with the rounding modes the ISA defines; tf32 and fp8
+// conversions are not here (docs/sm-rtl.md). Integer-to-integer cvt, mov
+// and selp are the ALU's (sm_alu.sv).
 static int supported(unsigned op, unsigned ty, unsigned ty2, unsigned mods) {
   int rnd = rnd_of(mods);
   int ftz = (mods & ModFtz) != 0;
   int f3264 = ty == TyF32 || ty == TyF64;
+  int anyfp = is_fp(ty) || is_packed(ty);
+  int half = ty == TyF16 || ty == TyBF16 || is_packed(ty);
   switch (op) {
     case OpADD: case OpSUB: case OpMUL: case OpMAD: case OpFMA: {
-      // {.rnd}{.ftz}{.sat}, fma.relu.f16; no .ftz on f64 (PTX: .ftz is
-      // for f32 and f16).
-      unsigned allowed = ModSat | ModRndMask | ModFtz | (op == OpFMA && ty == TyF16 ? ModRelu : 0);
-      return is_fp(ty) && !(mods & ~allowed) && rnd <= (int)RndRP && !(ftz && ty == TyF64);
+      // {.rnd}{.ftz}{.sat}, fma.relu of the half types; no .ftz on f64.
+      unsigned allowed = ModSat | ModRndMask | ModFtz | (op == OpFMA && half ? ModRelu : 0);
+      return anyfp && !(mods & ~allowed) && rnd <= (int)RndRP && !(ftz && ty == TyF64);
     }
     case OpDIV: case OpSQRT: case OpRCP: {
       int ok;
@@ -385,40 +400,49 @@ static int supported(unsigned op, unsigned ty, unsigned ty2, unsigned mods) {
     }
     case OpMIN: case OpMAX:
       if (ty == TyF64) return mods == 0;
-      return is_fp(ty) && !(mods & ~(ModFtz | ModMinMaxNaN | ModMinMaxXorsign));
+      return anyfp && !(mods & ~(ModFtz | ModMinMaxNaN | ModMinMaxXorsign));
     case OpNEG: case OpABS:
       if (ty == TyF64) return mods == 0;
-      return is_fp(ty) && !(mods & ~ModFtz);
+      return anyfp && !(mods & ~ModFtz);
     case OpCOPYSIGN:
       return f3264 && mods == 0;
     case OpTESTP:
       return f3264 && mods <= TestpSubnormal;
     case OpSETP: {
       unsigned cmp = mods & ModCmpMask;
-      if (!is_fp(ty) || (mods & ~(ModCmpMask | ModBoolMask | ModSetpDst2 | ModSetpFtz))) return 0;
+      if (!anyfp || (mods & ~(ModCmpMask | ModBoolMask | ModSetpDst2 | ModSetpFtz))) return 0;
       return cmp <= CmpNAN && !(cmp >= CmpLO && cmp <= CmpHS);
     }
     case OpEX2: case OpLG2: case OpSIN: case OpCOS: case OpRSQRT: case OpTANH:
       if (rnd != (int)RndApprox || (mods & ~(ModRndMask | ModFtz))) return 0;
-      if (ty == TyF16) return (op == OpEX2 || op == OpTANH) && !ftz;  // ex2/tanh.approx.f16
+      if (half) {
+        // ex2.approx.f16{x2}, ex2.approx.ftz.bf16{x2} (.ftz required),
+        // tanh.approx of the four (no .ftz).
+        int bf = ty == TyBF16 || ty == TyBF16x2;
+        return op == OpEX2 ? ftz == bf : op == OpTANH && !ftz;
+      }
       if (!(ty == TyF32 || (op == OpRSQRT && ty == TyF64))) return 0;
       return !(ftz && op == OpTANH);  // tanh has no .ftz
     case OpCVT: {
       int fr = rnd >= (int)RndRN && rnd <= (int)RndRP;
       int ir = rnd >= (int)RndRNI && rnd <= (int)RndRPI;
+      int low = ty == TyBF16 || ty2 == TyBF16;  // no .sat, no .ftz
       if (!(is_int(ty) || is_fp(ty)) || !(is_int(ty2) || is_fp(ty2))) return 0;
       if (!is_fp(ty) && !is_fp(ty2)) return 0;  // int to int: the ALU's
       if (mods & (ModRelu | ModSatFinite)) {
-        // cvt.frnd2{.relu}{.satfinite}.f16.f32, .frnd2 = {.rn, .rz} (PTX
-        // ISA, cvt); no rounding is .rn.
-        return ty == TyF16 && ty2 == TyF32 && !(mods & ~(ModRndMask | ModRelu | ModSatFinite)) &&
+        // cvt.frnd2{.relu}{.satfinite}.{f16,bf16}.f32, .frnd2 = {.rn, .rz}
+        // (PTX ISA, cvt); no rounding is .rn.
+        return (ty == TyF16 || ty == TyBF16) && ty2 == TyF32 &&
+               !(mods & ~(ModRndMask | ModRelu | ModSatFinite)) &&
                (rnd == (int)RndNone || rnd == (int)RndRN || rnd == (int)RndRZ);
       }
-      if (mods & ~(ModRndMask | ModSat | ModFtz)) return 0;
+      if (mods & ~(ModRndMask | (low ? 0 : ModSat | ModFtz))) return 0;
       if (rnd == (int)RndNone) return 1;
       if (is_fp(ty) && !is_fp(ty2)) return fr;  // int to float: .rn .rz .rm .rp
       if (!is_fp(ty)) return ir;                // float to int: .rni .rzi .rmi .rpi
-      if (ir) return fmt_of(ty)->bits >= fmt_of(ty2)->bits;  // integral rounding: no narrowing
+      // Integral rounding: no narrowing, except to bf16 (Go model's
+      // choice: the integral value rounded to nearest).
+      if (ir) return low || fmt_of(ty)->bits >= fmt_of(ty2)->bits;
       return fr;
     }
   }
@@ -560,13 +584,20 @@ static uint64_t sfu(unsigned op, unsigned ty, unsigned mods, uint64_t a) {
   int ftz = (mods & ModFtz) != 0;
   double x, y;
   uint64_t r;
-  if (ty == TyF16) {  // ex2.approx.f16, tanh.approx.f16
+  if (ty == TyF16 || ty == TyBF16) {  // ex2.approx.{f16,ftz.bf16}, tanh.approx.{f16,bf16}
+    const fmt_t* f = fmt_of(ty);
     a &= 0xffffull;
-    if (is_nan(&FMT16, a)) return NAN16;
-    x = dec16(a);
-    if (op == OpEX2) return round16(exp2(x), FE_TONEAREST);
-    if (x == 0 || is_sub(&FMT16, a)) return a;  // ±0 and subnormals pass through
-    return round16(tanh(x), FE_TONEAREST);
+    if (ftz) a = flush(f, a);
+    if (is_nan(f, a)) return NAN16;
+    x = dec_small(f, a);
+    if (op == OpEX2) {
+      y = exp2(x);
+    } else {
+      if (x == 0 || is_sub(f, a)) return a;  // ±0 and subnormals pass through
+      y = tanh(x);
+    }
+    r = round_small(f, y, FE_TONEAREST);
+    return ftz ? flush(f, r) : r;
   }
   if (ty == TyF64) {  // rsqrt.approx{.ftz}.f64
     if (ftz) return approx64(op, a);
@@ -654,12 +685,14 @@ static uint64_t cvt(unsigned dt, unsigned st, unsigned mods, uint64_t a) {
     } else if (rnd >= (int)RndRNI && rnd <= (int)RndRPI) {
       // Integral rounding (same width or widening): exact in df.
       r = encode(df, f64(arith(&FMT64, K_RINT, fe_mode(rnd), b64(value(sf, a)), 0, 0)));
-    } else if (df->bits == 16 && sf->bits > 16) {
-      r = round16(value(sf, a), fe_mode(rnd));  // to f16: one rounding
+    } else if (df == sf) {
+      r = a;  // the same format: the value itself
+    } else if (df->bits == 16) {
+      r = round_small(df, value(sf, a), fe_mode(rnd));  // to f16 or bf16: one rounding
     } else if (df->bits == 32 && sf->bits == 64) {
       r = arith(&FMT64, K_NARROW, fe_mode(rnd), a, 0, 0);  // f64 to f32
     } else {
-      r = encode(df, value(sf, a));  // widening or the same format: exact
+      r = encode(df, value(sf, a));  // widening: exact
     }
     if (ftz && dt == TyF32) r = flush(df, r);
     if (sat_) r = sat(df, r);
@@ -683,6 +716,25 @@ void sm_fpu_eval(unsigned char op, unsigned char ty, unsigned char ty2, unsigned
   *d = 0;
   *flags = 0;
   if (!supported(op, ty, ty2, mods)) return;
+  if (is_packed(ty)) {
+    // f16x2, bf16x2: each half on its own (PTX ISA); SETP's p compares
+    // the lower halves, q the upper ones.
+    unsigned char et = ty == TyF16x2 ? (unsigned char)TyF16 : (unsigned char)TyBF16, fl, fh;
+    unsigned short m = op == OpSETP ? (unsigned short)(mods & ~ModSetpDst2) : mods;
+    unsigned long long lo, hi;
+    sm_fpu_eval(op, et, ty2, m, a & 0xffff, b & 0xffff, c & (op == OpSETP ? 1 : 0xffff), &lo, &fl);
+    sm_fpu_eval(op, et, ty2, m, a >> 16 & 0xffff, b >> 16 & 0xffff, op == OpSETP ? c & 1 : c >> 16 & 0xffff, &hi,
+                &fh);
+    if (op == OpSETP) {
+      p = fl & 1;
+      q = fh & 1;
+    } else {
+      r = (lo & 0xffff) | (hi & 0xffff) << 16;
+    }
+    *d = r;
+    *flags = (unsigned char)(p | q << 1 | 1 << 2);
+    return;
+  }
   if (op != OpCVT) {
     a &= f->mask;
     b &= f->mask;

@@ -148,6 +148,9 @@ package sm_isa_pkg;
   localparam logic [4:0] TyF16 = 5'd12;  // isa.F16
   localparam logic [4:0] TyF32 = 5'd13;  // isa.F32
   localparam logic [4:0] TyF64 = 5'd14;  // isa.F64
+  localparam logic [4:0] TyBF16 = 5'd18;  // isa.BF16
+  localparam logic [4:0] TyF16x2 = 5'd17;  // isa.F16x2
+  localparam logic [4:0] TyBF16x2 = 5'd19;  // isa.BF16x2
   localparam logic [15:0] ModRndShift = 16'd3;  // isa.ModRndShift
   localparam logic [15:0] ModRndMask = 16'd120;  // isa.ModRndMask
   localparam logic [15:0] ModFtz = 16'd128;  // isa.ModFtz
