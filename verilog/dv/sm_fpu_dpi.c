@@ -1,12 +1,12 @@
 // sm_fpu_dpi.c: the behavioural FPU behind sm_fpu.sv's DPI-C import
-// (docs/sm-rtl.md, "The behavioural FPU"). One lane of the f16, f32 and
-// f64 instructions of the PTX ISA (the floating-point, half-precision
-// and comparison instructions, cvt), written from the ISA's definitions
-// on the C library's IEEE 754 arithmetic: fesetround for the rounding
-// modifiers, the hardware's correctly rounded + - * / and sqrt, fma/fmaf,
-// and exp2/log2/sin/cos/tanh for the SFU's approximations; f16 values are
-// computed exactly (or rounded to odd) in double and rounded once by
-// round_small. It is independent of the Go model (package alu): no
+// (docs/sm-rtl.md, "The behavioural FPU"). One lane of the f16, bf16,
+// f16x2, bf16x2, f32 and f64 instructions of the PTX ISA (the
+// floating-point, half-precision and comparison instructions, cvt),
+// written from the ISA's definitions on the C library's IEEE 754
+// arithmetic: fesetround for the rounding modifiers, the hardware's
+// correctly rounded + - * / and sqrt, fma/fmaf, and exp2/log2/sin/cos/tanh
+// for the SFU's approximations; the 16-bit formats are computed in double
+// (rounded to odd) and rounded once by round_small. It is independent of the Go model (package alu): no
 // call back into Go, no shared code; where the ISA leaves a choice to the
 // implementation (which NaN, how exact an approximation is), it takes the
 // choice the Go model documents (alu/doc.go), and says so ("Go model's

@@ -1,9 +1,10 @@
-// sm_fpu: one lane of the SM's floating-point unit, twin of the f16, f32
-// and f64 lane functions of package alu (alu/float.go, alu/round.go,
-// alu/cvt.go, alu/mufu.go): add sub mul mad fma div rcp sqrt min max neg
-// abs copysign (rounding modes, .ftz, .sat), setp and testp, cvt between
-// f16, f32, f64 and the integer types, and the SFU approximations ex2 lg2
-// sin cos rsqrt tanh.
+// sm_fpu: one lane of the SM's floating-point unit, twin of the
+// floating-point lane functions of package alu (alu/float.go,
+// alu/round.go, alu/cvt.go, alu/mufu.go, alu/lowprec.go) on f16, bf16,
+// f16x2, bf16x2, f32 and f64: add sub mul mad fma div rcp sqrt min max
+// neg abs copysign (rounding modes, .ftz, .sat, .relu), setp and testp,
+// cvt between the scalar float types and the integer types, and the SFU
+// approximations ex2 lg2 sin cos rsqrt tanh.
 // Combinational, like sm_alu: the SM instantiates one per lane.
 //
 // The port carries the instruction's fields as the image encodes them
