@@ -123,6 +123,14 @@ func (v FPUVector) PTX() string {
 		if m&isa.ModSat != 0 {
 			parts = append(parts, "sat")
 		}
+		if v.Op == isa.OpCVT || v.Op == isa.OpFMA {
+			if m&isa.ModRelu != 0 {
+				parts = append(parts, "relu")
+			}
+			if m&isa.ModSatFinite != 0 {
+				parts = append(parts, "satfinite")
+			}
+		}
 		if v.Op == isa.OpMIN || v.Op == isa.OpMAX {
 			if m&isa.ModMinMaxNaN != 0 {
 				parts = append(parts, "NaN")
@@ -131,7 +139,19 @@ func (v FPUVector) PTX() string {
 				parts = append(parts, "xorsign.abs")
 			}
 		}
-		if x := m &^ (isa.ModRndMask | isa.ModFtz | isa.ModSat | isa.ModMinMaxNaN | isa.ModMinMaxXorsign); x != 0 {
+		// The rest: .NaN/.xorsign.abs (min, max) or .relu/.satfinite (cvt,
+		// fma) share bits 10 and 11; ModCvtPack is the two-source form
+		// (cvt.f16x2.f32 d, a, b), which has no modifier of its own.
+		x := m &^ (isa.ModRndMask | isa.ModFtz | isa.ModSat)
+		switch v.Op {
+		case isa.OpMIN, isa.OpMAX:
+			x &^= isa.ModMinMaxNaN | isa.ModMinMaxXorsign
+		case isa.OpCVT:
+			x &^= isa.ModRelu | isa.ModSatFinite | isa.ModCvtPack
+		case isa.OpFMA:
+			x &^= isa.ModRelu
+		}
+		if x != 0 {
 			parts = append(parts, fmt.Sprintf("mods%#x", x))
 		}
 	}

@@ -35,12 +35,19 @@ var fpuOps = []isa.Opcode{
 // fpuScope reports the instructions the FPU is meant to implement when
 // alu does: the forms of fpuOps on f16, bf16, f16x2, bf16x2, f32 and f64,
 // and the conversions between f16, bf16, f32, f64 and the integer types
-// (one side at least a float). tf32 and fp8 conversions, cvt.pack,
-// integer cvt, mov and selp are not the FPU's.
+// (one side at least a float), the packing conversions (f16x2, bf16x2,
+// e4m3x2, e5m2x2) and tf32. Integer cvt (cvt.pack.sat included), mov and
+// selp are not the FPU's.
 func fpuScope(v FPUVector) bool {
 	fp := func(t isa.Type) bool { return t == isa.F16 || t == isa.BF16 || t == isa.F32 || t == isa.F64 }
 	if v.Op != isa.OpCVT {
 		return slices.Contains(fpuOps, v.Op) && (fp(v.Type) || v.Type == isa.F16x2 || v.Type == isa.BF16x2)
+	}
+	if v.Mods&isa.ModCvtPackSat != 0 {
+		return false
+	}
+	if v.Mods&isa.ModCvtPack != 0 || v.Type == isa.TF32 || v.Type.Packed() || v.Type2.Packed() {
+		return true // alu refuses these but for the ISA's forms and roundings
 	}
 	in := func(t isa.Type) bool { return t <= isa.S64 || fp(t) }
 	if !in(v.Type) || !in(v.Type2) || !fp(v.Type) && !fp(v.Type2) {
@@ -76,7 +83,9 @@ func (v FPUVector) inst() *isa.Inst {
 var fpuModVariants = []uint16{
 	0, isa.ModFtz, isa.ModSat, isa.ModFtz | isa.ModSat,
 	isa.ModMinMaxNaN, isa.ModMinMaxXorsign, isa.ModMinMaxNaN | isa.ModMinMaxXorsign | isa.ModFtz,
-	isa.ModRelu, isa.ModSatFinite, isa.ModRelu | isa.ModSatFinite, isa.ModCvtPack, isa.ModCCOut, isa.MulHi, isa.MulWide, 1 << 15,
+	isa.ModRelu, isa.ModSatFinite, isa.ModRelu | isa.ModSatFinite, isa.ModCvtPack,
+	isa.ModCvtPack | isa.ModSatFinite, isa.ModCvtPack | isa.ModRelu, isa.ModCvtPack | isa.ModRelu | isa.ModSatFinite,
+	isa.ModCvtPackSat | isa.ModSat, isa.ModCCOut, isa.MulHi, isa.MulWide, 1 << 15,
 }
 
 // fpuSetpVariants are SETP's modifier words besides the comparison.
@@ -89,7 +98,7 @@ var fpuSetpVariants = []uint16{
 var fpuTypes = []isa.Type{
 	isa.B8, isa.B16, isa.B32, isa.B64, isa.U8, isa.U16, isa.U32, isa.U64,
 	isa.S8, isa.S16, isa.S32, isa.S64, isa.F16, isa.F32, isa.F64, isa.Pred,
-	isa.F16x2, isa.BF16, isa.BF16x2, isa.TF32,
+	isa.F16x2, isa.BF16, isa.BF16x2, isa.TF32, isa.E4M3x2, isa.E5M2x2,
 }
 
 // fpuSweep lists instruction forms (no operands): every opcode of fpuOps
@@ -278,6 +287,7 @@ var (
 		0x3f000000, 0x3fc00000, 0x40200000, 0xc0200000, 0x3eaaaaab, 0x40490fdb,
 		0x4effffff, 0x4f000000, 0xcf000000, 0x4f800000, 0x5effffff, 0x5f000000, 0xdf000000, 0x5f800000,
 		0x4b000001, 0x4b7fffff, 0x00400000, 0x3f7fffff, 0x3f800001,
+		0x3f801000, 0x3f803000, 0x3f808000, 0x3f818000, // ties for f16/tf32 and bf16
 	}
 	fpuSpecials64 = []uint64{
 		0, 1 << 63, 1, 1<<63 | 1, 0x000fffffffffffff, 0x800fffffffffffff, 0x0010000000000000, 0x8010000000000000,
@@ -306,6 +316,13 @@ func fpuSpecials(t isa.Type) []uint64 {
 		s := make([]uint64, len(sp))
 		for i, x := range sp {
 			s[i] = uint64(x)
+		}
+		return s
+	case isa.E4M3x2, isa.E5M2x2:
+		// Every code in each byte.
+		s := make([]uint64, 256)
+		for i := range s {
+			s[i] = uint64(i) | uint64(255-i)<<8
 		}
 		return s
 	case isa.F16x2, isa.BF16x2:
@@ -362,7 +379,10 @@ func (g fpuGen) float(t isa.Type) uint64 {
 	switch r.IntN(12) {
 	case 0, 1, 2: // any bits
 		return r.Uint64() & (1<<(1+ebits+man) - 1)
-	case 3, 4, 5: // moderate numbers
+	case 3, 4, 5: // moderate numbers, half of them with low zero bits (ties when narrowed)
+		if r.IntN(2) == 0 {
+			frac &^= 1<<r.IntN(man) - 1
+		}
 		if t == isa.F16 {
 			return enc(1 + r.IntN(30))
 		}
@@ -435,6 +455,9 @@ func (g fpuGen) operand(v FPUVector, i int) uint64 {
 	if !src.Float() {
 		return g.int(src)
 	}
+	if src.FP8() {
+		return g.rng.Uint64() & 0xffff
+	}
 	if src == isa.F16x2 || src == isa.BF16x2 {
 		return g.float(src)
 	}
@@ -457,6 +480,9 @@ func (g fpuGen) operand(v FPUVector, i int) uint64 {
 
 // arity is how many operands v reads (SETP: a, b and the predicate c).
 func arity(v FPUVector) int {
+	if v.Op == isa.OpCVT && v.Mods&isa.ModCvtPack != 0 {
+		return 2 // a and b into the halves
+	}
 	switch v.Op {
 	case isa.OpMAD, isa.OpFMA, isa.OpSETP:
 		return 3
@@ -530,6 +556,10 @@ func fpuVectors(forms []FPUVector, n func(FPUVector) int, seed uint64) []FPUVect
 // describe prints an operand of type t: its bits and its value.
 func describe(t isa.Type, x uint64) string {
 	switch t {
+	case isa.TF32:
+		return describe(isa.F32, x)
+	case isa.E4M3x2, isa.E5M2x2:
+		return fmt.Sprintf("%#04x", x)
 	case isa.F16x2, isa.BF16x2:
 		return fmt.Sprintf("{hi %s, lo %s}", describe(elemType(t), x>>16&0xffff), describe(elemType(t), x&0xffff))
 	case isa.BF16:

@@ -96,6 +96,7 @@ func smFPUConsts(sec func(string), lp func(string, int, uint64, string)) {
 	}{
 		{isa.B8, "B8"}, {isa.B16, "B16"}, {isa.U8, "U8"}, {isa.U16, "U16"}, {isa.S8, "S8"}, {isa.S16, "S16"},
 		{isa.F16, "F16"}, {isa.F32, "F32"}, {isa.F64, "F64"}, {isa.BF16, "BF16"}, {isa.F16x2, "F16x2"}, {isa.BF16x2, "BF16x2"},
+		{isa.TF32, "TF32"}, {isa.E4M3x2, "E4M3x2"}, {isa.E5M2x2, "E5M2x2"},
 	} {
 		lp("Ty"+t.name, 5, uint64(t.t), t.name)
 	}

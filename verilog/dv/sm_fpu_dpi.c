@@ -427,6 +427,23 @@ static int supported(unsigned op, unsigned ty, unsigned ty2, unsigned mods) {
       int fr = rnd >= (int)RndRN && rnd <= (int)RndRP;
       int ir = rnd >= (int)RndRNI && rnd <= (int)RndRPI;
       int low = ty == TyBF16 || ty2 == TyBF16;  // no .sat, no .ftz
+      int fp8d = ty == TyE4M3x2 || ty == TyE5M2x2, fp8s = ty2 == TyE4M3x2 || ty2 == TyE5M2x2;
+      int pack = (mods & ModCvtPack) != 0, satfinite = (mods & ModSatFinite) != 0;
+      if (fp8d || fp8s || pack || ty == TyTF32 || is_packed(ty) || is_packed(ty2)) {
+        // The packing and tf32 conversions (PTX ISA, cvt):
+        // cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32 (a, b), f16x2},
+        // cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2},
+        // cvt.{rn,rz}{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b,
+        // cvt.{rna,rn,rz}{.relu}{.satfinite}.tf32.f32.
+        if (mods & ~(ModRndMask | ModRelu | ModSatFinite | ModCvtPack)) return 0;
+        if (fp8d) return rnd == (int)RndRN && satfinite && (ty2 == TyF32 ? pack : ty2 == TyF16x2 && !pack);
+        if (fp8s) return ty == TyF16x2 && rnd == (int)RndRN && !satfinite && !pack;
+        if (is_packed(ty) && ty2 == TyF32 && pack) return rnd == (int)RndRN || rnd == (int)RndRZ;
+        if (ty == TyTF32 && ty2 == TyF32 && !pack) {
+          return rnd == (int)RndRN || rnd == (int)RndRZ || rnd == (int)RndRNA;
+        }
+        return 0;
+      }
       if (!(is_int(ty) || is_fp(ty)) || !(is_int(ty2) || is_fp(ty2))) return 0;
       if (!is_fp(ty) && !is_fp(ty2)) return 0;  // int to int: the ALU's
       if (mods & (ModRelu | ModSatFinite)) {
@@ -707,6 +724,114 @@ static uint64_t cvt(unsigned dt, unsigned st, unsigned mods, uint64_t a) {
   }
 }
 
+// fp8 (OCP e4m3: no infinities, NaN S.1111.111, largest 448; e5m2:
+// IEEE-like, largest 57344).
+typedef struct {
+  int man, emin, bias, e4m3;
+  double max;
+  uint64_t max_code;
+} fp8_t;
+
+static const fp8_t E4M3 = {3, -6, 7, 1, 448, 0x7e};
+static const fp8_t E5M2 = {2, -14, 15, 0, 57344, 0x7b};
+
+// fp8_from: x rounded to nearest even with .satfinite (magnitudes from the
+// largest finite value on, infinities included, give it with x's sign;
+// NaN gives 0x7f, Go model's choice of NaN); .relu: negative values, -0.0
+// included, give +0.0.
+static uint64_t fp8_from(const fp8_t* f, double x, int relu) {
+  uint64_t sign = signbit(x) ? 0x80 : 0;
+  double ax = fabs(x), q, r;
+  int e;
+  if (isnan(x)) return 0x7f;
+  if (relu && sign) return 0;
+  if (ax >= f->max) return sign | f->max_code;
+  if (ax == 0) return sign;
+  e = ilogb(ax);
+  q = ldexp(1, (e < f->emin ? f->emin : e) - f->man);
+  r = nearbyint(ax / q) * q;  // the default mode: to nearest even
+  if (r == 0) return sign;
+  if (r >= f->max) return sign | f->max_code;
+  e = ilogb(r);
+  if (e < f->emin) return sign | (uint64_t)(r / ldexp(1, f->emin - f->man));  // subnormal
+  return sign | (uint64_t)(e + f->bias) << f->man | ((uint64_t)(r / ldexp(1, e - f->man)) - (1ull << f->man));
+}
+
+// fp8_to: the value of an fp8 code (NaN for NaN codes).
+static double fp8_to(const fp8_t* f, uint64_t b) {
+  int neg = (b & 0x80) != 0, ebits = 7 - f->man, ex;
+  uint64_t m;
+  double v;
+  b &= 0x7f;
+  ex = (int)(b >> f->man);
+  m = b & ((1ull << f->man) - 1);
+  if (f->e4m3 && b == 0x7f) return NAN;
+  if (!f->e4m3 && ex == (1 << ebits) - 1) {
+    if (m) return NAN;
+    v = INFINITY;
+  } else if (ex == 0) {
+    v = ldexp((double)m, f->emin - f->man);
+  } else {
+    v = ldexp((double)(m | 1ull << f->man), ex - f->bias - f->man);
+  }
+  return neg ? -v : v;
+}
+
+// tf32: the f32 a rounded to tf32 (10 fraction bits: the f32 encoding
+// with its 13 low bits cleared; PTX ISA, cvt): .rna to nearest, ties
+// away from zero; .rn ties to even; .rz toward zero. A carry out of the
+// fraction rounds up the exponent (to infinity at the top); infinities
+// stay, NaN is the canonical NaN; .satfinite makes an infinite result the
+// largest finite tf32, .relu a negative one +0.0.
+static uint64_t tf32(unsigned mods, uint64_t a) {
+  uint32_t x = (uint32_t)a, r;
+  int rnd = rnd_of(mods);
+  if (is_nan(&FMT32, x)) return NAN32;
+  if ((x & F32_ABS) == F32_INF) {
+    r = x;
+  } else if (rnd == (int)RndRNA) {
+    r = (x + 0x1000u) & ~0x1fffu;
+  } else if (rnd == (int)RndRZ) {
+    r = x & ~0x1fffu;
+  } else {
+    r = (x + 0xfffu + (x >> 13 & 1)) & ~0x1fffu;
+  }
+  if ((mods & ModSatFinite) && (r & F32_ABS) == F32_INF) r = (r & F32_SIGN) | 0x7f7fe000u;
+  if ((mods & ModRelu) && (r & F32_SIGN)) r = 0;
+  return r;
+}
+
+// cvt_low: the packing, fp8 and tf32 conversions, else cvt.
+static uint64_t cvt_low(unsigned dt, unsigned st, unsigned mods, uint64_t a, uint64_t b) {
+  int relu = (mods & ModRelu) != 0;
+  if (dt == TyE4M3x2 || dt == TyE5M2x2) {
+    // From two f32 (a into the upper byte) or the halves of an f16x2.
+    const fp8_t* f = dt == TyE4M3x2 ? &E4M3 : &E5M2;
+    if (st == TyF32) {
+      return fp8_from(f, value(&FMT32, a & 0xffffffff), relu) << 8 | fp8_from(f, value(&FMT32, b & 0xffffffff), relu);
+    }
+    return fp8_from(f, dec_small(&FMT16, a >> 16 & 0xffff), relu) << 8 | fp8_from(f, dec_small(&FMT16, a & 0xffff), relu);
+  }
+  if (st == TyE4M3x2 || st == TyE5M2x2) {
+    // To f16x2: every fp8 value is an f16 (exact), NaN the canonical NaN.
+    const fp8_t* f = st == TyE4M3x2 ? &E4M3 : &E5M2;
+    uint64_t h[2];
+    for (int i = 0; i < 2; i++) {
+      h[i] = round_small(&FMT16, fp8_to(f, a >> (8 * i) & 0xff), FE_TONEAREST);
+      if (relu && (h[i] & 0x8000) && !is_nan(&FMT16, h[i])) h[i] = 0;
+    }
+    return h[1] << 16 | h[0];
+  }
+  if (dt == TyF16x2 || dt == TyBF16x2) {
+    // Two f32: a into the upper half, b into the lower.
+    unsigned et = dt == TyF16x2 ? TyF16 : TyBF16;
+    unsigned m = mods & ~ModCvtPack;
+    return cvt(et, TyF32, m, a) << 16 | cvt(et, TyF32, m, b);
+  }
+  if (dt == TyTF32) return tf32(mods, a);
+  return cvt(dt, st, mods, a);
+}
+
 void sm_fpu_eval(unsigned char op, unsigned char ty, unsigned char ty2, unsigned short mods,
                  unsigned long long a, unsigned long long b, unsigned long long c,
                  unsigned long long* d, unsigned char* flags) {
@@ -716,7 +841,7 @@ void sm_fpu_eval(unsigned char op, unsigned char ty, unsigned char ty2, unsigned
   *d = 0;
   *flags = 0;
   if (!supported(op, ty, ty2, mods)) return;
-  if (is_packed(ty)) {
+  if (is_packed(ty) && op != OpCVT) {
     // f16x2, bf16x2: each half on its own (PTX ISA); SETP's p compares
     // the lower halves, q the upper ones.
     unsigned char et = ty == TyF16x2 ? (unsigned char)TyF16 : (unsigned char)TyBF16, fl, fh;
@@ -742,7 +867,7 @@ void sm_fpu_eval(unsigned char op, unsigned char ty, unsigned char ty2, unsigned
   }
   switch (op) {
     case OpCVT:
-      r = cvt(ty, ty2, mods, a);
+      r = cvt_low(ty, ty2, mods, a, b);
       break;
     case OpNEG:
     case OpABS:

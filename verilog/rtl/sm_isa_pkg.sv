@@ -151,6 +151,9 @@ package sm_isa_pkg;
   localparam logic [4:0] TyBF16 = 5'd18;  // isa.BF16
   localparam logic [4:0] TyF16x2 = 5'd17;  // isa.F16x2
   localparam logic [4:0] TyBF16x2 = 5'd19;  // isa.BF16x2
+  localparam logic [4:0] TyTF32 = 5'd20;  // isa.TF32
+  localparam logic [4:0] TyE4M3x2 = 5'd23;  // isa.E4M3x2
+  localparam logic [4:0] TyE5M2x2 = 5'd24;  // isa.E5M2x2
   localparam logic [15:0] ModRndShift = 16'd3;  // isa.ModRndShift
   localparam logic [15:0] ModRndMask = 16'd120;  // isa.ModRndMask
   localparam logic [15:0] ModFtz = 16'd128;  // isa.ModFtz
