@@ -52,12 +52,13 @@ void sm_fpu_eval(unsigned char op, unsigned char ty, unsigned char ty2, unsigned
 #define F64_QUIET 0x0008000000000000ull
 #define F64_HI 0xffffffff00000000ull
 
-// Canonical NaNs. PTX: f32 operations give the canonical NaN 0x7fffffff
-// (9.7.3: "NaN results are flushed to canonical NaN"). For f64 the ISA
-// says only that a NaN results; the Go model's choice: propagate the
-// first NaN operand (a, then b, then c), quieted, and give 0x7fff...f for
-// an invalid operation on numbers. rcp/rsqrt.approx.ftz.f64 map NaNs to
-// 0x7fffffff00000000 (PTX ISA, rcp.approx.ftz.f64).
+// Canonical NaNs: 0x7fffffff is the PTX ISA's canonical f32 NaN (0x7fff
+// for the 16-bit formats), which f32 and 16-bit operations with a NaN
+// result give (the Go model's choice where the ISA says only "NaN"). For
+// f64 the Go model's choice: propagate the first NaN operand (a, then b,
+// then c), quieted, and give 0x7fff...f for an invalid operation on
+// numbers. rcp/rsqrt.approx.ftz.f64 map NaNs to 0x7fffffff00000000 (PTX
+// ISA, rcp.approx.ftz.f64).
 #define NAN32 0x7fffffffull
 #define NAN64 0x7fffffffffffffffull
 #define NAN64_APPROX 0x7fffffff00000000ull
@@ -207,9 +208,9 @@ static uint64_t nan_of(const fmt_t* f, const uint64_t* ops, int n) {
   return f->nan;
 }
 
-// sat: .sat clamps to [+0.0, 1.0]; NaN gives +0.0 (PTX ISA, 9.7.3:
-// "saturates the result to [0.0, 1.0]; NaN results are flushed to +0.0").
-// -0.0 gives +0.0 (Go model's choice).
+// sat: .sat clamps to [+0.0, 1.0] and NaN results give +0.0 (PTX ISA,
+// the .sat modifier of the floating-point instructions); -0.0 gives +0.0
+// (Go model's choice).
 static uint64_t sat(const fmt_t* f, uint64_t r) {
   if (is_nan(f, r) || (r & f->sign)) return 0;
   return r > f->one ? f->one : r;
@@ -468,9 +469,8 @@ static int supported(unsigned op, unsigned ty, unsigned ty2, unsigned mods) {
 
 // minmax: min/max of two (flushed) operands. A NaN operand gives the
 // other one, two NaNs the canonical NaN; -0.0 is less than +0.0 (PTX ISA,
-// min/max: "If both operands are NaN, canonical NaN is returned. If only
-// one is NaN, the other is returned"; signed zeros per IEEE 754-2019
-// minimumNumber, Go model's choice for the f64 canonical NaN).
+// min/max; signed zeros as IEEE 754-2019 minimumNumber/maximumNumber;
+// the f64 canonical NaN is the Go model's choice).
 static uint64_t minmax(const fmt_t* f, uint64_t a, uint64_t b, int is_max) {
   int na = is_nan(f, a), nb = is_nan(f, b);
   double x, y;
@@ -586,9 +586,8 @@ static uint64_t arith_op(const fmt_t* f, unsigned op, unsigned mods, uint64_t a,
 out:
   if (ftz) r = flush(f, r);
   if (mods & ModSat) r = sat(f, r);
-  // fma.relu.f16: a negative result (-0.0 included) gives +0.0, NaN the
-  // canonical NaN (PTX ISA, fma: ".relu clamps the result to 0 if
-  // negative").
+  // fma.relu of the 16-bit types: a negative result (-0.0 included) gives
+  // +0.0, NaN the canonical NaN (PTX ISA, fma, .relu).
   if ((mods & ModRelu) && !is_nan(f, r) && (r & f->sign)) r = 0;
   return r;
 }
@@ -674,8 +673,8 @@ static uint64_t cvt(unsigned dt, unsigned st, unsigned mods, uint64_t a) {
   if (!is_fp(dt)) {
     // float to int: .rni .rzi .rmi .rpi (none: .rzi, Go model's choice;
     // PTX requires one). Saturating always: NaN gives 0, values out of
-    // range the nearest bound (PTX ISA, cvt: "float-to-integer
-    // conversions ... saturate ... NaN ... to 0").
+    // range the nearest bound (PTX ISA, cvt: float-to-integer
+    // conversions clamp to the destination's range).
     int w = int_bits(dt);
     double x = value(sf, a), r;
     if (isnan(x)) return 0;
