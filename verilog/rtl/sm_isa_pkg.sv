@@ -113,6 +113,7 @@ package sm_isa_pkg;
   localparam logic [15:0] ModBoolShift = 16'd5;  // isa.ModBoolShift
   localparam logic [15:0] ModSetpDst2 = 16'd128;  // isa.ModSetpDst2
   localparam logic [15:0] ModSpaceMask = 16'd7;  // isa.ModSpaceMask
+  localparam logic [15:0] ModSat = 16'd4;  // isa.ModSat
 
   // SETP comparisons and boolean combinations.
   localparam logic [4:0] CmpEQ = 5'd0;  // isa.CmpEQ
@@ -136,5 +137,60 @@ package sm_isa_pkg;
   localparam logic [15:0] SrWarpId = 16'd7;  // isa.SRWarpID
   localparam logic [15:0] SrCtaIdX = 16'd9;  // isa.SRCtaIDX
   localparam logic [15:0] SrNCtaIdX = 16'd12;  // isa.SRNCtaIDX
+
+  // Floating point (the behavioural FPU, sm_fpu.sv).
+  localparam logic [4:0] TyB8 = 5'd0;  // isa.B8
+  localparam logic [4:0] TyB16 = 5'd1;  // isa.B16
+  localparam logic [4:0] TyU8 = 5'd4;  // isa.U8
+  localparam logic [4:0] TyU16 = 5'd5;  // isa.U16
+  localparam logic [4:0] TyS8 = 5'd8;  // isa.S8
+  localparam logic [4:0] TyS16 = 5'd9;  // isa.S16
+  localparam logic [4:0] TyF16 = 5'd12;  // isa.F16
+  localparam logic [4:0] TyF32 = 5'd13;  // isa.F32
+  localparam logic [4:0] TyF64 = 5'd14;  // isa.F64
+  localparam logic [4:0] TyBF16 = 5'd18;  // isa.BF16
+  localparam logic [4:0] TyF16x2 = 5'd17;  // isa.F16x2
+  localparam logic [4:0] TyBF16x2 = 5'd19;  // isa.BF16x2
+  localparam logic [4:0] TyTF32 = 5'd20;  // isa.TF32
+  localparam logic [4:0] TyE4M3x2 = 5'd23;  // isa.E4M3x2
+  localparam logic [4:0] TyE5M2x2 = 5'd24;  // isa.E5M2x2
+  localparam logic [15:0] ModRndShift = 16'd3;  // isa.ModRndShift
+  localparam logic [15:0] ModRndMask = 16'd120;  // isa.ModRndMask
+  localparam logic [15:0] ModFtz = 16'd128;  // isa.ModFtz
+  localparam logic [15:0] ModRelu = 16'd1024;  // isa.ModRelu
+  localparam logic [15:0] ModSatFinite = 16'd2048;  // isa.ModSatFinite
+  localparam logic [15:0] ModMinMaxNaN = 16'd1024;  // isa.ModMinMaxNaN
+  localparam logic [15:0] ModMinMaxXorsign = 16'd2048;  // isa.ModMinMaxXorsign
+  localparam logic [15:0] ModCvtPack = 16'd4096;  // isa.ModCvtPack
+  localparam logic [15:0] ModCvtPackSat = 16'd8192;  // isa.ModCvtPackSat
+  localparam logic [15:0] ModBoolMask = 16'd96;  // isa.ModBoolMask
+  localparam logic [15:0] ModSetpFtz = 16'd256;  // isa.ModSetpFtz
+  localparam logic [15:0] ModTestpMask = 16'd7;  // isa.ModTestpMask
+  localparam logic [3:0] RndNone = 4'd0;  // isa.RndNone
+  localparam logic [3:0] RndRN = 4'd1;  // isa.RndRN
+  localparam logic [3:0] RndRZ = 4'd2;  // isa.RndRZ
+  localparam logic [3:0] RndRM = 4'd3;  // isa.RndRM
+  localparam logic [3:0] RndRP = 4'd4;  // isa.RndRP
+  localparam logic [3:0] RndRNI = 4'd5;  // isa.RndRNI
+  localparam logic [3:0] RndRZI = 4'd6;  // isa.RndRZI
+  localparam logic [3:0] RndRMI = 4'd7;  // isa.RndRMI
+  localparam logic [3:0] RndRPI = 4'd8;  // isa.RndRPI
+  localparam logic [3:0] RndApprox = 4'd9;  // isa.RndApprox
+  localparam logic [3:0] RndFull = 4'd10;  // isa.RndFull
+  localparam logic [3:0] RndRNA = 4'd11;  // isa.RndRNA
+  localparam logic [4:0] CmpEQU = 5'd10;  // isa.CmpEQU
+  localparam logic [4:0] CmpNEU = 5'd11;  // isa.CmpNEU
+  localparam logic [4:0] CmpLTU = 5'd12;  // isa.CmpLTU
+  localparam logic [4:0] CmpLEU = 5'd13;  // isa.CmpLEU
+  localparam logic [4:0] CmpGTU = 5'd14;  // isa.CmpGTU
+  localparam logic [4:0] CmpGEU = 5'd15;  // isa.CmpGEU
+  localparam logic [4:0] CmpNUM = 5'd16;  // isa.CmpNUM
+  localparam logic [4:0] CmpNAN = 5'd17;  // isa.CmpNAN
+  localparam logic [2:0] TestpFinite = 3'd0;  // isa.TestpFinite
+  localparam logic [2:0] TestpInfinite = 3'd1;  // isa.TestpInfinite
+  localparam logic [2:0] TestpNumber = 3'd2;  // isa.TestpNumber
+  localparam logic [2:0] TestpNotANumber = 3'd3;  // isa.TestpNotANumber
+  localparam logic [2:0] TestpNormal = 3'd4;  // isa.TestpNormal
+  localparam logic [2:0] TestpSubnormal = 3'd5;  // isa.TestpSubnormal
 
 endpackage
