@@ -133,6 +133,19 @@ func TestClockTimerMutations(t *testing.T) {
 	})
 }
 
+// mutantCaughtAt breaks file in a copy of the RTL (old becomes new; the
+// copy is named name), runs ins on u against it, and checks that the run
+// stops at cycle on signal (the first mismatching signal in record order).
+func mutantCaughtAt[I any](t *testing.T, u Unit, name, file, old, new string, ins []I, cycle uint64, signal string) {
+	t.Helper()
+	ho := mutantRTL(t, name, file, old, new)
+	m := caught(t, u, records(t, u, ins), Options{Harness: ho, Window: 8})
+	if m.Cycle != cycle || m.Signal != signal {
+		t.Fatalf("got cycle %d %s (go %s rtl %s), want cycle %d %s\n%v", m.Cycle, m.Signal, m.Go, m.RTL, cycle, signal, m)
+	}
+	cleanWaves(t, m)
+}
+
 // cleanWaves removes a mismatch's waveform directory after the test.
 func cleanWaves(t *testing.T, m *Mismatch) {
 	if m.Waves == nil {

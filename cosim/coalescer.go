@@ -61,21 +61,9 @@ func (g *coalescerStim) next(_ uint64, in *memsys.CoalescerInputs) {
 	}
 	in.ReqValid = true
 	in.ReqOp, in.ReqSpace, in.ReqID = uint8(r.IntN(4)), uint8(r.IntN(8)), r.Uint32()
-	size := uint64(g.pick(1, 2, 4, 4, 4, 8, 8, 16))
-	if r.IntN(64) < g.badSize {
-		size = uint64(g.pick(0, 3, 6, 24, 31))
-	}
-	in.ReqSize = uint8(size)
-	switch r.IntN(4) {
-	case 0:
-		in.ReqMask = ^uint32(0)
-	case 1:
-		in.ReqMask = r.Uint32()
-	case 2:
-		in.ReqMask = 1 << uint(r.IntN(32))
-	default:
-		in.ReqMask = r.Uint32() & r.Uint32()
-	}
+	sz, mask := g.warpAccess(g.badSize, 0, 3, 6, 24, 31)
+	size := uint64(sz)
+	in.ReqSize, in.ReqMask = uint8(sz), mask
 	unit := max(size, 1)
 	base := r.Uint64() >> uint(r.IntN(64)) / unit * unit
 	switch r.IntN(3) {

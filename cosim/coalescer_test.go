@@ -29,26 +29,8 @@ func TestCoalescerMutations(t *testing.T) {
 		}
 		return ins
 	}
-	cases := []struct {
-		name, old, new string
-		cycle          uint64
-		signal         string
-	}{
-		{
-			// A sector touched twice counted twice: 32 sectors, not 16.
-			name: "coalescer-sectors", old: "n_sectors = n_sectors + 6'(sectors[4*j]) + 6'(sectors[4*j+1]) + 6'(sectors[4*j+2])\n                + 6'(sectors[4*j+3]);",
-			new:   "n_sectors = n_sectors + 6'(lanes[32*j +: 8] != 8'd0) * 6'd8;",
-			cycle: 2, signal: "req_sectors_o",
-		},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			ins := stride()
-			ho := mutantRTL(t, c.name, "coalescer.sv", c.old, c.new)
-			m := caught(t, u, records(t, u, ins), Options{Harness: ho, Window: 8})
-			if m.Cycle != c.cycle || m.Signal != c.signal {
-				t.Fatalf("got cycle %d %s (go %s rtl %s), want cycle %d %s\n%v", m.Cycle, m.Signal, m.Go, m.RTL, c.cycle, c.signal, m)
-			}
-		})
-	}
+	// A sector touched twice counted twice: 32 sectors, not 16.
+	mutantCaughtAt(t, u, "coalescer-sectors", "coalescer.sv",
+		"n_sectors = n_sectors + 6'(sectors[4*j]) + 6'(sectors[4*j+1]) + 6'(sectors[4*j+2])\n                + 6'(sectors[4*j+3]);",
+		"n_sectors = n_sectors + 6'(lanes[32*j +: 8] != 8'd0) * 6'd8;", stride(), 2, "req_sectors_o")
 }

@@ -18,9 +18,6 @@ func TestPipeThrottleMutation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ho := mutantRTL(t, "pipe-cap", "pipe_throttle.sv", "c = 17'(Cost + rate(p) - 1);", "c = 17'(Cost + rate(p));")
-	m := caught(t, u, records(t, u, make([]pipethrottle.Inputs, 6)), Options{Harness: ho, Window: 8})
-	if m.Cycle != 1 || m.Signal != "credit_q" {
-		t.Fatalf("got cycle %d %s (go %s rtl %s), want cycle 1 credit_q\n%v", m.Cycle, m.Signal, m.Go, m.RTL, m)
-	}
+	mutantCaughtAt(t, u, "pipe-cap", "pipe_throttle.sv", "c = 17'(Cost + rate(p) - 1);", "c = 17'(Cost + rate(p));",
+		make([]pipethrottle.Inputs, 6), 1, "credit_q")
 }

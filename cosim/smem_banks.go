@@ -58,21 +58,9 @@ func (g *smemBanksStim) next(_ uint64, in *memsys.BankInputs) {
 	in.ReqValid = true
 	in.ReqOp = uint8(r.IntN(4))
 	in.ReqID = r.Uint32()
-	size := uint32(g.pick(1, 2, 4, 4, 4, 8, 8, 16))
-	if r.IntN(64) < g.badSize {
-		size = uint32(g.pick(0, 3, 5, 12, 24, 31))
-	}
-	in.ReqSize = uint8(size)
-	switch r.IntN(4) {
-	case 0:
-		in.ReqMask = ^uint32(0)
-	case 1:
-		in.ReqMask = r.Uint32()
-	case 2:
-		in.ReqMask = 1 << uint(r.IntN(32))
-	default:
-		in.ReqMask = r.Uint32() & r.Uint32() // sparse
-	}
+	sz, mask := g.warpAccess(g.badSize, 0, 3, 5, 12, 24, 31)
+	size := uint32(sz)
+	in.ReqSize, in.ReqMask = uint8(sz), mask
 	unit := max(size, 1)
 	base := uint32(r.IntN(1<<12)) * unit
 	switch r.IntN(3) {

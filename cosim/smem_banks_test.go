@@ -29,28 +29,10 @@ func TestSmemBanksMutations(t *testing.T) {
 		}
 		return ins
 	}
-	cases := []struct {
-		name, old, new string
-		cycle          uint64
-		signal         string
-	}{
-		{
-			// Broadcast lost: lanes reading one word count as distinct
-			// words in the ranks of the words after them, so bank 0's
-			// words rank from 16 on and the request takes 20 wavefronts,
-			// not 5.
-			name: "banks-broadcast", old: "if (req_mask_i[m] && (m >> lper) == (l >> lper) && word[m] == word[l]) begin\n          first[l] = 1'b0;",
-			new:   "if (1'b0) begin\n          first[l] = 1'b0;",
-			cycle: 2, signal: "req_wavefronts_o",
-		},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			ho := mutantRTL(t, c.name, "smem_banks.sv", c.old, c.new)
-			m := caught(t, u, records(t, u, conflict()), Options{Harness: ho, Window: 8})
-			if m.Cycle != c.cycle || m.Signal != c.signal {
-				t.Fatalf("got cycle %d %s (go %s rtl %s), want cycle %d %s\n%v", m.Cycle, m.Signal, m.Go, m.RTL, c.cycle, c.signal, m)
-			}
-		})
-	}
+	// Broadcast lost: lanes reading one word count as distinct words in
+	// the ranks of the words after them, so bank 0's words rank from 16
+	// on and the request takes 20 wavefronts, not 5.
+	mutantCaughtAt(t, u, "banks-broadcast", "smem_banks.sv",
+		"if (req_mask_i[m] && (m >> lper) == (l >> lper) && word[m] == word[l]) begin\n          first[l] = 1'b0;",
+		"if (1'b0) begin\n          first[l] = 1'b0;", conflict(), 2, "req_wavefronts_o")
 }

@@ -51,3 +51,26 @@ func draw[T any](r *rand.Rand, tab []weighted[T]) T {
 	}
 	return tab[len(tab)-1].v
 }
+
+// warpAccess draws a warp memory request's access size, one of the sizes
+// the LSU sends (1, 2, 4, 8, 16; 4 and 8 the most often) or, with
+// probability bad/64, one of odd, and its lane mask: all lanes, random,
+// one lane, or sparse, each as likely.
+func (g *phases) warpAccess(bad int, odd ...int) (size int, mask uint32) {
+	r := g.r
+	size = g.pick(1, 2, 4, 4, 4, 8, 8, 16)
+	if r.IntN(64) < bad {
+		size = g.pick(odd...)
+	}
+	switch r.IntN(4) {
+	case 0:
+		mask = ^uint32(0)
+	case 1:
+		mask = r.Uint32()
+	case 2:
+		mask = 1 << uint(r.IntN(32))
+	default:
+		mask = r.Uint32() & r.Uint32()
+	}
+	return size, mask
+}
