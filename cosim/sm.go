@@ -92,6 +92,7 @@ func SMParams(cfg config.Config) []Param {
 		{"LatFetch", lat(cfg.Lat.Fetch)},
 		{"GlobalPorts", cfg.Mem.GlobalPorts},
 		{"Policy", int(pol)},
+		{"MaxCtas", cfg.SM.MaxCTAs},
 		{"GlobalBytes", int(cfg.SM.GlobalBytes)},
 	}
 }
@@ -160,12 +161,16 @@ func RunSM(ctx context.Context, o SMOptions) (*SMResult, error) {
 	if maxCycles == 0 {
 		maxCycles = 1000000
 	}
-	threads := o.Launch.Block[0]
+	bl, gr := o.Launch.Block, o.Launch.Grid
+	threads := bl[0] * bl[1] * bl[2]
 	args := []string{
 		"+code=" + filepath.Join(dir, "code.hex"), "+consts=" + filepath.Join(dir, "consts.hex"),
 		"+param=" + filepath.Join(dir, "param.hex"), "+global=" + filepath.Join(dir, "global.hex"),
 		fmt.Sprintf("+entry=%d", k.PC), fmt.Sprintf("+nthreads=%d", threads),
 		fmt.Sprintf("+nwarps=%d", (threads+31)/32), fmt.Sprintf("+max_cycles=%d", maxCycles),
+		fmt.Sprintf("+ntid_x=%d", bl[0]), fmt.Sprintf("+ntid_y=%d", bl[1]), fmt.Sprintf("+ntid_z=%d", bl[2]),
+		fmt.Sprintf("+nctaid_x=%d", gr[0]), fmt.Sprintf("+nctaid_y=%d", gr[1]), fmt.Sprintf("+nctaid_z=%d", gr[2]),
+		fmt.Sprintf("+nctas=%d", uint64(gr[0])*uint64(gr[1])*uint64(gr[2])), fmt.Sprintf("+max_ctas=%d", sm.MaxResidentCTAs()),
 		fmt.Sprintf("+dump_lo=%d", lo), fmt.Sprintf("+dump_hi=%d", hi),
 		"+dump=" + filepath.Join(dir, "dump.hex"),
 	}

@@ -50,8 +50,9 @@ func u32s(vs ...uint32) []byte {
 
 // smCases are the lockstep's kernels at the small preset: straight-line
 // code over two warps, a divergent early return over three warps (the
-// last one partial), and examples/bench_intloop's loop over all eight
-// warp slots.
+// last one partial), examples/bench_intloop's loop over all eight warp
+// slots, and a 3-D grid of twelve 3-D CTAs of two warps (the second
+// partial), four resident at once, retiring out of order.
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -63,6 +64,7 @@ func smCases(t *testing.T) []SMOptions {
 	}
 	affine := smKernel(t, "sm_affine")
 	diverge := smKernel(t, "sm_diverge")
+	grid := smKernel(t, "sm_grid")
 	src, err := os.ReadFile(filepath.Join("..", "examples", "bench_intloop.ptx"))
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +89,11 @@ func smCases(t *testing.T) []SMOptions {
 			Args:    map[string]uint64{loop.Kernels[0].Params[1].Name: 20},
 			Buffers: []pipeline.Buffer{{Param: loop.Kernels[0].Params[0].Name, Size: 1024}},
 		}},
+		{Config: cfg, Image: grid, Launch: pipeline.Launch{
+			Entry: grid.Kernels[0].Name, Grid: [3]uint32{3, 2, 2}, Block: [3]uint32{12, 2, 2},
+			Args:    map[string]uint64{grid.Kernels[0].Params[1].Name: 1000},
+			Buffers: []pipeline.Buffer{{Param: grid.Kernels[0].Params[0].Name, Size: 12 * 48 * 4}},
+		}},
 	}
 }
 
@@ -108,6 +115,10 @@ func smExamples(t *testing.T) []SMOptions {
 		o := SMOptions{Config: c, Image: im, Launch: exlaunch.Launch(e)}
 		if err := CheckSM(o.Config, o.Image, o.Launch); err != nil {
 			t.Logf("example %s: %v", e.Name, err)
+			continue
+		}
+		if _, err := pipeline.New(o.Config, o.Image, o.Launch); err != nil {
+			t.Logf("example %s: its launch does not fit the small preset: %v", e.Name, err)
 			continue
 		}
 		out = append(out, o)
@@ -191,8 +202,8 @@ func TestCheckSMRefuses(t *testing.T) {
 	if !errors.As(err, &ue) || ue.What != "DIV" || !strings.Contains(err.Error(), "unsupported in SM RTL: DIV at k.ptx:10") {
 		t.Fatalf("got %v", err)
 	}
-	l.Grid = [3]uint32{2, 1, 1}
-	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "a grid of 2 CTAs") {
+	l.Grid = [3]uint32{65536, 65535, 2}
+	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "a grid of 8589803520 CTAs") {
 		t.Fatalf("grid: %v", err)
 	}
 	cfg.Sched.Policy = config.PolicyTwoLevel

@@ -47,6 +47,7 @@ func SMISAPackage() []byte {
 	lp("SpecialZero", 2, isa.SpecialZero, "SpecialZero")
 	sec("State spaces (LD/ST Mods bits 0..2).")
 	lp("SpaceGlobal", 3, isa.SpaceGlobal, "SpaceGlobal")
+	lp("SpaceShared", 3, isa.SpaceShared, "SpaceShared")
 	lp("SpaceParam", 3, isa.SpaceParam, "SpaceParam")
 	sec("Modifier fields.")
 	lp("ModMulMask", 16, isa.ModMulMask, "ModMulMask")
@@ -69,9 +70,12 @@ func SMISAPackage() []byte {
 		id   isa.SReg
 		src  string
 	}{
-		{"SrTidX", isa.SRTidX, "SRTidX"}, {"SrNTidX", isa.SRNTidX, "SRNTidX"},
+		{"SrTidX", isa.SRTidX, "SRTidX"}, {"SrTidY", isa.SRTidY, "SRTidY"}, {"SrTidZ", isa.SRTidZ, "SRTidZ"},
+		{"SrNTidX", isa.SRNTidX, "SRNTidX"}, {"SrNTidY", isa.SRNTidY, "SRNTidY"}, {"SrNTidZ", isa.SRNTidZ, "SRNTidZ"},
 		{"SrLaneId", isa.SRLaneID, "SRLaneID"}, {"SrWarpId", isa.SRWarpID, "SRWarpID"},
-		{"SrCtaIdX", isa.SRCtaIDX, "SRCtaIDX"}, {"SrNCtaIdX", isa.SRNCtaIDX, "SRNCtaIDX"},
+		{"SrNWarpId", isa.SRNWarpID, "SRNWarpID"},
+		{"SrCtaIdX", isa.SRCtaIDX, "SRCtaIDX"}, {"SrCtaIdY", isa.SRCtaIDY, "SRCtaIDY"}, {"SrCtaIdZ", isa.SRCtaIDZ, "SRCtaIDZ"},
+		{"SrNCtaIdX", isa.SRNCtaIDX, "SRNCtaIDX"}, {"SrNCtaIdY", isa.SRNCtaIDY, "SRNCtaIDY"}, {"SrNCtaIdZ", isa.SRNCtaIDZ, "SRNCtaIDZ"},
 	} {
 		lp(s.name, 16, uint64(s.id), s.src)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/smsim/smsim/pipeline"
 )
 
-// The SM RTL runs a subset of the machine (docs/sm-rtl.md, step 2). A
+// The SM RTL runs a subset of the machine (docs/sm-rtl.md, steps 2 and 3). A
 // launch outside it would silently diverge, so CheckSM refuses it before
 // anything runs, naming the first thing the RTL does not have.
 
@@ -67,11 +67,8 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 	if !ok {
 		return nil // pipeline.New reports it
 	}
-	if n := uint64(l.Grid[0]) * uint64(l.Grid[1]) * uint64(l.Grid[2]); n != 1 {
-		return unsupported("a grid of %d CTAs (the RTL runs one)", n)
-	}
-	if l.Block[1] > 1 || l.Block[2] > 1 {
-		return unsupported("a block of more than one dimension")
+	if n := uint64(l.Grid[0]) * uint64(l.Grid[1]) * uint64(l.Grid[2]); n >= 1<<32 {
+		return unsupported("a grid of %d CTAs (the RTL counts CTAs in 32 bits)", n)
 	}
 	switch {
 	case l.DynamicSmem != 0 || im.SharedBytes != 0 || k.SharedBytes != 0:
@@ -121,7 +118,9 @@ func smInstUnsupported(in isa.Inst) string {
 		return ""
 	case isa.OpS2R:
 		switch isa.SReg(in.Imm) {
-		case isa.SRTidX, isa.SRNTidX, isa.SRLaneID, isa.SRWarpID, isa.SRCtaIDX, isa.SRNCtaIDX:
+		case isa.SRTidX, isa.SRTidY, isa.SRTidZ, isa.SRNTidX, isa.SRNTidY, isa.SRNTidZ,
+			isa.SRLaneID, isa.SRWarpID, isa.SRNWarpID,
+			isa.SRCtaIDX, isa.SRCtaIDY, isa.SRCtaIDZ, isa.SRNCtaIDX, isa.SRNCtaIDY, isa.SRNCtaIDZ:
 		default:
 			return bad(isa.SReg(in.Imm).String())
 		}

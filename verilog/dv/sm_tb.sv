@@ -1,7 +1,9 @@
 // sm_tb: the SM lockstep's test bench (docs/sm-rtl.md sections 2-4), not
 // synthesizable. It loads the image and the memories the Go side wrote
-// ($readmemh: +code= +consts= +param= +global=), launches the CTA
-// (+entry= +nthreads= +nwarps=), serves the fetch, constant and memory
+// ($readmemh: +code= +consts= +param= +global=), launches the grid
+// (+entry= +nthreads= +nwarps= per CTA, +ntid_x/y/z= the block,
+// +nctaid_x/y/z= the grid, +nctas= its CTAs, +max_ctas= resident at
+// once), serves the fetch, constant and memory
 // ports from behavioural memories with the flat model's timing (read and
 // written at issue), and prints one record per cycle on stdout for the
 // Go side, which steps the Go SM beside it and compares:
@@ -27,6 +29,7 @@ module sm_tb #(
   parameter int unsigned LatFetch    = 1,
   parameter int unsigned GlobalPorts = 1,
   parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,
+  parameter int unsigned MaxCtas     = 4,
   parameter int unsigned GlobalBytes = 1048576,
   parameter int unsigned CodeWords   = 4096,
   parameter int unsigned ParamBytes  = 4096,
@@ -41,7 +44,9 @@ module sm_tb #(
   logic [7:0]   pmem   [ParamBytes];
   logic [7:0]   gmem   [GlobalBytes];
 
-  logic [31:0] entry, nthreads, nwarps;
+  logic [31:0] entry, nthreads, nwarps, nctas, max_ctas;
+  logic [31:0] ntid [3];
+  logic [31:0] nctaid [3];
   longint unsigned max_cycles, dump_lo, dump_hi;
   string code_f, consts_f, param_f, global_f, dump_f;
 
@@ -57,6 +62,14 @@ module sm_tb #(
     if (!$value$plusargs("entry=%d", entry)) entry = 0;
     if (!$value$plusargs("nthreads=%d", nthreads)) nthreads = 32;
     if (!$value$plusargs("nwarps=%d", nwarps)) nwarps = 1;
+    if (!$value$plusargs("ntid_x=%d", ntid[0])) ntid[0] = nthreads;
+    if (!$value$plusargs("ntid_y=%d", ntid[1])) ntid[1] = 1;
+    if (!$value$plusargs("ntid_z=%d", ntid[2])) ntid[2] = 1;
+    if (!$value$plusargs("nctaid_x=%d", nctaid[0])) nctaid[0] = 1;
+    if (!$value$plusargs("nctaid_y=%d", nctaid[1])) nctaid[1] = 1;
+    if (!$value$plusargs("nctaid_z=%d", nctaid[2])) nctaid[2] = 1;
+    if (!$value$plusargs("nctas=%d", nctas)) nctas = 1;
+    if (!$value$plusargs("max_ctas=%d", max_ctas)) max_ctas = 1;
     if (!$value$plusargs("max_cycles=%d", max_cycles)) max_cycles = 1000000;
     if (!$value$plusargs("dump_lo=%d", dump_lo)) dump_lo = 0;
     if (!$value$plusargs("dump_hi=%d", dump_hi)) dump_hi = 0;
@@ -116,10 +129,11 @@ module sm_tb #(
     .NumWarps (NumWarps), .NumSched (NumSched), .MaxRegs (MaxRegs), .MaxPreds (MaxPreds),
     .LatAlu (LatAlu), .LatMul (LatMul), .LatSReg (LatSReg), .LatParam (LatParam),
     .LatGlobal (LatGlobal), .LatBranch (LatBranch), .LatFetch (LatFetch),
-    .GlobalPorts (GlobalPorts), .Policy (Policy)
+    .GlobalPorts (GlobalPorts), .Policy (Policy), .MaxCtas (MaxCtas)
   ) u_sm_top (
     .clk_i (clk_i), .rst_ni (rst_ni),
-    .launch_i (launch_q), .entry_pc_i (entry), .nthreads_i (nthreads), .nwarps_i (nwarps),
+    .launch_i (launch_q), .entry_pc_i (entry), .ntid_i (ntid), .nctaid_i (nctaid),
+    .nthreads_i (nthreads), .nwarps_i (nwarps), .nctas_i (nctas), .max_ctas_i (max_ctas),
     .fetch_pc_o (fetch_pc), .fetch_inst_i (fetch_inst),
     .const_idx_o (const_idx), .const_val_i (const_val),
     .mem_req_valid_o (req_valid), .mem_req_we_o (req_we), .mem_req_space_o (req_space),

@@ -103,6 +103,7 @@ package sm_isa_pkg;
 
   // State spaces (LD/ST Mods bits 0..2).
   localparam logic [2:0] SpaceGlobal = 3'd1;  // isa.SpaceGlobal
+  localparam logic [2:0] SpaceShared = 3'd2;  // isa.SpaceShared
   localparam logic [2:0] SpaceParam = 3'd4;  // isa.SpaceParam
 
   // Modifier fields.
@@ -131,10 +132,19 @@ package sm_isa_pkg;
 
   // Special registers (S2R Imm).
   localparam logic [15:0] SrTidX = 16'd0;  // isa.SRTidX
+  localparam logic [15:0] SrTidY = 16'd1;  // isa.SRTidY
+  localparam logic [15:0] SrTidZ = 16'd2;  // isa.SRTidZ
   localparam logic [15:0] SrNTidX = 16'd3;  // isa.SRNTidX
+  localparam logic [15:0] SrNTidY = 16'd4;  // isa.SRNTidY
+  localparam logic [15:0] SrNTidZ = 16'd5;  // isa.SRNTidZ
   localparam logic [15:0] SrLaneId = 16'd6;  // isa.SRLaneID
   localparam logic [15:0] SrWarpId = 16'd7;  // isa.SRWarpID
+  localparam logic [15:0] SrNWarpId = 16'd8;  // isa.SRNWarpID
   localparam logic [15:0] SrCtaIdX = 16'd9;  // isa.SRCtaIDX
+  localparam logic [15:0] SrCtaIdY = 16'd10;  // isa.SRCtaIDY
+  localparam logic [15:0] SrCtaIdZ = 16'd11;  // isa.SRCtaIDZ
   localparam logic [15:0] SrNCtaIdX = 16'd12;  // isa.SRNCtaIDX
+  localparam logic [15:0] SrNCtaIdY = 16'd13;  // isa.SRNCtaIDY
+  localparam logic [15:0] SrNCtaIdZ = 16'd14;  // isa.SRNCtaIDZ
 
 endpackage

@@ -1,7 +1,8 @@
 // sm_top: the SM, twin of pipeline.SM (docs/sm-rtl.md), for the subset of
-// step 2: one CTA, the integer operations of sm_alu, special registers,
-// ld.param, ld/st.global, bra (divergent, min-PC reconvergence), ret at
-// depth 0 and exit, under lrr and gto. The Go model is the reference; its timing
+// steps 2 and 3: a grid of CTAs (1-, 2- or 3-D), launched into free warp
+// slots as they retire, the integer operations of sm_alu, special
+// registers, ld.param, ld/st.global, bra (divergent, min-PC
+// reconvergence), ret at depth 0 and exit, under lrr and gto. The Go model is the reference; its timing
 // is kept by the same timestamps the Go warp keeps, compared with a cycle
 // counter (docs/sm-rtl.md, "Timing is the Go model's").
 //
@@ -12,7 +13,8 @@
 // the memory-port chain giving the first GlobalPorts port users their
 // ports), (3) the execute stage at the clock edge (tick, issue: operands,
 // lanes, memory port, special registers, flow, scoreboard, writeback push,
-// fetchNext), (4) retirement of drained warps (cta.go retire).
+// fetchNext), (4) retirement of drained warps and the launch of the next
+// CTAs into the freed slots (cta.go retire, launchCTAs).
 //
 // Instance paths differ from the Go scopes in one way: per-scheduler
 // stages sit in the generate block g_sched[N] (g_sched[N].u_warp_sched
@@ -33,19 +35,29 @@ module sm_top #(
   parameter int unsigned GlobalPorts = 1,
   parameter int unsigned WbDepth     = 16,
   parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,  // lrr or gto (a sched_policy_e value)
+  parameter int unsigned MaxCtas     = 4,    // resident CTAs (sm.max_ctas)
   // Derived; do not override.
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int unsigned SchedWarps    = NumWarps / NumSched,
-  parameter int unsigned LocalWidth    = (SchedWarps > 1) ? $clog2(SchedWarps) : 1
+  parameter int unsigned LocalWidth    = (SchedWarps > 1) ? $clog2(SchedWarps) : 1,
+  // CTA slots: a resident CTA has at least one warp.
+  parameter int unsigned CtaSlots      = (MaxCtas < NumWarps) ? MaxCtas : NumWarps,
+  parameter int unsigned CtaSlotWidth  = (CtaSlots > 1) ? $clog2(CtaSlots) : 1
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
 
-  // Launch (one CTA): held for one cycle before cycle 0.
+  // Launch (the grid): held for one cycle before cycle 0. The SM
+  // launches CTAs into free warp slots, up to max_ctas_i at once, as the
+  // Go SM does (cta.go launchCTAs).
   input  logic                     launch_i,
   input  logic [31:0]              entry_pc_i,
-  input  logic [31:0]              nthreads_i,   // threads of the CTA (1-D block)
-  input  logic [31:0]              nwarps_i,     // its warps
+  input  logic [31:0]              ntid_i   [3],  // the block (x, y, z)
+  input  logic [31:0]              nctaid_i [3],  // the grid (x, y, z)
+  input  logic [31:0]              nthreads_i,    // threads of a CTA
+  input  logic [31:0]              nwarps_i,      // its warps
+  input  logic [31:0]              nctas_i,       // CTAs of the grid
+  input  logic [31:0]              max_ctas_i,    // CTAs resident at once
 
   // Fetch port: each warp slot's group PC and the instruction word there.
   output logic [31:0]              fetch_pc_o   [NumWarps],
@@ -158,7 +170,16 @@ module sm_top #(
   logic [31:0]              issue_pc_hold_q   [NumSched];
   logic [31:0]              issue_mask_hold_q [NumSched];
   logic [31:0]              issue_exec_hold_q [NumSched];
-  logic [31:0]              nthreads_q;
+  // The launch, held from launch_i; the next CTA of the grid.
+  logic [31:0]              nthreads_q, nwarps_q, nctas_q, max_ctas_q, entry_q;
+  logic [31:0]              ntid_q   [3];
+  logic [31:0]              nctaid_q [3];
+  logic [31:0]              next_cta_q;
+  // Per warp slot: its CTA slot and its warp index in the CTA; per CTA
+  // slot: the CTA's linear index.
+  logic [CtaSlotWidth-1:0]  cta_q    [NumWarps];
+  logic [5:0]               in_cta_q [NumWarps];
+  logic [31:0]              cta_lin_q [CtaSlots];
 
   // ---------------------------------------------------------------------
   // (1) Readiness of each warp's group instruction (warp.refresh).
@@ -296,7 +317,7 @@ module sm_top #(
   logic [7:0]  x_d2        [NumSched];
   logic [31:0] x_lat       [NumSched];       // 0: no result (latNone)
   logic        x_ctrl      [NumSched];
-  logic        x_mem       [NumSched];       // a load or store with lanes
+  logic        x_mem       [NumSched];       // a load or store (busyUntil, lanes or none)
 
   for (genvar s = 0; s < NumSched; s++) begin : g_sched
     logic [SchedWarps-1:0] w_valid, w_ready, w_launch;
@@ -444,22 +465,36 @@ module sm_top #(
     // group (simt.go regroup).
     always_comb begin
       logic [31:0] tid, minpc, runnable;
+      logic [63:0] lin;
       logic        found;
       x_exits[s] = '0;
+      lin = {32'd0, cta_lin_q[cta_q[w]]};
       for (int l = 0; l < 32; l++) begin
-        tid = 32'(w) * 32'd32 + 32'(l);  // one CTA: warp slot = warp in CTA
+        tid = 32'(in_cta_q[w]) * 32'd32 + 32'(l);  // the thread's linear index in the CTA
         x_we[s][l]  = emask[l] && (d1_kind == DReg32 || d1_kind == DReg64);
         unique case (cat)
           CatLd:  x_res[s][l] = (mem_req_size_o[s] == 4'd8) ? mem_rsp_rdata_i[s][l]
                                                              : {32'd0, mem_rsp_rdata_i[s][l][31:0]};
           CatS2r: begin
+            // sregValue (sreg.go): the thread's and the CTA's indices
+            // from their linear indices.
             unique case (imm[15:0])
-              SrTidX:    x_res[s][l] = {32'd0, tid};
-              SrNTidX:   x_res[s][l] = {32'd0, nthreads_q};
+              SrTidX:    x_res[s][l] = {32'd0, tid % ntid_q[0]};
+              SrTidY:    x_res[s][l] = {32'd0, tid / ntid_q[0] % ntid_q[1]};
+              SrTidZ:    x_res[s][l] = {32'd0, tid / (ntid_q[0] * ntid_q[1])};
+              SrNTidX:   x_res[s][l] = {32'd0, ntid_q[0]};
+              SrNTidY:   x_res[s][l] = {32'd0, ntid_q[1]};
+              SrNTidZ:   x_res[s][l] = {32'd0, ntid_q[2]};
               SrLaneId:  x_res[s][l] = 64'(l);
               SrWarpId:  x_res[s][l] = 64'(w);
-              SrNCtaIdX: x_res[s][l] = 64'd1;
-              default:   x_res[s][l] = 64'd0;  // SrCtaIdX: one CTA
+              SrNWarpId: x_res[s][l] = 64'(NumWarps);
+              SrCtaIdX:  x_res[s][l] = lin % {32'd0, nctaid_q[0]};
+              SrCtaIdY:  x_res[s][l] = lin / {32'd0, nctaid_q[0]} % {32'd0, nctaid_q[1]};
+              SrCtaIdZ:  x_res[s][l] = lin / ({32'd0, nctaid_q[0]} * {32'd0, nctaid_q[1]});
+              SrNCtaIdX: x_res[s][l] = {32'd0, nctaid_q[0]};
+              SrNCtaIdY: x_res[s][l] = {32'd0, nctaid_q[1]};
+              SrNCtaIdZ: x_res[s][l] = {32'd0, nctaid_q[2]};
+              default:   x_res[s][l] = 64'd0;
             endcase
           end
           default: x_res[s][l] = alu_d[l];
@@ -506,7 +541,7 @@ module sm_top #(
     assign x_d2[s]      = d2;
     assign x_lat[s]     = lat_of(lat);
     assign x_ctrl[s]    = ctrl;
-    assign x_mem[s]     = mem_req_valid_o[s];
+    assign x_mem[s]     = iv[s] && (cat == CatLd || cat == CatSt);
 
     // IssueOutputs.
     assign issue_valid_o[s] = iv[s];
@@ -539,7 +574,7 @@ module sm_top #(
 
   // ---------------------------------------------------------------------
   // Next state of the warp slots (tick, issue, fetchNext, warpDone,
-  // retire) and launch.
+  // retire) and the CTA launches (launchCTAs).
   logic        valid_d        [NumWarps];
   logic        done_d         [NumWarps];
   logic [31:0] pc_d           [NumWarps];
@@ -552,15 +587,45 @@ module sm_top #(
   logic [31:0] last_issue_d   [NumWarps];
   logic        issued_d       [NumWarps];
   logic [31:0] mem_busy_d     [NumWarps];
+  logic [CtaSlotWidth-1:0] cta_d    [NumWarps];
+  logic [5:0]              in_cta_d [NumWarps];
+  logic [31:0]             cta_lin_d [CtaSlots];
+  logic [31:0]             next_cta_d;
+  logic [NumWarps-1:0]     launch_w;   // warp slots launched at this edge
+
+  // The launch in effect: the inputs at launch_i, then their copies.
+  logic        first_launch;
+  logic [31:0] l_entry, l_nthreads, l_nwarps, l_nctas, l_max_ctas;
+  assign first_launch = launch_i && !started_q;
+  assign l_entry      = first_launch ? entry_pc_i : entry_q;
+  assign l_nthreads   = first_launch ? nthreads_i : nthreads_q;
+  assign l_nwarps     = first_launch ? nwarps_i : nwarps_q;
+  assign l_nctas      = first_launch ? nctas_i : nctas_q;
+  assign l_max_ctas   = first_launch ? max_ctas_i : max_ctas_q;
 
   logic [31:0]              nth;   // threads of the warp being launched
   logic [WarpSlotWidth-1:0] xw;    // the warp an issue updates
   logic                     seq;   // fetchNext: its group moved on by one
+  logic [31:0]              lcyc;  // the cycle a launch at this edge starts
+  logic [CtaSlots-1:0]      cta_busy, cta_taken;
+  logic [31:0]              n_res, n_new, lw, lc;
+  logic [CtaSlotWidth-1:0]  cur_k;
 
   always_comb begin
-    nth = '0;
-    xw  = '0;
-    seq = 1'b0;
+    nth       = '0;
+    xw        = '0;
+    seq       = 1'b0;
+    lcyc      = started_q ? cycle_q + 32'd1 : 32'd0;
+    cta_busy  = '0;
+    cta_taken = '0;
+    n_res     = '0;
+    n_new     = '0;
+    lw        = '0;
+    lc        = '0;
+    cur_k     = '0;
+    launch_w  = '0;
+    next_cta_d = first_launch ? 32'd0 : next_cta_q;
+    for (int k = 0; k < CtaSlots; k++) cta_lin_d[k] = cta_lin_q[k];
     for (int w = 0; w < NumWarps; w++) begin
       valid_d[w]        = valid_q[w];
       done_d[w]         = done_q[w];
@@ -574,24 +639,8 @@ module sm_top #(
       last_issue_d[w]   = last_issue_q[w];
       issued_d[w]       = issued_q[w];
       mem_busy_d[w]     = mem_busy_q[w];
-      if (launch_i && !started_q) begin
-        // launchCTA: warp w of the CTA in slot w.
-        if (32'(w) < nwarps_i) begin
-          nth = nthreads_i - 32'(w) * 32'd32;
-          valid_d[w]        = 1'b1;
-          done_d[w]         = 1'b0;
-          lane_valid_d[w]   = (nth >= 32'd32) ? 32'hffff_ffff : ((32'd1 << nth) - 32'd1);
-          exited_d[w]       = '0;
-          for (int l = 0; l < 32; l++) lane_pc_d[w][l] = entry_pc_i;
-          pc_d[w]           = entry_pc_i;
-          active_mask_d[w]  = lane_valid_d[w];
-          fetch_until_d[w]  = 32'(LatFetch);
-          branch_until_d[w] = '0;
-          last_issue_d[w]   = '0;
-          issued_d[w]       = 1'b0;
-          mem_busy_d[w]     = '0;
-        end
-      end
+      cta_d[w]          = cta_q[w];
+      in_cta_d[w]       = in_cta_q[w];
     end
     for (int s = 0; s < NumSched; s++) begin
       if (iv[s]) begin
@@ -616,7 +665,7 @@ module sm_top #(
       end
     end
     // retire: a drained warp leaves at the edge into the cycle its memory
-    // accesses complete.
+    // accesses complete; its CTA stays resident while a warp remains.
     for (int w = 0; w < NumWarps; w++) begin
       if (valid_d[w] && done_d[w] && mem_busy_d[w] <= cycle_q + 32'd1) begin
         valid_d[w]       = 1'b0;
@@ -624,6 +673,48 @@ module sm_top #(
         pc_d[w]          = '0;
         active_mask_d[w] = '0;
       end
+      if (valid_d[w]) cta_busy[cta_d[w]] = 1'b1;
+    end
+    // launchCTAs: while CTAs remain and fewer than max_ctas are resident,
+    // the next CTA's warps take the lowest free warp slots (max_ctas
+    // leaves a free slot for each), the CTA the lowest free CTA slot.
+    if (started_q || launch_i) begin
+      for (int k = 0; k < CtaSlots; k++) n_res = n_res + 32'(cta_busy[k]);
+      if (l_max_ctas > n_res) n_new = l_max_ctas - n_res;
+      if (l_nctas - next_cta_d < n_new) n_new = l_nctas - next_cta_d;
+      for (int w = 0; w < NumWarps; w++) begin
+        if (lc < n_new && !valid_d[w]) begin
+          if (lw == 32'd0) begin
+            for (int k = CtaSlots - 1; k >= 0; k--) begin
+              if (!cta_busy[k] && !cta_taken[k]) cur_k = CtaSlotWidth'(k);
+            end
+            cta_taken[cur_k] = 1'b1;
+            cta_lin_d[cur_k] = next_cta_d + lc;
+          end
+          nth = l_nthreads - lw * 32'd32;
+          launch_w[w]       = 1'b1;
+          valid_d[w]        = 1'b1;
+          done_d[w]         = 1'b0;
+          cta_d[w]          = cur_k;
+          in_cta_d[w]       = 6'(lw);
+          lane_valid_d[w]   = (nth >= 32'd32) ? 32'hffff_ffff : ((32'd1 << nth) - 32'd1);
+          exited_d[w]       = '0;
+          for (int l = 0; l < 32; l++) lane_pc_d[w][l] = l_entry;
+          pc_d[w]           = l_entry;
+          active_mask_d[w]  = lane_valid_d[w];
+          fetch_until_d[w]  = lcyc + 32'(LatFetch);
+          branch_until_d[w] = '0;
+          last_issue_d[w]   = '0;
+          issued_d[w]       = 1'b0;
+          mem_busy_d[w]     = '0;
+          lw = lw + 32'd1;
+          if (lw == l_nwarps) begin
+            lw = '0;
+            lc = lc + 32'd1;
+          end
+        end
+      end
+      next_cta_d = next_cta_d + n_new;
     end
   end
 
@@ -636,6 +727,16 @@ module sm_top #(
       started_q  <= 1'b0;
       launched_q <= '0;
       nthreads_q <= '0;
+      nwarps_q   <= '0;
+      nctas_q    <= '0;
+      max_ctas_q <= '0;
+      entry_q    <= '0;
+      next_cta_q <= '0;
+      for (int i = 0; i < 3; i++) begin
+        ntid_q[i]   <= '0;
+        nctaid_q[i] <= '0;
+      end
+      for (int k = 0; k < CtaSlots; k++) cta_lin_q[k] <= '0;
       for (int w = 0; w < NumWarps; w++) begin
         valid_q[w]        <= 1'b0;
         done_q[w]         <= 1'b0;
@@ -648,6 +749,8 @@ module sm_top #(
         last_issue_q[w]   <= '0;
         issued_q[w]       <= 1'b0;
         mem_busy_q[w]     <= '0;
+        cta_q[w]          <= '0;
+        in_cta_q[w]       <= '0;
         for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= '0;
       end
       for (int s = 0; s < NumSched; s++) begin
@@ -659,9 +762,21 @@ module sm_top #(
     end else begin
       started_q  <= started_q || launch_i;
       cycle_q    <= started_q ? cycle_q + 32'd1 : cycle_q;
-      if (launch_i && !started_q) nthreads_q <= nthreads_i;
+      launched_q <= launch_w;
+      next_cta_q <= next_cta_d;
+      if (first_launch) begin
+        nthreads_q <= nthreads_i;
+        nwarps_q   <= nwarps_i;
+        nctas_q    <= nctas_i;
+        max_ctas_q <= max_ctas_i;
+        entry_q    <= entry_pc_i;
+        for (int i = 0; i < 3; i++) begin
+          ntid_q[i]   <= ntid_i[i];
+          nctaid_q[i] <= nctaid_i[i];
+        end
+      end
+      for (int k = 0; k < CtaSlots; k++) cta_lin_q[k] <= cta_lin_d[k];
       for (int w = 0; w < NumWarps; w++) begin
-        launched_q[w]     <= launch_i && !started_q && 32'(w) < nwarps_i;
         valid_q[w]        <= valid_d[w];
         done_q[w]         <= done_d[w];
         pc_q[w]           <= pc_d[w];
@@ -673,6 +788,8 @@ module sm_top #(
         last_issue_q[w]   <= last_issue_d[w];
         issued_q[w]       <= issued_d[w];
         mem_busy_q[w]     <= mem_busy_d[w];
+        cta_q[w]          <= cta_d[w];
+        in_cta_q[w]       <= in_cta_d[w];
         for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= lane_pc_d[w][l];
       end
       for (int s = 0; s < NumSched; s++) begin
@@ -689,12 +806,9 @@ module sm_top #(
   // Write ports: the predicates (writeDest, lanes of emask) and the
   // scoreboard (the destinations are available lat cycles on), which a
   // launch clears (the Go warp's reset).
-  logic launch_clear;
-  assign launch_clear = launch_i && !started_q;
-
   for (genvar w = 0; w < NumWarps; w++) begin : g_wport
     always_ff @(posedge clk_i) begin
-      if (launch_clear) begin
+      if (launch_w[w]) begin
         for (int r = 0; r < MaxRegs; r++) rdy_q[w][r] <= '0;
         for (int p = 0; p < MaxPreds; p++) begin
           prdy_q[w][p] <= '0;
@@ -822,12 +936,12 @@ module sm_top #(
   assign lsu_addr_o  = lsu_addr_q;
 
   // ---------------------------------------------------------------------
-  // (4) The run ends when the launched CTA's warps have all retired.
+  // (4) The run ends when the grid's CTAs have all launched and retired.
   always_comb begin
     logic any;
     any = 1'b0;
     for (int w = 0; w < NumWarps; w++) any = any | valid_q[w];
-    done_o = started_q && !any;
+    done_o = started_q && !any && next_cta_q >= nctas_q;
   end
   assign status_o = done_o ? StatusCompleted : StatusRunning;
   assign cycle_o  = cycle_q;
