@@ -90,6 +90,9 @@ func SMParams(cfg config.Config) []Param {
 		{"LatGlobal", lat(cfg.Lat.Global)},
 		{"LatBranch", lat(cfg.Lat.Branch)},
 		{"LatFetch", lat(cfg.Lat.Fetch)},
+		{"LatShared", lat(cfg.Lat.Shared)},
+		{"LatBarrier", lat(cfg.Lat.Barrier)},
+		{"SmemBytes", max(cfg.SM.SmemBytes, 1)},
 		{"GlobalPorts", cfg.Mem.GlobalPorts},
 		{"Policy", int(pol)},
 		{"MaxCtas", cfg.SM.MaxCTAs},
@@ -162,6 +165,7 @@ func RunSM(ctx context.Context, o SMOptions) (*SMResult, error) {
 		maxCycles = 1000000
 	}
 	bl, gr := o.Launch.Block, o.Launch.Grid
+	rs := sm.ReservedSmem() // the CTA's user region [0, Begin), its allocation [0, End)
 	threads := bl[0] * bl[1] * bl[2]
 	args := []string{
 		"+code=" + filepath.Join(dir, "code.hex"), "+consts=" + filepath.Join(dir, "consts.hex"),
@@ -171,6 +175,7 @@ func RunSM(ctx context.Context, o SMOptions) (*SMResult, error) {
 		fmt.Sprintf("+ntid_x=%d", bl[0]), fmt.Sprintf("+ntid_y=%d", bl[1]), fmt.Sprintf("+ntid_z=%d", bl[2]),
 		fmt.Sprintf("+nctaid_x=%d", gr[0]), fmt.Sprintf("+nctaid_y=%d", gr[1]), fmt.Sprintf("+nctaid_z=%d", gr[2]),
 		fmt.Sprintf("+nctas=%d", uint64(gr[0])*uint64(gr[1])*uint64(gr[2])), fmt.Sprintf("+max_ctas=%d", sm.MaxResidentCTAs()),
+		fmt.Sprintf("+smem_size=%d", rs.Begin), fmt.Sprintf("+smem_stride=%d", rs.End),
 		fmt.Sprintf("+dump_lo=%d", lo), fmt.Sprintf("+dump_hi=%d", hi),
 		"+dump=" + filepath.Join(dir, "dump.hex"),
 	}

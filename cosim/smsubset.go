@@ -15,7 +15,7 @@ import (
 // SM RTL limits: the bench's memories and the RTL's register budget
 // (the defaults of sm_top's and sm_tb's parameters).
 const (
-	smMaxRegs    = 16
+	smMaxRegs    = 32
 	smMaxPreds   = 8
 	smCodeWords  = 4096
 	smParamBytes = 4096
@@ -58,7 +58,7 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 	case cfg.Clock.Start != 0:
 		return unsupported("clock.start %d", cfg.Clock.Start)
 	}
-	for _, v := range []int{cfg.Lat.ALU, cfg.Lat.Mul, cfg.Lat.SReg, cfg.Lat.Param, cfg.Lat.Global} {
+	for _, v := range []int{cfg.Lat.ALU, cfg.Lat.Mul, cfg.Lat.SReg, cfg.Lat.Param, cfg.Lat.Global, cfg.Lat.Shared} {
 		if v >= smWbDepth {
 			return unsupported("a latency of %d cycles (the writeback pipe holds %d)", v, smWbDepth-1)
 		}
@@ -71,8 +71,6 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 		return unsupported("a grid of %d CTAs (the RTL counts CTAs in 32 bits)", n)
 	}
 	switch {
-	case l.DynamicSmem != 0 || im.SharedBytes != 0 || k.SharedBytes != 0:
-		return unsupported("shared memory")
 	case len(l.Vars) > 0 || l.Memory != nil:
 		return unsupported("module variables or a host's device memory")
 	case len(im.Data) > 0 || len(im.ConstBank) > 0:
@@ -116,6 +114,17 @@ func smInstUnsupported(in isa.Inst) string {
 	switch in.Op {
 	case isa.OpNOP, isa.OpBRA, isa.OpEXIT, isa.OpRET:
 		return ""
+	case isa.OpBAR:
+		// bar.sync 0 / barrier.sync 0 of every thread of the CTA.
+		switch {
+		case in.Mods&isa.ModBarKindMask != isa.BarSync || in.Mods != 0:
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		case in.A.Kind != isa.KindImm || in.Imm != 0:
+			return bad("id") // the RTL has barrier 0
+		case !in.B.IsZero():
+			return bad("count")
+		}
+		return ""
 	case isa.OpS2R:
 		switch isa.SReg(in.Imm) {
 		case isa.SRTidX, isa.SRTidY, isa.SRTidZ, isa.SRNTidX, isa.SRNTidY, isa.SRNTidZ,
@@ -130,7 +139,7 @@ func smInstUnsupported(in isa.Inst) string {
 		return ""
 	case isa.OpLD, isa.OpST:
 		sp := int(in.Mods & isa.ModSpaceMask)
-		if sp != isa.SpaceGlobal && !(sp == isa.SpaceParam && in.Op == isa.OpLD) {
+		if sp != isa.SpaceGlobal && sp != isa.SpaceShared && !(sp == isa.SpaceParam && in.Op == isa.OpLD) {
 			return bad(isa.SpaceName(sp))
 		}
 		if in.Mods&^uint16(isa.ModSpaceMask|isa.ModNC|isa.ModVolatile) != 0 {

@@ -3,7 +3,8 @@
 // ($readmemh: +code= +consts= +param= +global=), launches the grid
 // (+entry= +nthreads= +nwarps= per CTA, +ntid_x/y/z= the block,
 // +nctaid_x/y/z= the grid, +nctas= its CTAs, +max_ctas= resident at
-// once), serves the fetch, constant and memory
+// once, +smem_size= +smem_stride= a CTA's shared memory and the distance
+// between two CTA slots' shared memory), serves the fetch, constant and memory
 // ports from behavioural memories with the flat model's timing (read and
 // written at issue), and prints one record per cycle on stdout for the
 // Go side, which steps the Go SM beside it and compares:
@@ -27,6 +28,9 @@ module sm_tb #(
   parameter int unsigned LatGlobal   = 8,
   parameter int unsigned LatBranch   = 1,
   parameter int unsigned LatFetch    = 1,
+  parameter int unsigned LatShared   = 4,
+  parameter int unsigned LatBarrier  = 1,
+  parameter int unsigned SmemBytes   = 16384,
   parameter int unsigned GlobalPorts = 1,
   parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,
   parameter int unsigned MaxCtas     = 4,
@@ -44,7 +48,7 @@ module sm_tb #(
   logic [7:0]   pmem   [ParamBytes];
   logic [7:0]   gmem   [GlobalBytes];
 
-  logic [31:0] entry, nthreads, nwarps, nctas, max_ctas;
+  logic [31:0] entry, nthreads, nwarps, nctas, max_ctas, smem_size, smem_stride;
   logic [31:0] ntid [3];
   logic [31:0] nctaid [3];
   longint unsigned max_cycles, dump_lo, dump_hi;
@@ -70,6 +74,8 @@ module sm_tb #(
     if (!$value$plusargs("nctaid_z=%d", nctaid[2])) nctaid[2] = 1;
     if (!$value$plusargs("nctas=%d", nctas)) nctas = 1;
     if (!$value$plusargs("max_ctas=%d", max_ctas)) max_ctas = 1;
+    if (!$value$plusargs("smem_size=%d", smem_size)) smem_size = 0;
+    if (!$value$plusargs("smem_stride=%d", smem_stride)) smem_stride = 0;
     if (!$value$plusargs("max_cycles=%d", max_cycles)) max_cycles = 1000000;
     if (!$value$plusargs("dump_lo=%d", dump_lo)) dump_lo = 0;
     if (!$value$plusargs("dump_hi=%d", dump_hi)) dump_hi = 0;
@@ -129,11 +135,13 @@ module sm_tb #(
     .NumWarps (NumWarps), .NumSched (NumSched), .MaxRegs (MaxRegs), .MaxPreds (MaxPreds),
     .LatAlu (LatAlu), .LatMul (LatMul), .LatSReg (LatSReg), .LatParam (LatParam),
     .LatGlobal (LatGlobal), .LatBranch (LatBranch), .LatFetch (LatFetch),
+    .LatShared (LatShared), .LatBarrier (LatBarrier), .SmemBytes (SmemBytes),
     .GlobalPorts (GlobalPorts), .Policy (Policy), .MaxCtas (MaxCtas)
   ) u_sm_top (
     .clk_i (clk_i), .rst_ni (rst_ni),
     .launch_i (launch_q), .entry_pc_i (entry), .ntid_i (ntid), .nctaid_i (nctaid),
     .nthreads_i (nthreads), .nwarps_i (nwarps), .nctas_i (nctas), .max_ctas_i (max_ctas),
+    .smem_size_i (smem_size), .smem_stride_i (smem_stride),
     .fetch_pc_o (fetch_pc), .fetch_inst_i (fetch_inst),
     .const_idx_o (const_idx), .const_val_i (const_val),
     .mem_req_valid_o (req_valid), .mem_req_we_o (req_we), .mem_req_space_o (req_space),

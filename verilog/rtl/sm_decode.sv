@@ -24,18 +24,19 @@ module sm_decode (
   output logic [7:0]   d1_o,
   output logic [1:0]   d2_kind_o,
   output logic [7:0]   d2_o,
-  output logic [2:0]   cat_o,        // CatAlu .. CatNop below
-  output logic [2:0]   lat_o,        // LatAlu .. LatNone below
+  output logic [3:0]   cat_o,        // CatAlu .. CatBar below
+  output logic [2:0]   lat_o,        // LatAlu .. LatShared below
   output logic         ctrl_o,       // control flow (branch_resolving)
   output logic         uses_port_o,  // needs a global memory port
   output logic         supported_o
 );
   import sm_isa_pkg::*;
 
-  localparam logic [2:0] CatAlu = 3'd0, CatLd = 3'd1, CatSt = 3'd2, CatS2r = 3'd3,
-                         CatBra = 3'd4, CatRet = 3'd5, CatExit = 3'd6, CatNop = 3'd7;
+  localparam logic [3:0] CatAlu = 4'd0, CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
+                         CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatNop = 4'd7,
+                         CatBar = 4'd8;
   localparam logic [2:0] LatAlu = 3'd0, LatMul = 3'd1, LatSReg = 3'd2, LatParam = 3'd3,
-                         LatGlobal = 3'd4, LatNone = 3'd5;
+                         LatGlobal = 3'd4, LatNone = 3'd5, LatShared = 3'd6;
   localparam logic [1:0] DNone = 2'd0, DReg32 = 2'd1, DReg64 = 2'd2, DPred = 2'd3;
 
   logic        wide_t, pred_t;
@@ -112,14 +113,16 @@ module sm_decode (
       end
       OpLD, OpST: begin
         cat_o          = (op_o == OpLD) ? CatLd : CatSt;
-        lat_o          = (space == SpaceParam) ? LatParam : LatGlobal;
+        lat_o          = (space == SpaceParam) ? LatParam :
+                         (space == SpaceShared) ? LatShared : LatGlobal;
         uses_port_o    = space == SpaceGlobal;
         // A: the base (u32 or u64 by Type2); B: ST's value.
         src_used_o     = (op_o == OpLD) ? 3'b001 : 3'b011;
         src_wide_o[0]  = ty2_o != TyU32;
         src_pred_o[0]  = 1'b0;
         if (op_o == OpST) d1_kind_o = DNone;
-        supported_o    = space == SpaceGlobal || (space == SpaceParam && op_o == OpLD);
+        supported_o    = space == SpaceGlobal || space == SpaceShared ||
+                         (space == SpaceParam && op_o == OpLD);
       end
       OpBRA: begin
         cat_o = CatBra; lat_o = LatNone; ctrl_o = 1'b1; d1_kind_o = DNone;
@@ -129,6 +132,11 @@ module sm_decode (
       end
       OpEXIT: begin
         cat_o = CatExit; lat_o = LatNone; ctrl_o = 1'b1; d1_kind_o = DNone;
+      end
+      OpBAR: begin
+        // bar.sync / barrier.sync with an immediate id: no register
+        // sources, no destination (latBarrier writes nothing).
+        cat_o = CatBar; lat_o = LatNone; d1_kind_o = DNone;
       end
       default: supported_o = 1'b0;
     endcase

@@ -32,7 +32,10 @@ module sm_top #(
   parameter int unsigned LatGlobal   = 8,
   parameter int unsigned LatBranch   = 1,
   parameter int unsigned LatFetch    = 1,
+  parameter int unsigned LatShared   = 4,
+  parameter int unsigned LatBarrier  = 1,
   parameter int unsigned GlobalPorts = 1,
+  parameter int unsigned SmemBytes   = 16384,  // shared memory (sm.smem_bytes)
   parameter int unsigned WbDepth     = 16,
   parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,  // lrr or gto (a sched_policy_e value)
   parameter int unsigned MaxCtas     = 4,    // resident CTAs (sm.max_ctas)
@@ -58,6 +61,8 @@ module sm_top #(
   input  logic [31:0]              nwarps_i,      // its warps
   input  logic [31:0]              nctas_i,       // CTAs of the grid
   input  logic [31:0]              max_ctas_i,    // CTAs resident at once
+  input  logic [31:0]              smem_size_i,   // a CTA's shared memory (zeroed at its launch)
+  input  logic [31:0]              smem_stride_i, // CTA slot k's shared memory lies at k * stride
 
   // Fetch port: each warp slot's group PC and the instruction word there.
   output logic [31:0]              fetch_pc_o   [NumWarps],
@@ -117,10 +122,11 @@ module sm_top #(
 
   localparam int unsigned RegIdxWidth  = (MaxRegs > 1) ? $clog2(MaxRegs) : 1;
   localparam int unsigned PredIdxWidth = (MaxPreds > 1) ? $clog2(MaxPreds) : 1;
-  localparam logic [2:0] CatLd = 3'd1, CatSt = 3'd2, CatS2r = 3'd3,
-                         CatBra = 3'd4, CatRet = 3'd5, CatExit = 3'd6;
+  localparam logic [3:0] CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
+                         CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatBar = 4'd8;
   localparam logic [2:0] LatAluC = 3'd0, LatMulC = 3'd1, LatSRegC = 3'd2, LatParamC = 3'd3,
-                         LatGlobalC = 3'd4, LatNoneC = 3'd5;
+                         LatGlobalC = 3'd4, LatNoneC = 3'd5, LatSharedC = 3'd6;
+  localparam logic [31:0] Never = 32'hffff_ffff;  // a timer that only a release ends
   localparam logic [1:0] DNone = 2'd0, DReg32 = 2'd1, DReg64 = 2'd2, DPred = 2'd3;
   localparam logic [2:0] StatusRunning = 3'd0, StatusCompleted = 3'd1;
 
@@ -131,6 +137,7 @@ module sm_top #(
       LatSRegC:   lat_of = 32'(LatSReg);
       LatParamC:  lat_of = 32'(LatParam);
       LatGlobalC: lat_of = 32'(LatGlobal);
+      LatSharedC: lat_of = 32'(LatShared);
       default:    lat_of = 32'd0;
     endcase
   endfunction
@@ -158,6 +165,12 @@ module sm_top #(
   logic [31:0] last_issue_q   [NumWarps];
   logic        issued_q       [NumWarps];  // issued at least once (warp.insts != 0)
   logic [31:0] mem_busy_q     [NumWarps];
+  // The barrier (barrier.go, bar 0): the lanes blocked at it, and the
+  // Go warp's blockUntil while it waits there (bar_wait_q: every live
+  // lane blocked, the timer at Never until the release).
+  logic [31:0] blocked_q      [NumWarps];
+  logic        bar_wait_q     [NumWarps];
+  logic [31:0] block_until_q  [NumWarps];
   // The scoreboard (warp.rdy, warp.prdy) and the register file.
   logic [31:0] rdy_q  [NumWarps][MaxRegs];
   logic [31:0] prdy_q [NumWarps][MaxPreds];
@@ -198,7 +211,8 @@ module sm_top #(
     logic [29:0] src_val;
     logic [1:0]  d1_kind, d2_kind;
     logic [7:0]  d1, d2;
-    logic [2:0]  cat, lat;
+    logic [3:0]  cat;
+    logic [2:0]  lat;
     logic        ctrl, uses_port, supported;
     logic [31:0] sb_until, ready_at;
 
@@ -255,8 +269,9 @@ module sm_top #(
       if (d2_kind == DPred) sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(d2)]);
     end
 
-    assign ready_at = max32(max32(issued_q[w] ? last_issue_q[w] + 32'd1 : 32'd0, sb_until),
-                            max32(branch_until_q[w], fetch_until_q[w]));
+    assign ready_at = max32(max32(max32(issued_q[w] ? last_issue_q[w] + 32'd1 : 32'd0, sb_until),
+                                  max32(branch_until_q[w], fetch_until_q[w])),
+                            block_until_q[w]);
     assign eligible[w]  = valid_q[w] && !done_q[w] && started_q && cycle_q >= ready_at;
     assign port_inst[w] = uses_port;
     assign fetch_pc_o[w] = pc_q[w];
@@ -308,6 +323,8 @@ module sm_top #(
   logic [31:0] x_q         [NumSched];
   logic [31:0] x_emask     [NumSched];
   logic [31:0] x_exits     [NumSched];
+  logic [31:0] x_block     [NumSched];       // lanes arriving at the barrier (bar.sync)
+  logic        x_bar       [NumSched];       // a BAR issued
   logic [31:0] x_lane_pc   [NumSched][32];   // the lanes' next PCs
   logic [31:0] x_gpc       [NumSched];       // the next group
   logic [31:0] x_gmask     [NumSched];
@@ -318,6 +335,8 @@ module sm_top #(
   logic [31:0] x_lat       [NumSched];       // 0: no result (latNone)
   logic        x_ctrl      [NumSched];
   logic        x_mem       [NumSched];       // a load or store (busyUntil, lanes or none)
+
+  logic [63:0] smem_rdata [NumSched][32];   // sm_smem's load data
 
   for (genvar s = 0; s < NumSched; s++) begin : g_sched
     logic [SchedWarps-1:0] w_valid, w_ready, w_launch;
@@ -363,7 +382,8 @@ module sm_top #(
     logic [29:0] src_val;
     logic [1:0]  d1_kind, d2_kind;
     logic [7:0]  d1, d2;
-    logic [2:0]  cat, lat;
+    logic [3:0]  cat;
+    logic [2:0]  lat;
     logic        ctrl, uses_port, supported;
 
     sm_decode u_decode (
@@ -449,6 +469,14 @@ module sm_top #(
       );
     end
 
+    // Load data: shared memory inside the SM (sm_smem), the other spaces
+    // from the memory port.
+    logic [63:0] ld_data [32];
+    always_comb begin
+      for (int l = 0; l < 32; l++)
+        ld_data[l] = (mem_req_space_o[s] == SpaceShared) ? smem_rdata[s][l] : mem_rsp_rdata_i[s][l];
+    end
+
     // The load/store unit's request (exec_mem.go): address A + Imm per
     // lane, the value B for a store.
     assign mem_req_valid_o[s] = iv[s] && (cat == CatLd || cat == CatSt) && emask != 32'd0;
@@ -473,8 +501,7 @@ module sm_top #(
         tid = 32'(in_cta_q[w]) * 32'd32 + 32'(l);  // the thread's linear index in the CTA
         x_we[s][l]  = emask[l] && (d1_kind == DReg32 || d1_kind == DReg64);
         unique case (cat)
-          CatLd:  x_res[s][l] = (mem_req_size_o[s] == 4'd8) ? mem_rsp_rdata_i[s][l]
-                                                             : {32'd0, mem_rsp_rdata_i[s][l][31:0]};
+          CatLd:  x_res[s][l] = (mem_req_size_o[s] == 4'd8) ? ld_data[l] : {32'd0, ld_data[l][31:0]};
           CatS2r: begin
             // sregValue (sreg.go): the thread's and the CTA's indices
             // from their linear indices.
@@ -518,7 +545,7 @@ module sm_top #(
       x_p[s] = alu_p;
       x_q[s] = alu_q;
       // regroup: the runnable lanes at the minimum PC.
-      runnable = lane_valid_q[w] & ~(exited_q[w] | x_exits[s]);
+      runnable = lane_valid_q[w] & ~(exited_q[w] | x_exits[s]) & ~(blocked_q[w] | x_block[s]);
       found    = 1'b0;
       minpc    = '0;
       for (int l = 0; l < 32; l++) begin
@@ -542,6 +569,10 @@ module sm_top #(
     assign x_lat[s]     = lat_of(lat);
     assign x_ctrl[s]    = ctrl;
     assign x_mem[s]     = iv[s] && (cat == CatLd || cat == CatSt);
+    // execBar: the guard-true lanes arrive and block (a guard-false
+    // warp just advances).
+    assign x_bar[s]     = iv[s] && cat == CatBar && emask != 32'd0;
+    assign x_block[s]   = x_bar[s] ? emask : 32'd0;
 
     // IssueOutputs.
     assign issue_valid_o[s] = iv[s];
@@ -573,8 +604,45 @@ module sm_top #(
   end
 
   // ---------------------------------------------------------------------
+  // Shared memory: the schedulers' shared-space requests at physical
+  // addresses (the CTA slot's base added), the launches' clears.
+  logic                smem_valid [NumSched];
+  logic [63:0]         smem_addr  [NumSched][32];
+  logic [CtaSlots-1:0] smem_clr;
+  logic [31:0]         smem_size_q, smem_stride_q;
+
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) begin
+      smem_valid[s] = mem_req_valid_o[s] && mem_req_space_o[s] == SpaceShared;
+      for (int l = 0; l < 32; l++)
+        smem_addr[s][l] = 64'(cta_q[islot[s]]) * 64'(smem_stride_q) + mem_req_addr_o[s][l];
+    end
+  end
+
+  sm_smem #(
+    .NumSched (NumSched),
+    .CtaSlots (CtaSlots),
+    .Bytes    (SmemBytes)
+  ) u_smem (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .first_i     (first),
+    .req_valid_i (smem_valid),
+    .req_we_i    (mem_req_we_o),
+    .req_size_i  (mem_req_size_o),
+    .req_mask_i  (mem_req_mask_o),
+    .req_addr_i  (smem_addr),
+    .req_wdata_i (mem_req_wdata_o),
+    .rsp_rdata_o (smem_rdata),
+    .clr_i       (smem_clr),
+    .stride_i    (smem_stride_q),
+    .size_i      (smem_size_q)
+  );
+
+  // ---------------------------------------------------------------------
   // Next state of the warp slots (tick, issue, fetchNext, warpDone,
-  // retire) and the CTA launches (launchCTAs).
+  // retire), the barrier (arrive, checkBarrier, threadsExited) and the
+  // CTA launches (launchCTAs).
   logic        valid_d        [NumWarps];
   logic        done_d         [NumWarps];
   logic [31:0] pc_d           [NumWarps];
@@ -592,6 +660,19 @@ module sm_top #(
   logic [31:0]             cta_lin_d [CtaSlots];
   logic [31:0]             next_cta_d;
   logic [NumWarps-1:0]     launch_w;   // warp slots launched at this edge
+  logic [31:0] blocked_d     [NumWarps];
+  logic        bar_wait_d    [NumWarps];
+  logic [31:0] block_until_d [NumWarps];
+  // Per CTA slot: the threads arrived at the barrier in its current
+  // phase, and the CTA's live threads (cta.liveThreads).
+  logic [10:0] bar_cnt_q [CtaSlots];
+  logic [10:0] bar_cnt_d [CtaSlots];
+  logic [10:0] live_q    [CtaSlots];
+  logic [10:0] live_d    [CtaSlots];
+  logic [CtaSlots-1:0] release_k;   // the CTA's barrier releases this cycle
+  // fetchNext sees the issuing warp's group after its instruction and,
+  // for a BAR, after the release its arrival completes.
+  logic [NumWarps-1:0] fn_issue, fn_ctrl, fn_bar, fn_pre;
 
   // The launch in effect: the inputs at launch_i, then their copies.
   logic        first_launch;
@@ -610,6 +691,8 @@ module sm_top #(
   logic [CtaSlots-1:0]      cta_busy, cta_taken;
   logic [31:0]              n_res, n_new, lw, lc;
   logic [CtaSlotWidth-1:0]  cur_k;
+  logic [31:0]              rg_runnable, rg_minpc, gpc, gmask;  // regroup, fetchNext
+  logic                     rg_found;
 
   always_comb begin
     nth       = '0;
@@ -624,8 +707,22 @@ module sm_top #(
     lc        = '0;
     cur_k     = '0;
     launch_w  = '0;
+    rg_runnable = '0;
+    rg_minpc    = '0;
+    rg_found    = 1'b0;
+    gpc         = '0;
+    gmask       = '0;
     next_cta_d = first_launch ? 32'd0 : next_cta_q;
-    for (int k = 0; k < CtaSlots; k++) cta_lin_d[k] = cta_lin_q[k];
+    release_k  = '0;
+    fn_issue   = '0;
+    fn_ctrl    = '0;
+    fn_bar     = '0;
+    fn_pre     = '0;
+    for (int k = 0; k < CtaSlots; k++) begin
+      cta_lin_d[k] = cta_lin_q[k];
+      bar_cnt_d[k] = bar_cnt_q[k];
+      live_d[k]    = live_q[k];
+    end
     for (int w = 0; w < NumWarps; w++) begin
       valid_d[w]        = valid_q[w];
       done_d[w]         = done_q[w];
@@ -641,6 +738,9 @@ module sm_top #(
       mem_busy_d[w]     = mem_busy_q[w];
       cta_d[w]          = cta_q[w];
       in_cta_d[w]       = in_cta_q[w];
+      blocked_d[w]      = blocked_q[w];
+      bar_wait_d[w]     = bar_wait_q[w];
+      block_until_d[w]  = block_until_q[w];
     end
     for (int s = 0; s < NumSched; s++) begin
       if (iv[s]) begin
@@ -652,16 +752,81 @@ module sm_top #(
         pc_d[xw]         = x_gpc[s];
         active_mask_d[xw] = x_gmask[s];
         if (x_mem[s]) mem_busy_d[xw] = max32(mem_busy_q[xw], cycle_q + x_lat[s]);
-        // fetchNext.
-        seq = x_gpc[s] == pc_q[xw] + 32'd1;
-        if (x_ctrl[s]) begin
-          branch_until_d[xw] = cycle_q + 32'(LatBranch);
-          if (!seq) fetch_until_d[xw] = cycle_q + 32'(LatBranch) + 32'(LatFetch);
-        end else if (!seq && x_gmask[s] != 32'd0) begin
-          fetch_until_d[xw] = cycle_q + 32'd1 + 32'(LatFetch);
+        fn_issue[xw] = 1'b1;
+        fn_ctrl[xw]  = x_ctrl[s];
+        fn_bar[xw]   = x_bar[s];
+        // arrive: the lanes block; a warp with every live lane blocked
+        // waits for the release.
+        blocked_d[xw] = blocked_q[xw] | x_block[s];
+        if (x_bar[s]) begin
+          bar_cnt_d[cta_q[xw]] = bar_cnt_d[cta_q[xw]] + 11'($countones(x_block[s]));
+          if (x_gmask[s] == 32'd0) begin
+            bar_wait_d[xw]    = 1'b1;
+            block_until_d[xw] = Never;
+          end
         end
+        live_d[cta_q[xw]] = live_d[cta_q[xw]] - 11'($countones(x_exits[s]));
         // warpDone.
         if ((lane_valid_q[xw] & ~exited_d[xw]) == 32'd0) done_d[xw] = 1'b1;
+      end
+    end
+    // checkBarrier: the barrier releases when the CTA's live threads have
+    // all arrived (arrivals and exits of this cycle counted); the waiting
+    // lanes resume, the waiting warps LatBarrier cycles on.
+    for (int k = 0; k < CtaSlots; k++) begin
+      if (bar_cnt_d[k] != 11'd0 && bar_cnt_d[k] >= live_d[k]) begin
+        release_k[k] = 1'b1;
+        bar_cnt_d[k] = '0;
+      end
+    end
+    for (int w = 0; w < NumWarps; w++) begin
+      if (valid_d[w] && release_k[cta_d[w]] && (blocked_d[w] != 32'd0 || bar_wait_d[w])) begin
+        blocked_d[w] = '0;
+        if (bar_wait_d[w]) begin
+          bar_wait_d[w]    = 1'b0;
+          block_until_d[w] = cycle_q + 32'(LatBarrier);
+        end
+        // regroup.
+        rg_runnable = lane_valid_d[w] & ~exited_d[w];
+        rg_found    = 1'b0;
+        rg_minpc    = '0;
+        for (int l = 0; l < 32; l++) begin
+          if (rg_runnable[l] && (!rg_found || lane_pc_d[w][l] < rg_minpc)) begin
+            rg_minpc = lane_pc_d[w][l];
+            rg_found = 1'b1;
+          end
+        end
+        if (rg_found) begin
+          pc_d[w] = rg_minpc;
+          for (int l = 0; l < 32; l++)
+            active_mask_d[w][l] = rg_runnable[l] && lane_pc_d[w][l] == rg_minpc;
+        end
+        fn_pre[w] = !fn_bar[w];
+      end
+    end
+    // fetchNext.
+    for (int w = 0; w < NumWarps; w++) begin
+      gpc   = pc_d[w];
+      gmask = active_mask_d[w];
+      if (fn_issue[w]) begin
+        if (fn_pre[w]) begin
+          // The release came after this warp's own instruction (a
+          // release by exits, or a partly blocked warp's other
+          // instruction): fetchNext saw the group before it.
+          for (int s = 0; s < NumSched; s++) begin
+            if (iv[s] && 32'(islot[s]) == w) begin
+              gpc   = x_gpc[s];
+              gmask = x_gmask[s];
+            end
+          end
+        end
+        seq = gpc == pc_q[w] + 32'd1;
+        if (fn_ctrl[w]) begin
+          branch_until_d[w] = cycle_q + 32'(LatBranch);
+          if (!seq) fetch_until_d[w] = cycle_q + 32'(LatBranch) + 32'(LatFetch);
+        end else if (!seq && gmask != 32'd0) begin
+          fetch_until_d[w] = cycle_q + 32'd1 + 32'(LatFetch);
+        end
       end
     end
     // retire: a drained warp leaves at the edge into the cycle its memory
@@ -690,6 +855,8 @@ module sm_top #(
             end
             cta_taken[cur_k] = 1'b1;
             cta_lin_d[cur_k] = next_cta_d + lc;
+            live_d[cur_k]    = 11'(l_nthreads);
+            bar_cnt_d[cur_k] = '0;
           end
           nth = l_nthreads - lw * 32'd32;
           launch_w[w]       = 1'b1;
@@ -707,6 +874,9 @@ module sm_top #(
           last_issue_d[w]   = '0;
           issued_d[w]       = 1'b0;
           mem_busy_d[w]     = '0;
+          blocked_d[w]      = '0;
+          bar_wait_d[w]     = 1'b0;
+          block_until_d[w]  = '0;
           lw = lw + 32'd1;
           if (lw == l_nwarps) begin
             lw = '0;
@@ -717,6 +887,7 @@ module sm_top #(
       next_cta_d = next_cta_d + n_new;
     end
   end
+  assign smem_clr = cta_taken;
 
   // ---------------------------------------------------------------------
   // Registers: q <= d; the register file, the scoreboard and the predicate
@@ -736,8 +907,17 @@ module sm_top #(
         ntid_q[i]   <= '0;
         nctaid_q[i] <= '0;
       end
-      for (int k = 0; k < CtaSlots; k++) cta_lin_q[k] <= '0;
+      smem_size_q   <= '0;
+      smem_stride_q <= '0;
+      for (int k = 0; k < CtaSlots; k++) begin
+        cta_lin_q[k] <= '0;
+        bar_cnt_q[k] <= '0;
+        live_q[k]    <= '0;
+      end
       for (int w = 0; w < NumWarps; w++) begin
+        blocked_q[w]      <= '0;
+        bar_wait_q[w]     <= 1'b0;
+        block_until_q[w]  <= '0;
         valid_q[w]        <= 1'b0;
         done_q[w]         <= 1'b0;
         pc_q[w]           <= '0;
@@ -770,13 +950,22 @@ module sm_top #(
         nctas_q    <= nctas_i;
         max_ctas_q <= max_ctas_i;
         entry_q    <= entry_pc_i;
+        smem_size_q   <= smem_size_i;
+        smem_stride_q <= smem_stride_i;
         for (int i = 0; i < 3; i++) begin
           ntid_q[i]   <= ntid_i[i];
           nctaid_q[i] <= nctaid_i[i];
         end
       end
-      for (int k = 0; k < CtaSlots; k++) cta_lin_q[k] <= cta_lin_d[k];
+      for (int k = 0; k < CtaSlots; k++) begin
+        cta_lin_q[k] <= cta_lin_d[k];
+        bar_cnt_q[k] <= bar_cnt_d[k];
+        live_q[k]    <= live_d[k];
+      end
       for (int w = 0; w < NumWarps; w++) begin
+        blocked_q[w]      <= blocked_d[w];
+        bar_wait_q[w]     <= bar_wait_d[w];
+        block_until_q[w]  <= block_until_d[w];
         valid_q[w]        <= valid_d[w];
         done_q[w]         <= done_d[w];
         pc_q[w]           <= pc_d[w];
