@@ -51,8 +51,10 @@ func u32s(vs ...uint32) []byte {
 // smCases are the lockstep's kernels at the small preset: straight-line
 // code over two warps, a divergent early return over three warps (the
 // last one partial), examples/bench_intloop's loop over all eight warp
-// slots, and a 3-D grid of twelve 3-D CTAs of two warps (the second
-// partial), four resident at once, retiring out of order.
+// slots, a 3-D grid of twelve 3-D CTAs of two warps (the second
+// partial), four resident at once, retiring out of order, and five CTAs
+// of three warps exchanging shared memory between barriers (two
+// resident at once, some threads exiting before the last barrier).
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -65,6 +67,7 @@ func smCases(t *testing.T) []SMOptions {
 	affine := smKernel(t, "sm_affine")
 	diverge := smKernel(t, "sm_diverge")
 	grid := smKernel(t, "sm_grid")
+	smem := smKernel(t, "sm_smem")
 	src, err := os.ReadFile(filepath.Join("..", "examples", "bench_intloop.ptx"))
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +96,11 @@ func smCases(t *testing.T) []SMOptions {
 			Entry: grid.Kernels[0].Name, Grid: [3]uint32{3, 2, 2}, Block: [3]uint32{12, 2, 2},
 			Args:    map[string]uint64{grid.Kernels[0].Params[1].Name: 1000},
 			Buffers: []pipeline.Buffer{{Param: grid.Kernels[0].Params[0].Name, Size: 12 * 48 * 4}},
+		}},
+		{Config: cfg, Image: smem, Launch: pipeline.Launch{
+			Entry: smem.Kernels[0].Name, Grid: [3]uint32{5, 1, 1}, Block: [3]uint32{80, 1, 1},
+			Args:    map[string]uint64{smem.Kernels[0].Params[2].Name: 70},
+			Buffers: []pipeline.Buffer{{Param: smem.Kernels[0].Params[0].Name, Size: 5 * 80 * 4}, {Param: smem.Kernels[0].Params[1].Name, Size: 5 * 80 * 8}},
 		}},
 	}
 }
