@@ -96,6 +96,7 @@ func SMParams(cfg config.Config) []Param {
 		{"GlobalPorts", cfg.Mem.GlobalPorts},
 		{"Policy", int(pol)},
 		{"MaxCtas", cfg.SM.MaxCTAs},
+		{"TwoLevelActive", max(cfg.Sched.TwoLevelActive, 1)},
 		{"GlobalBytes", int(cfg.SM.GlobalBytes)},
 	}
 }

@@ -135,8 +135,8 @@ func smExamples(t *testing.T) []SMOptions {
 }
 
 // TestSMLockstep cosimulates the Go SM and the Verilated SM on real
-// kernels under lrr and gto: zero mismatches, equal buffers. It runs
-// smCases and every example the RTL's subset takes (div_nested so far).
+// kernels under lrr, gto and two_level: zero mismatches, equal buffers.
+// It runs smCases and every example the RTL's subset takes.
 func TestSMLockstep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the Verilated SM")
@@ -146,7 +146,7 @@ func TestSMLockstep(t *testing.T) {
 		t.Error("no example runs on the SM RTL")
 	}
 	var cases []SMOptions
-	for _, pol := range []config.SchedPolicy{config.PolicyLRR, config.PolicyGTO} {
+	for _, pol := range []config.SchedPolicy{config.PolicyLRR, config.PolicyGTO, config.PolicyTwoLevel} {
 		for _, o := range append(smCases(t), exs...) {
 			o.Config.Sched.Policy = pol
 			cases = append(cases, o)
@@ -214,8 +214,8 @@ func TestCheckSMRefuses(t *testing.T) {
 	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "a grid of 8589803520 CTAs") {
 		t.Fatalf("grid: %v", err)
 	}
-	cfg.Sched.Policy = config.PolicyTwoLevel
-	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "sched.policy two_level") {
+	cfg.Sched.Policy = "fifo"
+	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "sched.policy fifo") {
 		t.Fatalf("policy: %v", err)
 	}
 }

@@ -45,8 +45,8 @@ func unsupported(what string, args ...any) error {
 // cfg: nil, or an *UnsupportedError naming what it lacks.
 func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 	switch {
-	case cfg.Sched.Policy != config.PolicyLRR && cfg.Sched.Policy != config.PolicyGTO:
-		return unsupported("sched.policy %s (the RTL has lrr and gto)", cfg.Sched.Policy)
+	case cfg.Sched.Policy != config.PolicyLRR && cfg.Sched.Policy != config.PolicyGTO && cfg.Sched.Policy != config.PolicyTwoLevel:
+		return unsupported("sched.policy %s (the RTL has lrr, gto and two_level)", cfg.Sched.Policy)
 	case cfg.Mem.Model != config.MemFlat:
 		return unsupported("mem.model %s (the RTL's bench serves the flat memory)", cfg.Mem.Model)
 	case cfg.Pipe.Throttle:

@@ -34,6 +34,7 @@ module sm_tb #(
   parameter int unsigned GlobalPorts = 1,
   parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,
   parameter int unsigned MaxCtas     = 4,
+  parameter int unsigned TwoLevelActive = 2,
   parameter int unsigned GlobalBytes = 1048576,
   parameter int unsigned CodeWords   = 4096,
   parameter int unsigned ParamBytes  = 4096,
@@ -136,7 +137,8 @@ module sm_tb #(
     .LatAlu (LatAlu), .LatMul (LatMul), .LatSReg (LatSReg), .LatParam (LatParam),
     .LatGlobal (LatGlobal), .LatBranch (LatBranch), .LatFetch (LatFetch),
     .LatShared (LatShared), .LatBarrier (LatBarrier), .SmemBytes (SmemBytes),
-    .GlobalPorts (GlobalPorts), .Policy (Policy), .MaxCtas (MaxCtas)
+    .GlobalPorts (GlobalPorts), .Policy (Policy), .MaxCtas (MaxCtas),
+    .TwoLevelActive (TwoLevelActive)
   ) u_sm_top (
     .clk_i (clk_i), .rst_ni (rst_ni),
     .launch_i (launch_q), .entry_pc_i (entry), .ntid_i (ntid), .nctaid_i (nctaid),

@@ -37,7 +37,8 @@ module sm_top #(
   parameter int unsigned GlobalPorts = 1,
   parameter int unsigned SmemBytes   = 16384,  // shared memory (sm.smem_bytes)
   parameter int unsigned WbDepth     = 16,
-  parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,  // lrr or gto (a sched_policy_e value)
+  parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,  // a sched_policy_e value
+  parameter int unsigned TwoLevelActive = 2,  // two_level's active set (sched.two_level_active)
   parameter int unsigned MaxCtas     = 4,    // resident CTAs (sm.max_ctas)
   // Derived; do not override.
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1,
@@ -173,6 +174,7 @@ module sm_top #(
   logic [31:0] block_until_q  [NumWarps];
   // The scoreboard (warp.rdy, warp.prdy) and the register file.
   logic [31:0] rdy_q  [NumWarps][MaxRegs];
+  logic        rlong_q [NumWarps][MaxRegs];  // the pending write is a global load's (sbLong)
   logic [31:0] prdy_q [NumWarps][MaxPreds];
   logic [31:0] rf_q   [NumWarps][MaxRegs][32];
   logic [31:0] pr_q   [NumWarps][MaxPreds];
@@ -198,6 +200,7 @@ module sm_top #(
   // (1) Readiness of each warp's group instruction (warp.refresh).
   logic [NumWarps-1:0] eligible;   // may issue this cycle
   logic [NumWarps-1:0] port_inst;  // its instruction needs a memory port
+  logic [NumWarps-1:0] long_wait;  // two_level's warp_long_wait_i
 
   for (genvar w = 0; w < NumWarps; w++) begin : g_warp
     logic [7:0]  op;
@@ -215,6 +218,7 @@ module sm_top #(
     logic [2:0]  lat;
     logic        ctrl, uses_port, supported;
     logic [31:0] sb_until, ready_at;
+    logic        sb_long;
 
     sm_decode u_decode (
       .inst_i      (fetch_inst_i[w]),
@@ -242,31 +246,59 @@ module sm_top #(
       .supported_o (supported)
     );
 
-    // waitOn over the sources and destinations (issue.go refresh).
+    // waitOn over the sources and destinations (issue.go refresh), in the
+    // Go decoder's order (register sources, register destinations, the
+    // guard and predicate sources, predicate destinations): the first
+    // register holding the latest time gives the wait its class (sb_long:
+    // a long scoreboard wait, which two_level swaps out).
     always_comb begin
       logic [7:0] r;
       sb_until = '0;
-      if (guard_on) sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(guard)]);
+      sb_long  = 1'b0;
+      r        = '0;
       for (int i = 0; i < 3; i++) begin
-        if (src_used[i]) begin
+        if (src_used[i] && src_kind[2*i +: 2] == KindReg) begin
           r = src_val[10*i +: 8];
-          if (src_kind[2*i +: 2] == KindReg) begin
-            sb_until = max32(sb_until, rdy_q[w][RegIdxWidth'(r)]);
-            if (src_wide[i]) sb_until = max32(sb_until, rdy_q[w][RegIdxWidth'(r + 8'd1)]);
-          end else if (src_kind[2*i +: 2] == KindSpecial &&
-                       src_val[10*i+8 +: 2] == SpecialPred) begin
-            sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(src_val[10*i +: 6])]);
+          if (rdy_q[w][RegIdxWidth'(r)] > sb_until) begin
+            sb_until = rdy_q[w][RegIdxWidth'(r)];
+            sb_long  = rlong_q[w][RegIdxWidth'(r)];
+          end
+          if (src_wide[i] && rdy_q[w][RegIdxWidth'(r + 8'd1)] > sb_until) begin
+            sb_until = rdy_q[w][RegIdxWidth'(r + 8'd1)];
+            sb_long  = rlong_q[w][RegIdxWidth'(r + 8'd1)];
           end
         end
       end
-      unique case (d1_kind)
-        DReg32: sb_until = max32(sb_until, rdy_q[w][RegIdxWidth'(d1)]);
-        DReg64: sb_until = max32(max32(sb_until, rdy_q[w][RegIdxWidth'(d1)]),
-                                 rdy_q[w][RegIdxWidth'(d1 + 8'd1)]);
-        DPred:  sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(d1)]);
-        default: ;
-      endcase
-      if (d2_kind == DPred) sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(d2)]);
+      if (d1_kind == DReg32 || d1_kind == DReg64) begin
+        if (rdy_q[w][RegIdxWidth'(d1)] > sb_until) begin
+          sb_until = rdy_q[w][RegIdxWidth'(d1)];
+          sb_long  = rlong_q[w][RegIdxWidth'(d1)];
+        end
+        if (d1_kind == DReg64 && rdy_q[w][RegIdxWidth'(d1 + 8'd1)] > sb_until) begin
+          sb_until = rdy_q[w][RegIdxWidth'(d1 + 8'd1)];
+          sb_long  = rlong_q[w][RegIdxWidth'(d1 + 8'd1)];
+        end
+      end
+      // Predicates are written by ALU operations only (no long class).
+      if (guard_on && prdy_q[w][PredIdxWidth'(guard)] > sb_until) begin
+        sb_until = prdy_q[w][PredIdxWidth'(guard)];
+        sb_long  = 1'b0;
+      end
+      for (int i = 0; i < 3; i++) begin
+        if (src_used[i] && src_kind[2*i +: 2] == KindSpecial && src_val[10*i+8 +: 2] == SpecialPred &&
+            prdy_q[w][PredIdxWidth'(src_val[10*i +: 6])] > sb_until) begin
+          sb_until = prdy_q[w][PredIdxWidth'(src_val[10*i +: 6])];
+          sb_long  = 1'b0;
+        end
+      end
+      if (d1_kind == DPred && prdy_q[w][PredIdxWidth'(d1)] > sb_until) begin
+        sb_until = prdy_q[w][PredIdxWidth'(d1)];
+        sb_long  = 1'b0;
+      end
+      if (d2_kind == DPred && prdy_q[w][PredIdxWidth'(d2)] > sb_until) begin
+        sb_until = prdy_q[w][PredIdxWidth'(d2)];
+        sb_long  = 1'b0;
+      end
     end
 
     assign ready_at = max32(max32(max32(issued_q[w] ? last_issue_q[w] + 32'd1 : 32'd0, sb_until),
@@ -274,6 +306,12 @@ module sm_top #(
                             block_until_q[w]);
     assign eligible[w]  = valid_q[w] && !done_q[w] && started_q && cycle_q >= ready_at;
     assign port_inst[w] = uses_port;
+    // classify (issue.go): a warp that cannot issue is in a long wait
+    // when stateAt says barrier (blockUntil first) or long scoreboard.
+    assign long_wait[w] = valid_q[w] && !done_q[w] && !eligible[w] &&
+                          ((cycle_q < block_until_q[w]) ? 1'b1 :
+                           (cycle_q < branch_until_q[w] || cycle_q < fetch_until_q[w]) ? 1'b0 :
+                           (cycle_q < sb_until) && sb_long);
     assign fetch_pc_o[w] = pc_q[w];
 
     assign warp_valid_o[w]       = valid_q[w];
@@ -325,6 +363,7 @@ module sm_top #(
   logic [31:0] x_exits     [NumSched];
   logic [31:0] x_block     [NumSched];       // lanes arriving at the barrier (bar.sync)
   logic        x_bar       [NumSched];       // a BAR issued
+  logic        x_long      [NumSched];       // its destinations' class is sbLong (a global load)
   logic [31:0] x_lane_pc   [NumSched][32];   // the lanes' next PCs
   logic [31:0] x_gpc       [NumSched];       // the next group
   logic [31:0] x_gmask     [NumSched];
@@ -339,7 +378,7 @@ module sm_top #(
   logic [63:0] smem_rdata [NumSched][32];   // sm_smem's load data
 
   for (genvar s = 0; s < NumSched; s++) begin : g_sched
-    logic [SchedWarps-1:0] w_valid, w_ready, w_launch;
+    logic [SchedWarps-1:0] w_valid, w_ready, w_launch, w_long;
     logic                  sched_valid;
     logic [LocalWidth-1:0] sched_warp;
 
@@ -348,17 +387,19 @@ module sm_top #(
       assign w_valid[k]  = valid_q[Slot] && !done_q[Slot];
       assign w_ready[k]  = eligible[Slot] && (!port_inst[Slot] || port_avail[s]);
       assign w_launch[k] = launched_q[Slot];
+      assign w_long[k]   = long_wait[Slot];
     end
 
     warp_sched #(
-      .NumWarps (SchedWarps),
-      .Policy   (Policy)
+      .NumWarps       (SchedWarps),
+      .Policy         (Policy),
+      .TwoLevelActive (TwoLevelActive)
     ) u_warp_sched (
       .clk_i            (clk_i),
       .rst_ni           (rst_ni),
       .warp_valid_i     (w_valid),
       .warp_ready_i     (w_ready),
-      .warp_long_wait_i ('0),
+      .warp_long_wait_i (w_long),
       .warp_launch_i    (w_launch),
       .stall_i          (1'b0),
       .issue_valid_o    (sched_valid),
@@ -572,6 +613,7 @@ module sm_top #(
     // execBar: the guard-true lanes arrive and block (a guard-false
     // warp just advances).
     assign x_bar[s]     = iv[s] && cat == CatBar && emask != 32'd0;
+    assign x_long[s]    = cat == CatLd && mem_req_space_o[s] == SpaceGlobal;
     assign x_block[s]   = x_bar[s] ? emask : 32'd0;
 
     // IssueOutputs.
@@ -998,7 +1040,10 @@ module sm_top #(
   for (genvar w = 0; w < NumWarps; w++) begin : g_wport
     always_ff @(posedge clk_i) begin
       if (launch_w[w]) begin
-        for (int r = 0; r < MaxRegs; r++) rdy_q[w][r] <= '0;
+        for (int r = 0; r < MaxRegs; r++) begin
+          rdy_q[w][r]   <= '0;
+          rlong_q[w][r] <= 1'b0;
+        end
         for (int p = 0; p < MaxPreds; p++) begin
           prdy_q[w][p] <= '0;
           pr_q[w][p]   <= '0;
@@ -1008,10 +1053,15 @@ module sm_top #(
           if (iv[s] && 32'(islot[s]) == w) begin
             if (x_lat[s] != 32'd0) begin
               unique case (x_d1_kind[s])
-                DReg32: rdy_q[w][RegIdxWidth'(x_d1[s])] <= cycle_q + x_lat[s];
+                DReg32: begin
+                  rdy_q[w][RegIdxWidth'(x_d1[s])]   <= cycle_q + x_lat[s];
+                  rlong_q[w][RegIdxWidth'(x_d1[s])] <= x_long[s];
+                end
                 DReg64: begin
-                  rdy_q[w][RegIdxWidth'(x_d1[s])]        <= cycle_q + x_lat[s];
-                  rdy_q[w][RegIdxWidth'(x_d1[s] + 8'd1)] <= cycle_q + x_lat[s];
+                  rdy_q[w][RegIdxWidth'(x_d1[s])]          <= cycle_q + x_lat[s];
+                  rdy_q[w][RegIdxWidth'(x_d1[s] + 8'd1)]   <= cycle_q + x_lat[s];
+                  rlong_q[w][RegIdxWidth'(x_d1[s])]        <= x_long[s];
+                  rlong_q[w][RegIdxWidth'(x_d1[s] + 8'd1)] <= x_long[s];
                 end
                 DPred:  prdy_q[w][PredIdxWidth'(x_d1[s])] <= cycle_q + x_lat[s];
                 default: ;
