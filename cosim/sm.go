@@ -85,6 +85,7 @@ func SMParams(cfg config.Config) []Param {
 		{"MaxPreds", smMaxPreds},
 		{"LatAlu", lat(cfg.Lat.ALU)},
 		{"LatMul", lat(cfg.Lat.Mul)},
+		{"LatDiv", lat(cfg.Lat.Div)},
 		{"LatSReg", lat(cfg.Lat.SReg)},
 		{"LatParam", lat(cfg.Lat.Param)},
 		{"LatGlobal", lat(cfg.Lat.Global)},

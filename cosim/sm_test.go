@@ -54,7 +54,8 @@ func u32s(vs ...uint32) []byte {
 // slots, a 3-D grid of twelve 3-D CTAs of two warps (the second
 // partial), four resident at once, retiring out of order, and five CTAs
 // of three warps exchanging shared memory between barriers (two
-// resident at once, some threads exiting before the last barrier).
+// resident at once, some threads exiting before the last barrier), and
+// the ALU's integer operations on edge cases (sm_intops).
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -68,6 +69,15 @@ func smCases(t *testing.T) []SMOptions {
 	diverge := smKernel(t, "sm_diverge")
 	grid := smKernel(t, "sm_grid")
 	smem := smKernel(t, "sm_smem")
+	intops := smKernel(t, "sm_intops")
+	edge := []uint32{0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 3, 5, 31, 32, 33, 63, 64, 0xfffffffe, 0x12345678, 0x9abcdef0}
+	ops := make([]uint32, 64)
+	for i := range ops {
+		ops[i] = uint32(i)*0x9e3779b9 ^ uint32(i)<<7
+		if i < len(edge) {
+			ops[i] = edge[i]
+		}
+	}
 	src, err := os.ReadFile(filepath.Join("..", "examples", "bench_intloop.ptx"))
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +111,11 @@ func smCases(t *testing.T) []SMOptions {
 			Entry: smem.Kernels[0].Name, Grid: [3]uint32{5, 1, 1}, Block: [3]uint32{80, 1, 1},
 			Args:    map[string]uint64{smem.Kernels[0].Params[2].Name: 70},
 			Buffers: []pipeline.Buffer{{Param: smem.Kernels[0].Params[0].Name, Size: 5 * 80 * 4}, {Param: smem.Kernels[0].Params[1].Name, Size: 5 * 80 * 8}},
+		}},
+		{Config: cfg, Image: intops, Launch: pipeline.Launch{
+			Entry: intops.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{64, 1, 1},
+			Buffers: []pipeline.Buffer{{Param: intops.Kernels[0].Params[0].Name, Size: 64 * 40 * 4}, {Param: intops.Kernels[0].Params[1].Name, Size: 64 * 12 * 8},
+				{Param: intops.Kernels[0].Params[2].Name, Size: 256, Init: u32s(ops...)}},
 		}},
 	}
 }

@@ -57,6 +57,13 @@ func SMISAPackage() []byte {
 	lp("ModBoolShift", 16, isa.ModBoolShift, "ModBoolShift")
 	lp("ModSetpDst2", 16, isa.ModSetpDst2, "ModSetpDst2")
 	lp("ModSpaceMask", 16, isa.ModSpaceMask, "ModSpaceMask")
+	lp("ModSat", 16, isa.ModSat, "ModSat")
+	lp("ModShfLeft", 16, isa.ModShfLeft, "ModShfLeft")
+	lp("ModShfWrap", 16, isa.ModShfWrap, "ModShfWrap")
+	sec("PRMT modes (Mods bits 0..2).")
+	for i, n := range []string{"Default", "F4E", "B4E", "RC8", "ECL", "ECR", "RC16"} {
+		lp("Prmt"+n, 3, uint64(isa.PrmtDefault+i), "Prmt"+n)
+	}
 	sec("SETP comparisons and boolean combinations.")
 	for i, n := range []string{"EQ", "NE", "LT", "LE", "GT", "GE", "LO", "LS", "HI", "HS"} {
 		lp("Cmp"+n, 5, uint64(isa.CmpEQ+i), "Cmp"+n)

@@ -58,7 +58,7 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 	case cfg.Clock.Start != 0:
 		return unsupported("clock.start %d", cfg.Clock.Start)
 	}
-	for _, v := range []int{cfg.Lat.ALU, cfg.Lat.Mul, cfg.Lat.SReg, cfg.Lat.Param, cfg.Lat.Global, cfg.Lat.Shared} {
+	for _, v := range []int{cfg.Lat.ALU, cfg.Lat.Mul, cfg.Lat.Div, cfg.Lat.SReg, cfg.Lat.Param, cfg.Lat.Global, cfg.Lat.Shared} {
 		if v >= smWbDepth {
 			return unsupported("a latency of %d cycles (the writeback pipe holds %d)", v, smWbDepth-1)
 		}
@@ -160,7 +160,8 @@ func smInstUnsupported(in isa.Inst) string {
 			return bad(t.String())
 		}
 		return ""
-	case isa.OpADD, isa.OpSUB, isa.OpMIN, isa.OpMAX, isa.OpSHL, isa.OpSHR, isa.OpSELP, isa.OpMAD:
+	case isa.OpADD, isa.OpSUB, isa.OpMIN, isa.OpMAX, isa.OpSHL, isa.OpSHR, isa.OpSELP,
+		isa.OpNEG, isa.OpABS, isa.OpDIV, isa.OpREM, isa.OpSAD, isa.OpPOPC, isa.OpCLZ, isa.OpBREV, isa.OpBFE:
 		if in.Mods != 0 {
 			return bad(fmt.Sprintf("mods-%#x", in.Mods))
 		}
@@ -177,7 +178,31 @@ func smInstUnsupported(in isa.Inst) string {
 			return bad(t.String() + "." + t2.String())
 		}
 		return ""
-	case isa.OpMUL:
+	case isa.OpPRMT:
+		if in.Mods&^7 != 0 || in.Mods > isa.PrmtRC16 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if t != isa.B32 {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpSHF:
+		if in.Mods&^uint16(isa.ModShfLeft|isa.ModShfWrap) != 0 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if t != isa.B32 {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpMUL24, isa.OpMAD24:
+		if in.Mods != isa.MulLo && in.Mods != isa.MulHi {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if t != isa.U32 && t != isa.S32 {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpMUL, isa.OpMAD:
 		switch in.Mods {
 		case isa.MulLo:
 		case isa.MulWide:

@@ -23,6 +23,7 @@ module sm_tb #(
   parameter int unsigned MaxPreds    = 8,
   parameter int unsigned LatAlu      = 2,
   parameter int unsigned LatMul      = 2,
+  parameter int unsigned LatDiv      = 4,
   parameter int unsigned LatSReg     = 1,
   parameter int unsigned LatParam    = 1,
   parameter int unsigned LatGlobal   = 8,
@@ -134,7 +135,7 @@ module sm_tb #(
 
   sm_top #(
     .NumWarps (NumWarps), .NumSched (NumSched), .MaxRegs (MaxRegs), .MaxPreds (MaxPreds),
-    .LatAlu (LatAlu), .LatMul (LatMul), .LatSReg (LatSReg), .LatParam (LatParam),
+    .LatAlu (LatAlu), .LatMul (LatMul), .LatDiv (LatDiv), .LatSReg (LatSReg), .LatParam (LatParam),
     .LatGlobal (LatGlobal), .LatBranch (LatBranch), .LatFetch (LatFetch),
     .LatShared (LatShared), .LatBarrier (LatBarrier), .SmemBytes (SmemBytes),
     .GlobalPorts (GlobalPorts), .Policy (Policy), .MaxCtas (MaxCtas),

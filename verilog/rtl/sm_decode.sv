@@ -25,7 +25,7 @@ module sm_decode (
   output logic [1:0]   d2_kind_o,
   output logic [7:0]   d2_o,
   output logic [3:0]   cat_o,        // CatAlu .. CatBar below
-  output logic [2:0]   lat_o,        // LatAlu .. LatShared below
+  output logic [2:0]   lat_o,        // LatAlu .. LatDiv below
   output logic         ctrl_o,       // control flow (branch_resolving)
   output logic         uses_port_o,  // needs a global memory port
   output logic         supported_o
@@ -36,7 +36,7 @@ module sm_decode (
                          CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatNop = 4'd7,
                          CatBar = 4'd8;
   localparam logic [2:0] LatAlu = 3'd0, LatMul = 3'd1, LatSReg = 3'd2, LatParam = 3'd3,
-                         LatGlobal = 3'd4, LatNone = 3'd5, LatShared = 3'd6;
+                         LatGlobal = 3'd4, LatNone = 3'd5, LatShared = 3'd6, LatDiv = 3'd7;
   localparam logic [1:0] DNone = 2'd0, DReg32 = 2'd1, DReg64 = 2'd2, DPred = 2'd3;
 
   logic        wide_t, pred_t;
@@ -76,7 +76,32 @@ module sm_decode (
       OpNOP: begin
         cat_o = CatNop; lat_o = LatNone; d1_kind_o = DNone;
       end
-      OpMOV, OpNOT: src_used_o = 3'b001;
+      OpMOV, OpNOT, OpNEG, OpABS, OpBREV: src_used_o = 3'b001;
+      OpPOPC, OpCLZ: begin
+        src_used_o = 3'b001;
+        d1_kind_o  = DReg32;  // a u32 count of either width
+      end
+      OpDIV, OpREM: begin
+        src_used_o = 3'b011;
+        lat_o      = LatDiv;
+      end
+      OpMUL24: begin
+        src_used_o = 3'b011;
+        lat_o      = LatMul;
+      end
+      OpMAD24, OpSAD: begin
+        src_used_o = 3'b111;
+        lat_o      = LatMul;
+      end
+      OpBFE: begin
+        // A of the type; position and length u32.
+        src_used_o = 3'b111;
+        src_wide_o = {2'b00, wide_t};
+      end
+      OpPRMT, OpSHF: begin
+        src_used_o    = 3'b111;
+        src_wide_o[2] = 1'b0;
+      end
       OpCVT: begin
         // Integer to integer (cvtIntInt): A is of Type2.
         src_used_o    = 3'b001;
@@ -95,6 +120,11 @@ module sm_decode (
       OpMAD: begin
         src_used_o = 3'b111;
         lat_o      = LatMul;
+        if ((mods_o & ModMulMask) == MulWide) begin
+          // 32 x 32 + 64 -> 64.
+          d1_kind_o     = DReg64;
+          src_wide_o[2] = 1'b1;
+        end
       end
       OpSETP: begin
         src_used_o    = (mods_o[6:5] != 2'd0) ? 3'b111 : 3'b011;

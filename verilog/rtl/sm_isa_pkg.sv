@@ -114,6 +114,18 @@ package sm_isa_pkg;
   localparam logic [15:0] ModBoolShift = 16'd5;  // isa.ModBoolShift
   localparam logic [15:0] ModSetpDst2 = 16'd128;  // isa.ModSetpDst2
   localparam logic [15:0] ModSpaceMask = 16'd7;  // isa.ModSpaceMask
+  localparam logic [15:0] ModSat = 16'd4;  // isa.ModSat
+  localparam logic [15:0] ModShfLeft = 16'd1;  // isa.ModShfLeft
+  localparam logic [15:0] ModShfWrap = 16'd2;  // isa.ModShfWrap
+
+  // PRMT modes (Mods bits 0..2).
+  localparam logic [2:0] PrmtDefault = 3'd0;  // isa.PrmtDefault
+  localparam logic [2:0] PrmtF4E = 3'd1;  // isa.PrmtF4E
+  localparam logic [2:0] PrmtB4E = 3'd2;  // isa.PrmtB4E
+  localparam logic [2:0] PrmtRC8 = 3'd3;  // isa.PrmtRC8
+  localparam logic [2:0] PrmtECL = 3'd4;  // isa.PrmtECL
+  localparam logic [2:0] PrmtECR = 3'd5;  // isa.PrmtECR
+  localparam logic [2:0] PrmtRC16 = 3'd6;  // isa.PrmtRC16
 
   // SETP comparisons and boolean combinations.
   localparam logic [4:0] CmpEQ = 5'd0;  // isa.CmpEQ

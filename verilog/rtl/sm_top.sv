@@ -27,6 +27,7 @@ module sm_top #(
   parameter int unsigned MaxPreds    = 8,    // predicates per thread held
   parameter int unsigned LatAlu      = 2,
   parameter int unsigned LatMul      = 2,
+  parameter int unsigned LatDiv      = 4,
   parameter int unsigned LatSReg     = 1,
   parameter int unsigned LatParam    = 1,
   parameter int unsigned LatGlobal   = 8,
@@ -126,7 +127,7 @@ module sm_top #(
   localparam logic [3:0] CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
                          CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatBar = 4'd8;
   localparam logic [2:0] LatAluC = 3'd0, LatMulC = 3'd1, LatSRegC = 3'd2, LatParamC = 3'd3,
-                         LatGlobalC = 3'd4, LatNoneC = 3'd5, LatSharedC = 3'd6;
+                         LatGlobalC = 3'd4, LatNoneC = 3'd5, LatSharedC = 3'd6, LatDivC = 3'd7;
   localparam logic [31:0] Never = 32'hffff_ffff;  // a timer that only a release ends
   localparam logic [1:0] DNone = 2'd0, DReg32 = 2'd1, DReg64 = 2'd2, DPred = 2'd3;
   localparam logic [2:0] StatusRunning = 3'd0, StatusCompleted = 3'd1;
@@ -139,6 +140,7 @@ module sm_top #(
       LatParamC:  lat_of = 32'(LatParam);
       LatGlobalC: lat_of = 32'(LatGlobal);
       LatSharedC: lat_of = 32'(LatShared);
+      LatDivC:    lat_of = 32'(LatDiv);
       default:    lat_of = 32'd0;
     endcase
   endfunction
