@@ -94,6 +94,8 @@ func SMParams(cfg config.Config) []Param {
 		{"LatShared", lat(cfg.Lat.Shared)},
 		{"LatBarrier", lat(cfg.Lat.Barrier)},
 		{"SmemBytes", max(cfg.SM.SmemBytes, 1)},
+		{"LatLocal", lat(cfg.Lat.Local)},
+		{"LocalBytes", max(cfg.SM.LocalBytes, 1)},
 		{"GlobalPorts", cfg.Mem.GlobalPorts},
 		{"Policy", int(pol)},
 		{"MaxCtas", cfg.SM.MaxCTAs},

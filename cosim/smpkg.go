@@ -48,6 +48,7 @@ func SMISAPackage() []byte {
 	sec("State spaces (LD/ST Mods bits 0..2).")
 	lp("SpaceGlobal", 3, isa.SpaceGlobal, "SpaceGlobal")
 	lp("SpaceShared", 3, isa.SpaceShared, "SpaceShared")
+	lp("SpaceLocal", 3, isa.SpaceLocal, "SpaceLocal")
 	lp("SpaceParam", 3, isa.SpaceParam, "SpaceParam")
 	sec("Modifier fields.")
 	lp("ModMulMask", 16, isa.ModMulMask, "ModMulMask")

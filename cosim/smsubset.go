@@ -58,7 +58,7 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 	case cfg.Clock.Start != 0:
 		return unsupported("clock.start %d", cfg.Clock.Start)
 	}
-	for _, v := range []int{cfg.Lat.ALU, cfg.Lat.Mul, cfg.Lat.Div, cfg.Lat.SReg, cfg.Lat.Param, cfg.Lat.Global, cfg.Lat.Shared} {
+	for _, v := range []int{cfg.Lat.ALU, cfg.Lat.Mul, cfg.Lat.Div, cfg.Lat.SReg, cfg.Lat.Param, cfg.Lat.Global, cfg.Lat.Shared, cfg.Lat.Local} {
 		if v >= smWbDepth {
 			return unsupported("a latency of %d cycles (the writeback pipe holds %d)", v, smWbDepth-1)
 		}
@@ -75,8 +75,6 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 		return unsupported("module variables or a host's device memory")
 	case len(im.Data) > 0 || len(im.ConstBank) > 0:
 		return unsupported(".global or .const data")
-	case k.LocalBytes != 0:
-		return unsupported("local memory")
 	case int(k.Regs) > smMaxRegs || l.MaxNReg > smMaxRegs || k.MaxNReg > smMaxRegs:
 		return unsupported("%d registers per thread (the RTL holds %d)", max(int(k.Regs), int(l.MaxNReg), int(k.MaxNReg)), smMaxRegs)
 	case int(k.Preds) > smMaxPreds:
@@ -106,11 +104,8 @@ func smInstUnsupported(in isa.Inst) string {
 	t := in.Type
 	int3264 := t == isa.B32 || t == isa.U32 || t == isa.S32 || t == isa.B64 || t == isa.U64 || t == isa.S64
 	bad := func(detail string) string { return op + "." + detail }
-	for _, o := range []isa.Operand12{in.A, in.B, in.C} {
-		if o.IsFP() {
-			return bad("fp-operand")
-		}
-	}
+	// The frame pointer (an FP operand) reads 0: without calls a thread
+	// runs in the kernel's frame at local offset 0.
 	switch in.Op {
 	case isa.OpNOP, isa.OpBRA, isa.OpEXIT, isa.OpRET:
 		return ""
@@ -139,7 +134,7 @@ func smInstUnsupported(in isa.Inst) string {
 		return ""
 	case isa.OpLD, isa.OpST:
 		sp := int(in.Mods & isa.ModSpaceMask)
-		if sp != isa.SpaceGlobal && sp != isa.SpaceShared && !(sp == isa.SpaceParam && in.Op == isa.OpLD) {
+		if sp != isa.SpaceGlobal && sp != isa.SpaceShared && sp != isa.SpaceLocal && !(sp == isa.SpaceParam && in.Op == isa.OpLD) {
 			return bad(isa.SpaceName(sp))
 		}
 		if in.Mods&^uint16(isa.ModSpaceMask|isa.ModNC|isa.ModVolatile) != 0 {
@@ -148,7 +143,7 @@ func smInstUnsupported(in isa.Inst) string {
 		if !int3264 {
 			return bad(t.String())
 		}
-		if in.A.Kind != isa.KindReg && !in.A.IsZero() {
+		if in.A.Kind != isa.KindReg && !in.A.IsZero() && !in.A.IsFP() {
 			return bad("address-operand")
 		}
 		return ""

@@ -32,6 +32,8 @@ module sm_tb #(
   parameter int unsigned LatShared   = 4,
   parameter int unsigned LatBarrier  = 1,
   parameter int unsigned SmemBytes   = 16384,
+  parameter int unsigned LatLocal    = 8,
+  parameter int unsigned LocalBytes  = 1024,
   parameter int unsigned GlobalPorts = 1,
   parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,
   parameter int unsigned MaxCtas     = 4,
@@ -138,6 +140,7 @@ module sm_tb #(
     .LatAlu (LatAlu), .LatMul (LatMul), .LatDiv (LatDiv), .LatSReg (LatSReg), .LatParam (LatParam),
     .LatGlobal (LatGlobal), .LatBranch (LatBranch), .LatFetch (LatFetch),
     .LatShared (LatShared), .LatBarrier (LatBarrier), .SmemBytes (SmemBytes),
+    .LatLocal (LatLocal), .LocalBytes (LocalBytes),
     .GlobalPorts (GlobalPorts), .Policy (Policy), .MaxCtas (MaxCtas),
     .TwoLevelActive (TwoLevelActive)
   ) u_sm_top (

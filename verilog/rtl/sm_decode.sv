@@ -25,7 +25,7 @@ module sm_decode (
   output logic [1:0]   d2_kind_o,
   output logic [7:0]   d2_o,
   output logic [3:0]   cat_o,        // CatAlu .. CatBar below
-  output logic [2:0]   lat_o,        // LatAlu .. LatDiv below
+  output logic [3:0]   lat_o,        // LatAlu .. LatLocal below
   output logic         ctrl_o,       // control flow (branch_resolving)
   output logic         uses_port_o,  // needs a global memory port
   output logic         supported_o
@@ -35,8 +35,9 @@ module sm_decode (
   localparam logic [3:0] CatAlu = 4'd0, CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
                          CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatNop = 4'd7,
                          CatBar = 4'd8;
-  localparam logic [2:0] LatAlu = 3'd0, LatMul = 3'd1, LatSReg = 3'd2, LatParam = 3'd3,
-                         LatGlobal = 3'd4, LatNone = 3'd5, LatShared = 3'd6, LatDiv = 3'd7;
+  localparam logic [3:0] LatAlu = 4'd0, LatMul = 4'd1, LatSReg = 4'd2, LatParam = 4'd3,
+                         LatGlobal = 4'd4, LatNone = 4'd5, LatShared = 4'd6, LatDiv = 4'd7,
+                         LatLocal = 4'd8;
   localparam logic [1:0] DNone = 2'd0, DReg32 = 2'd1, DReg64 = 2'd2, DPred = 2'd3;
 
   logic        wide_t, pred_t;
@@ -144,14 +145,15 @@ module sm_decode (
       OpLD, OpST: begin
         cat_o          = (op_o == OpLD) ? CatLd : CatSt;
         lat_o          = (space == SpaceParam) ? LatParam :
-                         (space == SpaceShared) ? LatShared : LatGlobal;
-        uses_port_o    = space == SpaceGlobal;
+                         (space == SpaceShared) ? LatShared :
+                         (space == SpaceLocal) ? LatLocal : LatGlobal;
+        uses_port_o    = space == SpaceGlobal || space == SpaceLocal;
         // A: the base (u32 or u64 by Type2); B: ST's value.
         src_used_o     = (op_o == OpLD) ? 3'b001 : 3'b011;
         src_wide_o[0]  = ty2_o != TyU32;
         src_pred_o[0]  = 1'b0;
         if (op_o == OpST) d1_kind_o = DNone;
-        supported_o    = space == SpaceGlobal || space == SpaceShared ||
+        supported_o    = space == SpaceGlobal || space == SpaceShared || space == SpaceLocal ||
                          (space == SpaceParam && op_o == OpLD);
       end
       OpBRA: begin

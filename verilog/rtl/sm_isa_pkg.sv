@@ -104,6 +104,7 @@ package sm_isa_pkg;
   // State spaces (LD/ST Mods bits 0..2).
   localparam logic [2:0] SpaceGlobal = 3'd1;  // isa.SpaceGlobal
   localparam logic [2:0] SpaceShared = 3'd2;  // isa.SpaceShared
+  localparam logic [2:0] SpaceLocal = 3'd3;  // isa.SpaceLocal
   localparam logic [2:0] SpaceParam = 3'd4;  // isa.SpaceParam
 
   // Modifier fields.

@@ -171,9 +171,8 @@ module sm_smem #(
     if (wr_any_q) begin
       for (int k = 0; k < CtaSlots; k++) begin
         if (clr_q[k]) begin
-          for (int i = 0; i < int'(Bytes); i++) begin
-            if (32'(i) >= 32'(k) * stride_i && 32'(i) < 32'(k) * stride_i + size_i) mem_q[i] = '0;
-          end
+          for (int unsigned i = k * stride_i; i < k * stride_i + size_i && i < Bytes; i++)
+            mem_q[IdxWidth'(i)] = '0;
         end
       end
       for (int j = 0; j < NumSched; j++) begin

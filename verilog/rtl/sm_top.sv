@@ -31,12 +31,14 @@ module sm_top #(
   parameter int unsigned LatSReg     = 1,
   parameter int unsigned LatParam    = 1,
   parameter int unsigned LatGlobal   = 8,
+  parameter int unsigned LatLocal    = 8,
   parameter int unsigned LatBranch   = 1,
   parameter int unsigned LatFetch    = 1,
   parameter int unsigned LatShared   = 4,
   parameter int unsigned LatBarrier  = 1,
   parameter int unsigned GlobalPorts = 1,
   parameter int unsigned SmemBytes   = 16384,  // shared memory (sm.smem_bytes)
+  parameter int unsigned LocalBytes  = 1024,   // local memory per thread (sm.local_bytes)
   parameter int unsigned WbDepth     = 16,
   parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,  // a sched_policy_e value
   parameter int unsigned TwoLevelActive = 2,  // two_level's active set (sched.two_level_active)
@@ -126,13 +128,14 @@ module sm_top #(
   localparam int unsigned PredIdxWidth = (MaxPreds > 1) ? $clog2(MaxPreds) : 1;
   localparam logic [3:0] CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
                          CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatBar = 4'd8;
-  localparam logic [2:0] LatAluC = 3'd0, LatMulC = 3'd1, LatSRegC = 3'd2, LatParamC = 3'd3,
-                         LatGlobalC = 3'd4, LatNoneC = 3'd5, LatSharedC = 3'd6, LatDivC = 3'd7;
+  localparam logic [3:0] LatAluC = 4'd0, LatMulC = 4'd1, LatSRegC = 4'd2, LatParamC = 4'd3,
+                         LatGlobalC = 4'd4, LatNoneC = 4'd5, LatSharedC = 4'd6, LatDivC = 4'd7,
+                         LatLocalC = 4'd8;
   localparam logic [31:0] Never = 32'hffff_ffff;  // a timer that only a release ends
   localparam logic [1:0] DNone = 2'd0, DReg32 = 2'd1, DReg64 = 2'd2, DPred = 2'd3;
   localparam logic [2:0] StatusRunning = 3'd0, StatusCompleted = 3'd1;
 
-  function automatic logic [31:0] lat_of(logic [2:0] cls);
+  function automatic logic [31:0] lat_of(logic [3:0] cls);
     unique case (cls)
       LatAluC:    lat_of = 32'(LatAlu);
       LatMulC:    lat_of = 32'(LatMul);
@@ -141,6 +144,7 @@ module sm_top #(
       LatGlobalC: lat_of = 32'(LatGlobal);
       LatSharedC: lat_of = 32'(LatShared);
       LatDivC:    lat_of = 32'(LatDiv);
+      LatLocalC:  lat_of = 32'(LatLocal);
       default:    lat_of = 32'd0;
     endcase
   endfunction
@@ -217,7 +221,7 @@ module sm_top #(
     logic [1:0]  d1_kind, d2_kind;
     logic [7:0]  d1, d2;
     logic [3:0]  cat;
-    logic [2:0]  lat;
+    logic [3:0]  lat;
     logic        ctrl, uses_port, supported;
     logic [31:0] sb_until, ready_at;
     logic        sb_long;
@@ -378,6 +382,7 @@ module sm_top #(
   logic        x_mem       [NumSched];       // a load or store (busyUntil, lanes or none)
 
   logic [63:0] smem_rdata [NumSched][32];   // sm_smem's load data
+  logic [63:0] lmem_rdata [NumSched][32];   // local memory's
 
   for (genvar s = 0; s < NumSched; s++) begin : g_sched
     logic [SchedWarps-1:0] w_valid, w_ready, w_launch, w_long;
@@ -426,7 +431,7 @@ module sm_top #(
     logic [1:0]  d1_kind, d2_kind;
     logic [7:0]  d1, d2;
     logic [3:0]  cat;
-    logic [2:0]  lat;
+    logic [3:0]  lat;
     logic        ctrl, uses_port, supported;
 
     sm_decode u_decode (
@@ -512,12 +517,17 @@ module sm_top #(
       );
     end
 
-    // Load data: shared memory inside the SM (sm_smem), the other spaces
-    // from the memory port.
+    // Load data: shared and local memory inside the SM (sm_smem), the
+    // other spaces from the memory port.
     logic [63:0] ld_data [32];
     always_comb begin
-      for (int l = 0; l < 32; l++)
-        ld_data[l] = (mem_req_space_o[s] == SpaceShared) ? smem_rdata[s][l] : mem_rsp_rdata_i[s][l];
+      for (int l = 0; l < 32; l++) begin
+        unique case (mem_req_space_o[s])
+          SpaceShared: ld_data[l] = smem_rdata[s][l];
+          SpaceLocal:  ld_data[l] = lmem_rdata[s][l];
+          default:     ld_data[l] = mem_rsp_rdata_i[s][l];
+        endcase
+      end
     end
 
     // The load/store unit's request (exec_mem.go): address A + Imm per
@@ -615,7 +625,7 @@ module sm_top #(
     // execBar: the guard-true lanes arrive and block (a guard-false
     // warp just advances).
     assign x_bar[s]     = iv[s] && cat == CatBar && emask != 32'd0;
-    assign x_long[s]    = cat == CatLd && mem_req_space_o[s] == SpaceGlobal;
+    assign x_long[s]    = cat == CatLd && (mem_req_space_o[s] == SpaceGlobal || mem_req_space_o[s] == SpaceLocal);
     assign x_block[s]   = x_bar[s] ? emask : 32'd0;
 
     // IssueOutputs.
@@ -681,6 +691,43 @@ module sm_top #(
     .clr_i       (smem_clr),
     .stride_i    (smem_stride_q),
     .size_i      (smem_size_q)
+  );
+
+  // Local memory: LocalBytes per thread, thread (slot, lane) at
+  // (slot * 32 + lane) * LocalBytes, zeroed when its warp launches (the
+  // Go warp's reset). Without calls the frame pointer is 0, so an
+  // address is the offset in the thread's memory.
+  localparam int unsigned LocalLaneBytes = (LocalBytes > 0) ? LocalBytes : 1;
+  logic        lmem_valid [NumSched];
+  logic [63:0] lmem_addr  [NumSched][32];
+
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) begin
+      lmem_valid[s] = mem_req_valid_o[s] && mem_req_space_o[s] == SpaceLocal;
+      for (int l = 0; l < 32; l++)
+        lmem_addr[s][l] = (64'(islot[s]) * 64'd32 + 64'(l)) * 64'(LocalLaneBytes) +
+                          mem_req_addr_o[s][l] % 64'(LocalLaneBytes);
+    end
+  end
+
+  sm_smem #(
+    .NumSched (NumSched),
+    .CtaSlots (NumWarps),
+    .Bytes    (NumWarps * 32 * LocalLaneBytes)
+  ) u_lmem (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .first_i     (first),
+    .req_valid_i (lmem_valid),
+    .req_we_i    (mem_req_we_o),
+    .req_size_i  (mem_req_size_o),
+    .req_mask_i  (mem_req_mask_o),
+    .req_addr_i  (lmem_addr),
+    .req_wdata_i (mem_req_wdata_o),
+    .rsp_rdata_o (lmem_rdata),
+    .clr_i       (launch_w),
+    .stride_i    (32'(32 * LocalLaneBytes)),
+    .size_i      (32'(32 * LocalLaneBytes))
   );
 
   // ---------------------------------------------------------------------
