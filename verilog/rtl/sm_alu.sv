@@ -80,16 +80,27 @@ module sm_alu (
     end
   end
 
-  // CLZ, BREV (evalBits).
-  logic [6:0]  len;      // bits.Len64 of the operand
-  logic [63:0] rev;      // bits.Reverse64
+  // CLZ, BREV (evalBits): the leading zeros of the 64-bit operand by
+  // halving steps (w - bits.Len64 is that less 32 for 32-bit types), the
+  // bits reversed by the streaming operator.
+  logic [6:0]  lz;
+  logic [63:0] rev;
   always_comb begin
-    len = '0;
-    for (int i = 0; i < 64; i++) begin
-      if ((a_i & m) >> i != 64'd0) len = 7'(i + 1);
-      rev[i] = a_i[63 - i];
+    logic [63:0] x;
+    x  = a_i & m;
+    lz = '0;
+    if (x == 64'd0) begin
+      lz = 7'd64;
+    end else begin
+      if (x[63:32] == 32'd0) begin lz = lz + 7'd32; x = x << 32; end
+      if (x[63:48] == 16'd0) begin lz = lz + 7'd16; x = x << 16; end
+      if (x[63:56] == 8'd0)  begin lz = lz + 7'd8;  x = x << 8;  end
+      if (x[63:60] == 4'd0)  begin lz = lz + 7'd4;  x = x << 4;  end
+      if (x[63:62] == 2'd0)  begin lz = lz + 7'd2;  x = x << 2;  end
+      if (x[63] == 1'b0)     lz = lz + 7'd1;
     end
   end
+  assign rev = {<<{a_i}};
 
   // BFE (alu bfe): len = c & 0xff bits of a from pos = b & 0xff, extended
   // from the last extracted bit for signed types.
@@ -257,7 +268,7 @@ module sm_alu (
         OpNEG:  d_o = (64'd0 - a_i) & m;
         OpABS:  d_o = xa[63] ? (64'd0 - xa) & m : a_i & m;
         OpPOPC: d_o = 64'($countones(a_i & m));
-        OpCLZ:  d_o = (wide_t ? 64'd64 : 64'd32) - 64'(len);
+        OpCLZ:  d_o = wide_t ? 64'(lz) : 64'(lz) - 64'd32;
         OpBREV: d_o = wide_t ? rev : {32'd0, rev[63:32]};
         OpBFE:  d_o = bfe_d;
         OpPRMT: d_o = {32'd0, prmt_d};
