@@ -84,6 +84,18 @@ func SMISAPackage() []byte {
 		{"SrNWarpId", isa.SRNWarpID, "SRNWarpID"},
 		{"SrCtaIdX", isa.SRCtaIDX, "SRCtaIDX"}, {"SrCtaIdY", isa.SRCtaIDY, "SRCtaIDY"}, {"SrCtaIdZ", isa.SRCtaIDZ, "SRCtaIDZ"},
 		{"SrNCtaIdX", isa.SRNCtaIDX, "SRNCtaIDX"}, {"SrNCtaIdY", isa.SRNCtaIDY, "SRNCtaIDY"}, {"SrNCtaIdZ", isa.SRNCtaIDZ, "SRNCtaIDZ"},
+		{"SrSmId", isa.SRSmID, "SRSmID"}, {"SrNSmId", isa.SRNSmID, "SRNSmID"},
+		{"SrIsExplicitCluster", isa.SRIsExplicitCluster, "SRIsExplicitCluster"},
+		{"SrClusterIdX", isa.SRClusterIDX, "SRClusterIDX"}, {"SrClusterIdZ", isa.SRClusterIDZ, "SRClusterIDZ"},
+		{"SrNClusterIdX", isa.SRNClusterIDX, "SRNClusterIDX"}, {"SrNClusterIdZ", isa.SRNClusterIDZ, "SRNClusterIDZ"},
+		{"SrClusterCtaIdX", isa.SRClusterCtaIDX, "SRClusterCtaIDX"}, {"SrClusterCtaIdZ", isa.SRClusterCtaIDZ, "SRClusterCtaIDZ"},
+		{"SrClusterNCtaIdX", isa.SRClusterNCtaIDX, "SRClusterNCtaIDX"}, {"SrClusterNCtaIdZ", isa.SRClusterNCtaIDZ, "SRClusterNCtaIDZ"},
+		{"SrClusterCtaRank", isa.SRClusterCtaRank, "SRClusterCtaRank"}, {"SrClusterNCtaRank", isa.SRClusterNCtaRank, "SRClusterNCtaRank"},
+		{"SrLanemaskEq", isa.SRLanemaskEQ, "SRLanemaskEQ"}, {"SrLanemaskLe", isa.SRLanemaskLE, "SRLanemaskLE"},
+		{"SrLanemaskLt", isa.SRLanemaskLT, "SRLanemaskLT"}, {"SrLanemaskGe", isa.SRLanemaskGE, "SRLanemaskGE"},
+		{"SrLanemaskGt", isa.SRLanemaskGT, "SRLanemaskGT"},
+		{"SrTotalSmemSize", isa.SRTotalSmemSize, "SRTotalSmemSize"}, {"SrAggrSmemSize", isa.SRAggrSmemSize, "SRAggrSmemSize"},
+		{"SrDynamicSmemSize", isa.SRDynamicSmemSize, "SRDynamicSmemSize"},
 	} {
 		lp(s.name, 16, uint64(s.id), s.src)
 	}

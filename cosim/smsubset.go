@@ -124,11 +124,17 @@ func smInstUnsupported(in isa.Inst) string {
 		switch isa.SReg(in.Imm) {
 		case isa.SRTidX, isa.SRTidY, isa.SRTidZ, isa.SRNTidX, isa.SRNTidY, isa.SRNTidZ,
 			isa.SRLaneID, isa.SRWarpID, isa.SRNWarpID,
-			isa.SRCtaIDX, isa.SRCtaIDY, isa.SRCtaIDZ, isa.SRNCtaIDX, isa.SRNCtaIDY, isa.SRNCtaIDZ:
+			isa.SRCtaIDX, isa.SRCtaIDY, isa.SRCtaIDZ, isa.SRNCtaIDX, isa.SRNCtaIDY, isa.SRNCtaIDZ,
+			isa.SRSmID, isa.SRNSmID, isa.SRIsExplicitCluster, isa.SRClusterCtaRank, isa.SRClusterNCtaRank,
+			isa.SRLanemaskEQ, isa.SRLanemaskLE, isa.SRLanemaskLT, isa.SRLanemaskGE, isa.SRLanemaskGT,
+			isa.SRTotalSmemSize, isa.SRAggrSmemSize, isa.SRDynamicSmemSize:
 		default:
-			return bad(isa.SReg(in.Imm).String())
+			// The cluster registers %clusterid .. %cluster_nctaid.
+			if sr := isa.SReg(in.Imm); sr < isa.SRClusterIDX || sr > isa.SRClusterNCtaIDZ {
+				return bad(sr.String())
+			}
 		}
-		if t.Bits() != 32 {
+		if t.Bits() != 32 && t != isa.Pred {
 			return bad(t.String())
 		}
 		return ""

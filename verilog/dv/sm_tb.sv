@@ -38,6 +38,8 @@ module sm_tb #(
   parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,
   parameter int unsigned MaxCtas     = 4,
   parameter int unsigned TwoLevelActive = 2,
+  parameter int unsigned SmId        = 0,
+  parameter int unsigned NSmId       = 1,
   parameter int unsigned GlobalBytes = 1048576,
   parameter int unsigned CodeWords   = 4096,
   parameter int unsigned ParamBytes  = 4096,
@@ -52,7 +54,9 @@ module sm_tb #(
   logic [7:0]   pmem   [ParamBytes];
   logic [7:0]   gmem   [GlobalBytes];
 
-  logic [31:0] entry, nthreads, nwarps, nctas, max_ctas, smem_size, smem_stride;
+  logic [31:0] entry, nthreads, nwarps, nctas, max_ctas, smem_size, smem_stride, dyn_smem;
+  logic [31:0] explicit_cluster;
+  logic [31:0] ncluster [3];
   logic [31:0] ntid [3];
   logic [31:0] nctaid [3];
   longint unsigned max_cycles, dump_lo, dump_hi;
@@ -80,6 +84,11 @@ module sm_tb #(
     if (!$value$plusargs("max_ctas=%d", max_ctas)) max_ctas = 1;
     if (!$value$plusargs("smem_size=%d", smem_size)) smem_size = 0;
     if (!$value$plusargs("smem_stride=%d", smem_stride)) smem_stride = 0;
+    if (!$value$plusargs("dyn_smem=%d", dyn_smem)) dyn_smem = 0;
+    if (!$value$plusargs("explicit_cluster=%d", explicit_cluster)) explicit_cluster = 0;
+    if (!$value$plusargs("ncluster_x=%d", ncluster[0])) ncluster[0] = 1;
+    if (!$value$plusargs("ncluster_y=%d", ncluster[1])) ncluster[1] = 1;
+    if (!$value$plusargs("ncluster_z=%d", ncluster[2])) ncluster[2] = 1;
     if (!$value$plusargs("max_cycles=%d", max_cycles)) max_cycles = 1000000;
     if (!$value$plusargs("dump_lo=%d", dump_lo)) dump_lo = 0;
     if (!$value$plusargs("dump_hi=%d", dump_hi)) dump_hi = 0;
@@ -142,12 +151,13 @@ module sm_tb #(
     .LatShared (LatShared), .LatBarrier (LatBarrier), .SmemBytes (SmemBytes),
     .LatLocal (LatLocal), .LocalBytes (LocalBytes),
     .GlobalPorts (GlobalPorts), .Policy (Policy), .MaxCtas (MaxCtas),
-    .TwoLevelActive (TwoLevelActive)
+    .TwoLevelActive (TwoLevelActive), .SmId (SmId), .NSmId (NSmId)
   ) u_sm_top (
     .clk_i (clk_i), .rst_ni (rst_ni),
     .launch_i (launch_q), .entry_pc_i (entry), .ntid_i (ntid), .nctaid_i (nctaid),
     .nthreads_i (nthreads), .nwarps_i (nwarps), .nctas_i (nctas), .max_ctas_i (max_ctas),
-    .smem_size_i (smem_size), .smem_stride_i (smem_stride),
+    .smem_size_i (smem_size), .smem_stride_i (smem_stride), .dyn_smem_i (dyn_smem),
+    .ncluster_i (ncluster), .explicit_cluster_i (explicit_cluster[0]),
     .fetch_pc_o (fetch_pc), .fetch_inst_i (fetch_inst),
     .const_idx_o (const_idx), .const_val_i (const_val),
     .mem_req_valid_o (req_valid), .mem_req_we_o (req_we), .mem_req_space_o (req_space),

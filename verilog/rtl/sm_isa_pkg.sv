@@ -159,5 +159,26 @@ package sm_isa_pkg;
   localparam logic [15:0] SrNCtaIdX = 16'd12;  // isa.SRNCtaIDX
   localparam logic [15:0] SrNCtaIdY = 16'd13;  // isa.SRNCtaIDY
   localparam logic [15:0] SrNCtaIdZ = 16'd14;  // isa.SRNCtaIDZ
+  localparam logic [15:0] SrSmId = 16'd15;  // isa.SRSmID
+  localparam logic [15:0] SrNSmId = 16'd16;  // isa.SRNSmID
+  localparam logic [15:0] SrIsExplicitCluster = 16'd18;  // isa.SRIsExplicitCluster
+  localparam logic [15:0] SrClusterIdX = 16'd19;  // isa.SRClusterIDX
+  localparam logic [15:0] SrClusterIdZ = 16'd21;  // isa.SRClusterIDZ
+  localparam logic [15:0] SrNClusterIdX = 16'd22;  // isa.SRNClusterIDX
+  localparam logic [15:0] SrNClusterIdZ = 16'd24;  // isa.SRNClusterIDZ
+  localparam logic [15:0] SrClusterCtaIdX = 16'd25;  // isa.SRClusterCtaIDX
+  localparam logic [15:0] SrClusterCtaIdZ = 16'd27;  // isa.SRClusterCtaIDZ
+  localparam logic [15:0] SrClusterNCtaIdX = 16'd28;  // isa.SRClusterNCtaIDX
+  localparam logic [15:0] SrClusterNCtaIdZ = 16'd30;  // isa.SRClusterNCtaIDZ
+  localparam logic [15:0] SrClusterCtaRank = 16'd31;  // isa.SRClusterCtaRank
+  localparam logic [15:0] SrClusterNCtaRank = 16'd32;  // isa.SRClusterNCtaRank
+  localparam logic [15:0] SrLanemaskEq = 16'd33;  // isa.SRLanemaskEQ
+  localparam logic [15:0] SrLanemaskLe = 16'd34;  // isa.SRLanemaskLE
+  localparam logic [15:0] SrLanemaskLt = 16'd35;  // isa.SRLanemaskLT
+  localparam logic [15:0] SrLanemaskGe = 16'd36;  // isa.SRLanemaskGE
+  localparam logic [15:0] SrLanemaskGt = 16'd37;  // isa.SRLanemaskGT
+  localparam logic [15:0] SrTotalSmemSize = 16'd44;  // isa.SRTotalSmemSize
+  localparam logic [15:0] SrAggrSmemSize = 16'd45;  // isa.SRAggrSmemSize
+  localparam logic [15:0] SrDynamicSmemSize = 16'd46;  // isa.SRDynamicSmemSize
 
 endpackage

@@ -42,6 +42,8 @@ module sm_top #(
   parameter int unsigned WbDepth     = 16,
   parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,  // a sched_policy_e value
   parameter int unsigned TwoLevelActive = 2,  // two_level's active set (sched.two_level_active)
+  parameter int unsigned SmId        = 0,    // %smid (sm.id)
+  parameter int unsigned NSmId       = 1,    // %nsmid (sm.count)
   parameter int unsigned MaxCtas     = 4,    // resident CTAs (sm.max_ctas)
   // Derived; do not override.
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1,
@@ -67,6 +69,9 @@ module sm_top #(
   input  logic [31:0]              max_ctas_i,    // CTAs resident at once
   input  logic [31:0]              smem_size_i,   // a CTA's shared memory (zeroed at its launch)
   input  logic [31:0]              smem_stride_i, // CTA slot k's shared memory lies at k * stride
+  input  logic [31:0]              dyn_smem_i,    // %dynamic_smem_size
+  input  logic [31:0]              ncluster_i [3], // the cluster shape (%cluster_nctaid)
+  input  logic                     explicit_cluster_i,
 
   // Fetch port: each warp slot's group PC and the instruction word there.
   output logic [31:0]              fetch_pc_o   [NumWarps],
@@ -195,6 +200,9 @@ module sm_top #(
   logic [31:0]              nthreads_q, nwarps_q, nctas_q, max_ctas_q, entry_q;
   logic [31:0]              ntid_q   [3];
   logic [31:0]              nctaid_q [3];
+  logic [31:0]              ncluster_q [3];
+  logic [31:0]              dyn_smem_q;
+  logic                     explicit_cluster_q;
   logic [31:0]              next_cta_q;
   // Per warp slot: its CTA slot and its warp index in the CTA; per CTA
   // slot: the CTA's linear index.
@@ -547,9 +555,19 @@ module sm_top #(
     always_comb begin
       logic [31:0] tid, minpc, runnable;
       logic [63:0] lin;
+      logic [31:0] cid [3];
+      logic [31:0] sr;
+      logic [15:0] cg;
+      logic [1:0]  ck;
       logic        found;
       x_exits[s] = '0;
       lin = {32'd0, cta_lin_q[cta_q[w]]};
+      cid[0] = 32'(lin % {32'd0, nctaid_q[0]});
+      cid[1] = 32'(lin / {32'd0, nctaid_q[0]} % {32'd0, nctaid_q[1]});
+      cid[2] = 32'(lin / ({32'd0, nctaid_q[0]} * {32'd0, nctaid_q[1]}));
+      sr     = '0;
+      cg     = '0;
+      ck     = '0;
       for (int l = 0; l < 32; l++) begin
         tid = 32'(in_cta_q[w]) * 32'd32 + 32'(l);  // the thread's linear index in the CTA
         x_we[s][l]  = emask[l] && (d1_kind == DReg32 || d1_kind == DReg64);
@@ -574,7 +592,35 @@ module sm_top #(
               SrNCtaIdX: x_res[s][l] = {32'd0, nctaid_q[0]};
               SrNCtaIdY: x_res[s][l] = {32'd0, nctaid_q[1]};
               SrNCtaIdZ: x_res[s][l] = {32'd0, nctaid_q[2]};
-              default:   x_res[s][l] = 64'd0;
+              SrSmId:    x_res[s][l] = 64'(SmId);
+              SrNSmId:   x_res[s][l] = 64'(NSmId);
+              SrIsExplicitCluster: x_res[s][l] = {63'd0, explicit_cluster_q};
+              SrClusterCtaRank: x_res[s][l] = {32'd0, cid[0] % ncluster_q[0] + ncluster_q[0] *
+                  (cid[1] % ncluster_q[1] + ncluster_q[1] * (cid[2] % ncluster_q[2]))};
+              SrClusterNCtaRank: x_res[s][l] = {32'd0, ncluster_q[0] * ncluster_q[1] * ncluster_q[2]};
+              SrLanemaskEq: x_res[s][l] = {32'd0, 32'd1 << l};
+              SrLanemaskLe: x_res[s][l] = {32'd0, 32'(64'd2 << l) - 32'd1};
+              SrLanemaskLt: x_res[s][l] = {32'd0, (32'd1 << l) - 32'd1};
+              SrLanemaskGe: x_res[s][l] = {32'd0, ~((32'd1 << l) - 32'd1)};
+              SrLanemaskGt: x_res[s][l] = {32'd0, ~(32'(64'd2 << l) - 32'd1)};
+              SrTotalSmemSize:   x_res[s][l] = {32'd0, smem_size_q};
+              SrAggrSmemSize:    x_res[s][l] = {32'd0, smem_stride_q};
+              SrDynamicSmemSize: x_res[s][l] = {32'd0, dyn_smem_q};
+              default: begin
+                // The cluster registers (.x/.y/.z in order), from the
+                // CTA's index and the cluster shape.
+                if (imm[15:0] >= SrClusterIdX && imm[15:0] <= SrClusterNCtaIdZ) begin
+                  cg = (imm[15:0] - SrClusterIdX) / 16'd3;
+                  ck = 2'((imm[15:0] - SrClusterIdX) % 16'd3);
+                  unique case (cg)
+                    16'd0:   sr = cid[ck] / ncluster_q[ck];       // %clusterid
+                    16'd1:   sr = nctaid_q[ck] / ncluster_q[ck];  // %nclusterid
+                    16'd2:   sr = cid[ck] % ncluster_q[ck];       // %cluster_ctaid
+                    default: sr = ncluster_q[ck];                 // %cluster_nctaid
+                  endcase
+                end
+                x_res[s][l] = {32'd0, sr};
+              end
             endcase
           end
           default: x_res[s][l] = alu_d[l];
@@ -595,8 +641,13 @@ module sm_top #(
           end
         end
       end
+      // A predicate destination: the ALU's, or a special register's
+      // value other than 0 (writeDest).
       x_p[s] = alu_p;
       x_q[s] = alu_q;
+      if (cat == CatS2r) begin
+        for (int l = 0; l < 32; l++) x_p[s][l] = x_res[s][l] != 64'd0;
+      end
       // regroup: the runnable lanes at the minimum PC.
       runnable = lane_valid_q[w] & ~(exited_q[w] | x_exits[s]) & ~(blocked_q[w] | x_block[s]);
       found    = 1'b0;
@@ -994,9 +1045,12 @@ module sm_top #(
       max_ctas_q <= '0;
       entry_q    <= '0;
       next_cta_q <= '0;
+      dyn_smem_q         <= '0;
+      explicit_cluster_q <= 1'b0;
       for (int i = 0; i < 3; i++) begin
-        ntid_q[i]   <= '0;
-        nctaid_q[i] <= '0;
+        ntid_q[i]     <= '0;
+        nctaid_q[i]   <= '0;
+        ncluster_q[i] <= '0;
       end
       smem_size_q   <= '0;
       smem_stride_q <= '0;
@@ -1043,9 +1097,12 @@ module sm_top #(
         entry_q    <= entry_pc_i;
         smem_size_q   <= smem_size_i;
         smem_stride_q <= smem_stride_i;
+        dyn_smem_q         <= dyn_smem_i;
+        explicit_cluster_q <= explicit_cluster_i;
         for (int i = 0; i < 3; i++) begin
-          ntid_q[i]   <= ntid_i[i];
-          nctaid_q[i] <= nctaid_i[i];
+          ntid_q[i]     <= ntid_i[i];
+          nctaid_q[i]   <= nctaid_i[i];
+          ncluster_q[i] <= ncluster_i[i];
         end
       end
       for (int k = 0; k < CtaSlots; k++) begin
