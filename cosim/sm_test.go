@@ -55,7 +55,9 @@ func u32s(vs ...uint32) []byte {
 // partial), four resident at once, retiring out of order, and five CTAs
 // of three warps exchanging shared memory between barriers (two
 // resident at once, some threads exiting before the last barrier), and
-// the ALU's integer operations on edge cases (sm_intops).
+// the ALU's integer operations on edge cases (sm_intops), and the special
+// registers of the lane and the launch with dynamic shared memory
+// (sm_sreg).
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -70,6 +72,7 @@ func smCases(t *testing.T) []SMOptions {
 	grid := smKernel(t, "sm_grid")
 	smem := smKernel(t, "sm_smem")
 	intops := smKernel(t, "sm_intops")
+	sreg := smKernel(t, "sm_sreg")
 	edge := []uint32{0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 3, 5, 31, 32, 33, 63, 64, 0xfffffffe, 0x12345678, 0x9abcdef0}
 	ops := make([]uint32, 64)
 	for i := range ops {
@@ -116,6 +119,10 @@ func smCases(t *testing.T) []SMOptions {
 			Entry: intops.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{64, 1, 1},
 			Buffers: []pipeline.Buffer{{Param: intops.Kernels[0].Params[0].Name, Size: 64 * 40 * 4}, {Param: intops.Kernels[0].Params[1].Name, Size: 64 * 12 * 8},
 				{Param: intops.Kernels[0].Params[2].Name, Size: 256, Init: u32s(ops...)}},
+		}},
+		{Config: cfg, Image: sreg, Launch: pipeline.Launch{
+			Entry: sreg.Kernels[0].Name, Grid: [3]uint32{3, 1, 1}, Block: [3]uint32{40, 1, 1}, DynamicSmem: 160,
+			Buffers: []pipeline.Buffer{{Param: sreg.Kernels[0].Params[0].Name, Size: 3 * 40 * 12 * 4}},
 		}},
 	}
 }
@@ -228,6 +235,17 @@ func TestCheckSMRefuses(t *testing.T) {
 	l.Grid = [3]uint32{65536, 65535, 2}
 	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "a grid of 8589803520 CTAs") {
 		t.Fatalf("grid: %v", err)
+	}
+	// Named barriers other than 0 are not in the subset.
+	bar := []byte(".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\nbar.sync 1;\nret;\n}\n")
+	bim, err := isa.AssembleSource("bar.ptx", bar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Grid = [3]uint32{1, 1, 1}
+	var bue *UnsupportedError
+	if err := CheckSM(cfg, bim, l); !errors.As(err, &bue) || bue.What != "BAR.id" {
+		t.Fatalf("bar.sync 1: %v", err)
 	}
 	cfg.Sched.Policy = "fifo"
 	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "sched.policy fifo") {
