@@ -221,7 +221,7 @@ func TestCheckSMRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := []byte(".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\ndiv.u32 %r2, %r1, 3;\nst.global.u32 [%rd1], %r2;\nret;\n}\n")
+	src := []byte(".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nbfind.u32 %r2, %r1;\nst.global.u32 [%rd1], %r2;\nret;\n}\n")
 	im, err := isa.AssembleSource("k.ptx", src)
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +229,7 @@ func TestCheckSMRefuses(t *testing.T) {
 	l := pipeline.Launch{Entry: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, Buffers: []pipeline.Buffer{{Param: "p", Size: 4}}}
 	_, err = RunSM(context.Background(), SMOptions{Config: cfg, Image: im, Launch: l})
 	var ue *UnsupportedError
-	if !errors.As(err, &ue) || ue.What != "DIV" || !strings.Contains(err.Error(), "unsupported in SM RTL: DIV at k.ptx:10") {
+	if !errors.As(err, &ue) || ue.What != "BFIND" || !strings.Contains(err.Error(), "unsupported in SM RTL: BFIND at k.ptx:10") {
 		t.Fatalf("got %v", err)
 	}
 	l.Grid = [3]uint32{65536, 65535, 2}
