@@ -247,6 +247,11 @@ func TestCheckSMRefuses(t *testing.T) {
 	if err := CheckSM(cfg, bim, l); !errors.As(err, &bue) || bue.What != "BAR.id" {
 		t.Fatalf("bar.sync 1: %v", err)
 	}
+	big := cfg
+	big.SM.LocalBytes = 524288
+	if err := CheckSM(big, im, l); err == nil || !strings.Contains(err.Error(), "sm.local_bytes 524288") {
+		t.Fatalf("local memory: %v", err)
+	}
 	cfg.Sched.Policy = "fifo"
 	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "sched.policy fifo") {
 		t.Fatalf("policy: %v", err)

@@ -21,6 +21,9 @@ const (
 	smParamBytes = 4096
 	smConstWords = 1024
 	smWbDepth    = 16
+	// smLocalTotal bounds sm_top's local memory (a byte array of
+	// sm.max_warps x 32 threads x sm.local_bytes; h100: 32 MiB).
+	smLocalTotal = 64 << 20
 )
 
 // UnsupportedError is a launch the SM RTL cannot run yet.
@@ -57,6 +60,8 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 		return unsupported("sm.max_warps %d with sched.count %d", cfg.SM.MaxWarps, cfg.Sched.Count)
 	case cfg.Clock.Start != 0:
 		return unsupported("clock.start %d", cfg.Clock.Start)
+	case uint64(cfg.SM.MaxWarps)*32*uint64(cfg.SM.LocalBytes) > smLocalTotal:
+		return unsupported("sm.local_bytes %d with sm.max_warps %d (the RTL's local memory holds %d MiB)", cfg.SM.LocalBytes, cfg.SM.MaxWarps, smLocalTotal>>20)
 	}
 	for _, v := range []int{cfg.Lat.ALU, cfg.Lat.Mul, cfg.Lat.Div, cfg.Lat.SReg, cfg.Lat.Param, cfg.Lat.Global, cfg.Lat.Shared, cfg.Lat.Local} {
 		if v >= smWbDepth {
