@@ -1059,25 +1059,6 @@ module sm_top #(
         bar_cnt_q[k] <= '0;
         live_q[k]    <= '0;
       end
-      for (int w = 0; w < NumWarps; w++) begin
-        blocked_q[w]      <= '0;
-        bar_wait_q[w]     <= 1'b0;
-        block_until_q[w]  <= '0;
-        valid_q[w]        <= 1'b0;
-        done_q[w]         <= 1'b0;
-        pc_q[w]           <= '0;
-        active_mask_q[w]  <= '0;
-        lane_valid_q[w]   <= '0;
-        exited_q[w]       <= '0;
-        fetch_until_q[w]  <= '0;
-        branch_until_q[w] <= '0;
-        last_issue_q[w]   <= '0;
-        issued_q[w]       <= 1'b0;
-        mem_busy_q[w]     <= '0;
-        cta_q[w]          <= '0;
-        in_cta_q[w]       <= '0;
-        for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= '0;
-      end
       for (int s = 0; s < NumSched; s++) begin
         issue_warp_hold_q[s] <= '0;
         issue_pc_hold_q[s]   <= '0;
@@ -1110,7 +1091,40 @@ module sm_top #(
         bar_cnt_q[k] <= bar_cnt_d[k];
         live_q[k]    <= live_d[k];
       end
-      for (int w = 0; w < NumWarps; w++) begin
+      for (int s = 0; s < NumSched; s++) begin
+        if (iv[s]) begin
+          issue_warp_hold_q[s] <= islot[s];
+          issue_pc_hold_q[s]   <= pc_q[islot[s]];
+          issue_mask_hold_q[s] <= active_mask_q[islot[s]];
+          issue_exec_hold_q[s] <= x_emask[s];
+        end
+      end
+    end
+  end
+
+  // The warp slots' registers, a process per slot (constant indices keep
+  // the delayed assignments out of loops at any sm.max_warps).
+  for (genvar w = 0; w < NumWarps; w++) begin : g_wreg
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        blocked_q[w]      <= '0;
+        bar_wait_q[w]     <= 1'b0;
+        block_until_q[w]  <= '0;
+        valid_q[w]        <= 1'b0;
+        done_q[w]         <= 1'b0;
+        pc_q[w]           <= '0;
+        active_mask_q[w]  <= '0;
+        lane_valid_q[w]   <= '0;
+        exited_q[w]       <= '0;
+        fetch_until_q[w]  <= '0;
+        branch_until_q[w] <= '0;
+        last_issue_q[w]   <= '0;
+        issued_q[w]       <= 1'b0;
+        mem_busy_q[w]     <= '0;
+        cta_q[w]          <= '0;
+        in_cta_q[w]       <= '0;
+        for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= '0;
+      end else begin
         blocked_q[w]      <= blocked_d[w];
         bar_wait_q[w]     <= bar_wait_d[w];
         block_until_q[w]  <= block_until_d[w];
@@ -1128,14 +1142,6 @@ module sm_top #(
         cta_q[w]          <= cta_d[w];
         in_cta_q[w]       <= in_cta_d[w];
         for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= lane_pc_d[w][l];
-      end
-      for (int s = 0; s < NumSched; s++) begin
-        if (iv[s]) begin
-          issue_warp_hold_q[s] <= islot[s];
-          issue_pc_hold_q[s]   <= pc_q[islot[s]];
-          issue_mask_hold_q[s] <= active_mask_q[islot[s]];
-          issue_exec_hold_q[s] <= x_emask[s];
-        end
       end
     end
   end
