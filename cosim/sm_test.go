@@ -57,7 +57,8 @@ func u32s(vs ...uint32) []byte {
 // resident at once, some threads exiting before the last barrier), and
 // the ALU's integer operations on edge cases (sm_intops), and the special
 // registers of the lane and the launch with dynamic shared memory
-// (sm_sreg).
+// (sm_sreg), and __syncthreads in divergent code (sm_bardiv: each warp's
+// lanes arrive at two bar.sync instructions).
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -73,6 +74,7 @@ func smCases(t *testing.T) []SMOptions {
 	smem := smKernel(t, "sm_smem")
 	intops := smKernel(t, "sm_intops")
 	sreg := smKernel(t, "sm_sreg")
+	bardiv := smKernel(t, "sm_bardiv")
 	edge := []uint32{0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 3, 5, 31, 32, 33, 63, 64, 0xfffffffe, 0x12345678, 0x9abcdef0}
 	ops := make([]uint32, 64)
 	for i := range ops {
@@ -123,6 +125,11 @@ func smCases(t *testing.T) []SMOptions {
 		{Config: cfg, Image: sreg, Launch: pipeline.Launch{
 			Entry: sreg.Kernels[0].Name, Grid: [3]uint32{3, 1, 1}, Block: [3]uint32{40, 1, 1}, DynamicSmem: 160,
 			Buffers: []pipeline.Buffer{{Param: sreg.Kernels[0].Params[0].Name, Size: 3 * 40 * 12 * 4}},
+		}},
+		{Config: cfg, Image: bardiv, Launch: pipeline.Launch{
+			Entry: bardiv.Kernels[0].Name, Grid: [3]uint32{2, 1, 1}, Block: [3]uint32{96, 1, 1},
+			Args:    map[string]uint64{bardiv.Kernels[0].Params[1].Name: 7},
+			Buffers: []pipeline.Buffer{{Param: bardiv.Kernels[0].Params[0].Name, Size: 2 * 96 * 4}},
 		}},
 	}
 }
