@@ -815,6 +815,28 @@ module sm_top #(
   // fetchNext sees the issuing warp's group after its instruction and,
   // for a BAR, after the release its arrival completes.
   logic [NumWarps-1:0] fn_issue, fn_ctrl, fn_bar, fn_pre;
+  // The Go model checks the barrier after each event in the cycle's
+  // scheduler order: a BAR completes it when the arrivals and exits of
+  // the schedulers up to its own reach the CTA's live threads (then its
+  // fetchNext sees the released group; an earlier arrival's does not).
+  logic [NumSched-1:0] bar_completes;
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) begin
+      logic [10:0] cnt, live;
+      logic [CtaSlotWidth-1:0] k;
+      k    = cta_q[islot[s]];
+      cnt  = bar_cnt_q[k];
+      live = live_q[k];
+      for (int t = 0; t < NumSched; t++) begin
+        if (iv[t] && cta_q[islot[t]] == k &&
+            ((t + NumSched - int'(first)) % NumSched) <= ((s + NumSched - int'(first)) % NumSched)) begin
+          cnt  = cnt + 11'($countones(x_block[t]));
+          live = live - 11'($countones(x_exits[t]));
+        end
+      end
+      bar_completes[s] = x_bar[s] && cnt >= live;
+    end
+  end
 
   // The launch in effect: the inputs at launch_i, then their copies.
   logic        first_launch;
@@ -896,7 +918,7 @@ module sm_top #(
         if (x_mem[s]) mem_busy_d[xw] = max32(mem_busy_q[xw], cycle_q + x_lat[s]);
         fn_issue[xw] = 1'b1;
         fn_ctrl[xw]  = x_ctrl[s];
-        fn_bar[xw]   = x_bar[s];
+        fn_bar[xw]   = x_bar[s] && bar_completes[s];
         // arrive: the lanes block; a warp with every live lane blocked
         // waits for the release.
         blocked_d[xw] = blocked_q[xw] | x_block[s];
@@ -943,7 +965,7 @@ module sm_top #(
           for (int l = 0; l < 32; l++)
             active_mask_d[w][l] = rg_runnable[l] && lane_pc_d[w][l] == rg_minpc;
         end
-        fn_pre[w] = !fn_bar[w];
+        fn_pre[w] = !fn_bar[w];  // fn_bar: its BAR completed the barrier
       end
     end
     // fetchNext.
