@@ -237,7 +237,10 @@ func evalSetp(in *isa.Inst, a, b, c uint64) Result {
 	var t bool
 	if in.Type.Float() {
 		f := fmtOf(in.Type)
-		if in.Mods&ModSetpFtz != 0 {
+		// .ftz flushes subnormal inputs of .f32 (and .f16) comparisons;
+		// .f64 comparisons keep subnormals (PTX ISA, setp: "setp.ftz.f32
+		// flushes subnormal inputs to sign-preserving zero").
+		if in.Mods&ModSetpFtz != 0 && in.Type != isa.F64 {
 			a, b = f.flush(a), f.flush(b)
 		}
 		t = floatCmp(cmp, f.decode(a), f.decode(b))

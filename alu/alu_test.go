@@ -342,6 +342,7 @@ func TestSetp(t *testing.T) {
 		{"eq.ftz.f32 subnormal", isa.F32, isa.CmpEQ | ModSetpFtz, sub, 0, 0, true, false},
 		{"gt.f32 subnormal", isa.F32, isa.CmpGT, sub, 0, 0, true, false},
 		{"gt.ftz.f32 subnormal", isa.F32, isa.CmpGT | ModSetpFtz, sub, 0, 0, false, false},
+		{"gt.ftz.f64 subnormal kept", isa.F64, isa.CmpGT | ModSetpFtz, 1, 0, 0, true, false},
 		{"lt.f64", isa.F64, isa.CmpLT, f64b(1), f64b(1 + 1e-15), 0, true, false},
 		{"nan.f64", isa.F64, isa.CmpNAN, 0x7FF0000000000001, f64b(1), 0, true, false},
 		{"lt.f16", isa.F16, isa.CmpLT, 0x3C00, 0x4000, 0, true, false},

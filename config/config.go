@@ -160,16 +160,17 @@ type Pipe struct {
 // Latencies here and in L2 and DRAM are load-to-use figures as a pointer
 // chase measures them (docs/memory.md); sources in h100().
 type L1 struct {
-	UnifiedBytes      int `yaml:"unified_bytes" unit:"bytes" min:"512" max:"16777216" doc:"L1 data cache and shared memory together, per SM (256 KiB on compute capability 9.0)"`
-	SmemCarveoutBytes int `yaml:"smem_carveout_bytes" unit:"bytes" min:"0" max:"16777216" doc:"part of l1.unified_bytes set aside as shared memory; the L1 data cache gets the rest (0: a kernel without shared memory, for which the driver gives all of it to L1)"`
-	LineBytes         int `yaml:"line_bytes" unit:"bytes" fixed:"128" doc:"cache line of the L1 and the L2; fixed at 128"`
-	SectorBytes       int `yaml:"sector_bytes" unit:"bytes" fixed:"32" doc:"sector, the unit of coalescing, transfer and validity; fixed at 32"`
-	Sets              int `yaml:"sets" unit:"sets" min:"1" max:"65536" doc:"sets of the L1 data cache; its ways are its lines / l1.sets"`
-	HitLatency        int `yaml:"hit_latency" unit:"cycles" min:"2" max:"100000" doc:"load-to-use latency of an L1 hit (coalescer to data)"`
-	MSHRs             int `yaml:"mshrs" unit:"entries" min:"1" max:"4096" doc:"miss-status holding registers: lines with sectors outstanding at the L2"`
-	MSHRTargets       int `yaml:"mshr_targets" unit:"requests" min:"1" max:"1024" doc:"requests one MSHR holds: the first miss and the misses merged into it"`
-	InQueue           int `yaml:"in_queue" unit:"requests" min:"1" max:"1024" doc:"line requests waiting for the L1 tag stage (one lookup per cycle)"`
-	MissQueue         int `yaml:"miss_queue" unit:"requests" min:"1" max:"1024" doc:"requests waiting for the port to the L2 (misses, stores, atomics)"`
+	UnifiedBytes      int    `yaml:"unified_bytes" unit:"bytes" min:"512" max:"16777216" doc:"L1 data cache and shared memory together, per SM (256 KiB on compute capability 9.0)"`
+	SmemCarveoutBytes int    `yaml:"smem_carveout_bytes" unit:"bytes" min:"0" max:"16777216" doc:"part of l1.unified_bytes set aside as shared memory, the L1 data cache gets the rest; with l1.smem_carveouts the launch's preference, raised to what the resident CTAs need (0: no preference, all of it to L1 for a kernel without shared memory)"`
+	SmemCarveouts     string `yaml:"smem_carveouts" check:"kibs" doc:"the carveouts the hardware supports, in KiB, rising, comma-separated (compute capability 9.0: 0,8,16,32,64,100,132,164,196,228); a launch with mem.model hier takes the smallest that holds l1.smem_carveout_bytes and its resident CTAs' shared memory, as the driver does; empty: the carveout is l1.smem_carveout_bytes and limits the resident CTAs"`
+	LineBytes         int    `yaml:"line_bytes" unit:"bytes" fixed:"128" doc:"cache line of the L1 and the L2; fixed at 128"`
+	SectorBytes       int    `yaml:"sector_bytes" unit:"bytes" fixed:"32" doc:"sector, the unit of coalescing, transfer and validity; fixed at 32"`
+	Sets              int    `yaml:"sets" unit:"sets" min:"1" max:"65536" doc:"sets of the L1 data cache; its ways are its lines / l1.sets"`
+	HitLatency        int    `yaml:"hit_latency" unit:"cycles" min:"2" max:"100000" doc:"load-to-use latency of an L1 hit (coalescer to data)"`
+	MSHRs             int    `yaml:"mshrs" unit:"entries" min:"1" max:"4096" doc:"miss-status holding registers: lines with sectors outstanding at the L2"`
+	MSHRTargets       int    `yaml:"mshr_targets" unit:"requests" min:"1" max:"1024" doc:"requests one MSHR holds: the first miss and the misses merged into it"`
+	InQueue           int    `yaml:"in_queue" unit:"requests" min:"1" max:"1024" doc:"line requests waiting for the L1 tag stage (one lookup per cycle)"`
+	MissQueue         int    `yaml:"miss_queue" unit:"requests" min:"1" max:"1024" doc:"requests waiting for the port to the L2 (misses, stores, atomics)"`
 }
 
 // Smem is the shared-memory bank geometry.
@@ -375,11 +376,12 @@ func h100() Config {
 		// has the sources and the choices.
 		L1: L1{
 			UnifiedBytes: 262144, SmemCarveoutBytes: 0, LineBytes: 128, SectorBytes: 32,
-			Sets:        4,                 // Accel-Sim's microbenchmarks: 4 sets since Kepler
-			HitLatency:  32,                // [2501.12084] 32.1
-			MSHRs:       256,               // assumed: enough for this SM's DRAM share (14.5 B/clk x 655 clk = 74 lines in flight)
-			MSHRTargets: 8,                 // assumed
-			InQueue:     16, MissQueue: 16, // assumed
+			SmemCarveouts: "0,8,16,32,64,100,132,164,196,228", // CUDA C++ Programming Guide, compute capability 9.0
+			Sets:          4,                                  // Accel-Sim's microbenchmarks: 4 sets since Kepler
+			HitLatency:    32,                                 // [2501.12084] 32.1
+			MSHRs:         256,                                // assumed: enough for this SM's DRAM share (14.5 B/clk x 655 clk = 74 lines in flight)
+			MSHRTargets:   8,                                  // assumed
+			InQueue:       16, MissQueue: 16,                  // assumed
 		},
 		Smem: Smem{Banks: 32, BankBytes: 4}, // CUDA C++ Programming Guide, compute capability 9.0
 		L2: L2{

@@ -278,6 +278,11 @@ func TestValidate(t *testing.T) {
 		{"carveout above the L1", func(c *config.Config) { c.L1.SmemCarveoutBytes = 300 << 10 }, "l1.smem_carveout_bytes"},
 		{"carveout leaves no set", func(c *config.Config) { c.L1.SmemCarveoutBytes = 262144 - 256 }, "l1.smem_carveout_bytes"},
 		{"L1 sets", func(c *config.Config) { c.L1.Sets = 3 }, "l1.smem_carveout_bytes"},
+		{"carveouts not numbers", func(c *config.Config) { c.L1.SmemCarveouts = "0,8,lots" }, "l1.smem_carveouts"},
+		{"carveouts falling", func(c *config.Config) { c.L1.SmemCarveouts = "0,16,8" }, "l1.smem_carveouts"},
+		{"carveouts too big", func(c *config.Config) { c.L1.SmemCarveouts = "0,20000" }, "l1.smem_carveouts"},
+		{"carveout leaves no L1", func(c *config.Config) { c.L1.SmemCarveouts = "0,256" }, "l1.smem_carveouts"},
+		{"preference above the carveouts", func(c *config.Config) { c.L1.SmemCarveouts = "0,8"; c.L1.SmemCarveoutBytes = 16384 }, "l1.smem_carveout_bytes"},
 		{"L1 line fixed", func(c *config.Config) { c.L1.LineBytes = 64 }, "l1.line_bytes"},
 		{"L1 hit latency", func(c *config.Config) { c.L1.HitLatency = 1 }, "l1.hit_latency"},
 		{"MSHRs", func(c *config.Config) { c.L1.MSHRs = 0 }, "l1.mshrs"},
@@ -317,4 +322,38 @@ func TestValidate(t *testing.T) {
 	err := c.Validate()
 	require.Error(t, err)
 	assert.Len(t, err.(config.ErrorList), 2)
+}
+
+// The driver's choice of carveout (config.L1.Carveout): the smallest listed
+// size that holds both the preference and the resident CTAs' need.
+func TestCarveout(t *testing.T) {
+	l1 := config.Default().L1
+	for _, tc := range []struct {
+		pref, need, want int
+		ok               bool
+	}{
+		{0, 0, 0, true},
+		{0, 1, 8 << 10, true},
+		{0, 64 << 10, 64 << 10, true},
+		{0, 64<<10 + 1, 100 << 10, true},
+		{40 << 10, 10 << 10, 64 << 10, true},
+		{0, 228 << 10, 228 << 10, true},
+		{0, 228<<10 + 1, 228 << 10, false},
+	} {
+		l1.SmemCarveoutBytes = tc.pref
+		got, ok := l1.Carveout(tc.need)
+		assert.Equal(t, tc.want, got, "preference %d, need %d", tc.pref, tc.need)
+		assert.Equal(t, tc.ok, ok, "preference %d, need %d", tc.pref, tc.need)
+	}
+	l1.SmemCarveouts, l1.SmemCarveoutBytes = "", 16384
+	got, ok := l1.Carveout(20000)
+	assert.Equal(t, 16384, got)
+	assert.False(t, ok)
+	kibs, err := config.ParseKiBs(" 0, 8 ,16")
+	assert.NoError(t, err)
+	assert.Equal(t, []int{0, 8192, 16384}, kibs)
+	for _, bad := range []string{",", "8,8", "-1", "1.5", "0,,8", "16385"} {
+		_, err := config.ParseKiBs(bad)
+		assert.Error(t, err, bad)
+	}
 }

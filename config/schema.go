@@ -432,11 +432,13 @@ func formatValue(v reflect.Value) string {
 var checks = map[string]func(string) error{
 	"ident":     checkIdent,
 	"pmcounter": func(s string) error { _, err := ParsePMCounter(s); return err },
+	"kibs":      func(s string) error { _, err := ParseKiBs(s); return err },
 }
 
 var checkHelp = map[string]string{
 	"ident":     "a PTX identifier ([a-zA-Z][a-zA-Z0-9_$]* or [_$%][a-zA-Z0-9_$]+) or empty",
 	"pmcounter": "cycles, instructions, event:K (K 0..15), events:MASK (16-bit, nonzero), stall:STATE or off",
+	"kibs":      "rising sizes in KiB, comma-separated (0..16384), or empty",
 }
 
 // checkIdent accepts "" or a PTX identifier.

@@ -98,6 +98,18 @@ func (c Config) validateMem(bad func(key, format string, args ...any)) {
 	} else if data, set := l1.UnifiedBytes-l1.SmemCarveoutBytes, l1.LineBytes*l1.Sets; data < set || data%set != 0 {
 		bad("l1.smem_carveout_bytes", "leaves %d bytes of L1 data cache, not a positive multiple of l1.sets=%d lines of %d bytes (%d)", data, l1.Sets, l1.LineBytes, set)
 	}
+	if list, err := ParseKiBs(l1.SmemCarveouts); err == nil {
+		set := l1.LineBytes * l1.Sets
+		for _, cv := range list {
+			if data := l1.UnifiedBytes - cv; data < set || data%set != 0 {
+				bad("l1.smem_carveouts", "%d KiB leaves %d bytes of L1 data cache, not a positive multiple of l1.sets=%d lines of %d bytes (%d)", cv/1024, data, l1.Sets, l1.LineBytes, set)
+				break
+			}
+		}
+		if n := len(list); n > 0 && l1.SmemCarveoutBytes > list[n-1] {
+			bad("l1.smem_carveout_bytes", "%d exceeds the largest of l1.smem_carveouts (%d KiB)", l1.SmemCarveoutBytes, list[n-1]/1024)
+		}
+	}
 	if b := c.Smem.Banks; b&(b-1) != 0 {
 		bad("smem.banks", "%d is not a power of two", b)
 	}

@@ -45,6 +45,14 @@
 //     stderr. The harness runs in its own process group and is always
 //     waited for; canceling the context stops a run between or inside
 //     batches and leaves the VCDs complete.
+//   - RunSM cosimulates the whole SM (docs/sm-rtl.md): the Verilated bench
+//     (verilog/dv/sm_tb.sv around sm_top, BuildSM) runs the kernel by
+//     itself and streams a binary record per cycle on a pipe (only the
+//     changed fields, smrec.go), and the Go SM steps one cycle per record
+//     beside it; the first difference is an SMMismatch with its
+//     waveforms, written by a traced replay (BuildSMTrace, package trace
+//     for the Go side). docs/cosim-protocol.md ("The SM bridge") is the
+//     contract.
 //   - Recorder, SchedRecording and UnitRecording carry the inputs of
 //     warp_sched and of the other units recorded from a full-SM run
 //     (package kernelrec) for replay, each as a Stream of input records

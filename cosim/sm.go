@@ -1,10 +1,10 @@
 package cosim
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/isa"
@@ -37,7 +38,24 @@ type SMOptions struct {
 	WorkDir string
 	// MaxCycles bounds the run (default: run.max_cycles, else 1,000,000).
 	MaxCycles uint64
+	// VCDDir receives the waveforms of a mismatch (docs/sm-rtl.md section
+	// 4): the run is replayed with a traced bench (BuildSMTrace) over the
+	// Window cycles before the mismatch and a few after, and the Go SM's
+	// VCD, the bench's Verilator VCD, both side by side and a GTKWave save
+	// file are written there. Default: a fresh temporary directory, kept
+	// and named in the report. NoWaves skips them.
+	VCDDir  string
+	Window  int // cycles traced before a mismatch (default 64)
+	NoWaves bool
+	// RTLOnly runs the Verilated SM alone, for speed measurements
+	// (bench/cosim): nothing is compared, the result holds the bench's
+	// cycles and Elapsed. Its record stream is off, or, with RTLRecords,
+	// written and discarded.
+	RTLOnly, RTLRecords bool
 }
+
+// smWaveTail is the number of cycles traced after a mismatch.
+const smWaveTail = 8
 
 // SMMismatch is the first difference between the two SMs.
 type SMMismatch struct {
@@ -47,6 +65,10 @@ type SMMismatch struct {
 	// History holds the last cycles' issue records (up to 16), oldest
 	// first: "cycle N: go ... | rtl ...".
 	History []string
+	// Waves are the waveforms showing the mismatch (nil if they were not
+	// written: WavesErr says why, when they failed).
+	Waves    *Waves
+	WavesErr error
 }
 
 func (m *SMMismatch) Error() string {
@@ -57,6 +79,12 @@ func (m *SMMismatch) Error() string {
 		for _, h := range m.History {
 			b.WriteString("\n  " + h)
 		}
+	}
+	if m.Waves != nil {
+		fmt.Fprintf(&b, "\nwaveforms: %s (Go), %s (Verilator)\nside by side: gtkwave %s", m.Waves.GoVCD, m.Waves.RTLVCD, m.Waves.GTKW)
+	}
+	if m.WavesErr != nil {
+		fmt.Fprintf(&b, "\nwaveforms: %v", m.WavesErr)
 	}
 	return b.String()
 }
@@ -69,6 +97,18 @@ type SMResult struct {
 	// BufferDiffs lists the bound buffers whose final contents differ
 	// ("param: byte N: Go x, RTL y").
 	BufferDiffs []string
+	// Elapsed is the lockstep's time, from the start of the bench to its
+	// end (no build, no waveforms); BenchCPU the bench process's CPU time
+	// (user and system), a figure a loaded machine disturbs less.
+	Elapsed, BenchCPU time.Duration
+}
+
+// Rate is the lockstep speed in cycles per second.
+func (r *SMResult) Rate() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Cycles) / r.Elapsed.Seconds()
 }
 
 // OK reports zero mismatches and equal buffers.
@@ -109,6 +149,17 @@ func SMParams(cfg config.Config) []Param {
 // BuildSM builds (or finds up to date) the Verilated SM bench for cfg with
 // make and returns its path. Builds share the unit harnesses' lock.
 func BuildSM(ctx context.Context, cfg config.Config, opt HarnessOptions) (string, error) {
+	return buildSM(ctx, cfg, opt, "sm", "")
+}
+
+// BuildSMTrace is BuildSM for the bench Verilated with --trace (make
+// sm-trace), which writes a VCD of a window of cycles (+trace=): the
+// waveforms of a mismatch.
+func BuildSMTrace(ctx context.Context, cfg config.Config, opt HarnessOptions) (string, error) {
+	return buildSM(ctx, cfg, opt, "sm-trace", "-trace")
+}
+
+func buildSM(ctx context.Context, cfg config.Config, opt HarnessOptions, target, suffix string) (string, error) {
 	ps := SMParams(cfg)
 	vdir, build, rtlDir, err := opt.dirs()
 	herr := func(msg, out string, err error) error {
@@ -118,10 +169,10 @@ func BuildSM(ctx context.Context, cfg config.Config, opt HarnessOptions) (string
 		return "", herr(err.Error(), "", err)
 	}
 	set := ParamHash("sm_tb", ps)
-	if out, err := runMake(ctx, vdir, opt, "sm", "SET="+set, "PARAMS="+ParamString(ps), "BUILD="+build, "RTL_DIR="+rtlDir); err != nil {
+	if out, err := runMake(ctx, vdir, opt, target, "SET="+set, "PARAMS="+ParamString(ps), "BUILD="+build, "RTL_DIR="+rtlDir); err != nil {
 		return "", herr(err.Error(), out, err)
 	}
-	return filepath.Join(build, "sm-"+set, "sm"), nil
+	return filepath.Join(build, "sm-"+set+suffix, "sm"), nil
 }
 
 // smCycle is what both sides show in one cycle.
@@ -188,37 +239,108 @@ func RunSM(ctx context.Context, o SMOptions) (*SMResult, error) {
 		fmt.Sprintf("+dump_lo=%d", lo), fmt.Sprintf("+dump_hi=%d", hi),
 		"+dump=" + filepath.Join(dir, "dump.hex"),
 	}
-	cmd := exec.CommandContext(ctx, bin, args...)
-	stdout, err := cmd.StdoutPipe()
+	if o.RTLOnly {
+		return runSMAlone(ctx, bin, args, o.RTLRecords)
+	}
+	res, err := runSMBench(ctx, bin, args, sm, 0)
 	if err != nil {
 		return nil, err
 	}
-	stderr := &tailBuffer{max: 8192}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		return nil, &HarnessError{Cause: CauseStart, Module: "sm_tb", Msg: err.Error(), Err: err}
-	}
-	res, runErr := lockstepSM(sm, stdout)
-	if runErr != nil || res.Mismatch != nil {
-		_ = cmd.Process.Kill() // the bench's run is of no more use
-	}
-	_, _ = io.Copy(io.Discard, stdout)
-	waitErr := cmd.Wait()
-	if runErr != nil {
-		return nil, &HarnessError{Cause: CauseProtocol, Module: "sm_tb", Msg: runErr.Error(), Stderr: stderr.Tail(), Err: runErr}
-	}
-	if res.Mismatch != nil {
+	if m := res.Mismatch; m != nil {
+		if !o.NoWaves {
+			m.Waves, m.WavesErr = smWaves(ctx, o, m, args)
+		}
 		return res, nil
-	}
-	if waitErr != nil {
-		return nil, &HarnessError{Cause: CauseExit, Module: "sm_tb", Msg: waitErr.Error(), Stderr: stderr.Tail(), Err: waitErr}
 	}
 	res.BufferDiffs, err = compareSMBuffers(sm, o.Launch, filepath.Join(dir, "dump.hex"), lo)
 	return res, err
 }
 
-// lockstepSM steps sm one cycle per record of r and compares.
-func lockstepSM(sm *pipeline.SM, r io.Reader) (*SMResult, error) {
+// runSMBench runs the bench bin with args and its record stream on a pipe
+// (file descriptor 3), in lockstep with sm (lockstepSM; tail cycles after
+// a mismatch).
+func runSMBench(ctx context.Context, bin string, args []string, sm *pipeline.SM, tail uint64) (*SMResult, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, bin, append(args[:len(args):len(args)], "+records_fd=3")...)
+	cmd.ExtraFiles = []*os.File{pw}
+	out := &tailBuffer{max: 8192}
+	cmd.Stdout, cmd.Stderr = out, out
+	t0 := time.Now()
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		pr.Close()
+		return nil, &HarnessError{Cause: CauseStart, Module: "sm_tb", Msg: err.Error(), Err: err}
+	}
+	res, runErr := lockstepSM(sm, pr, tail)
+	if runErr != nil || res.Mismatch != nil {
+		_ = cmd.Process.Kill() // the bench's run is of no more use
+	}
+	_, _ = io.Copy(io.Discard, pr)
+	pr.Close()
+	waitErr := cmd.Wait()
+	if runErr != nil {
+		return nil, &HarnessError{Cause: CauseProtocol, Module: "sm_tb", Msg: runErr.Error(), Stderr: out.Tail(), Err: runErr}
+	}
+	res.Elapsed = time.Since(t0)
+	if st := cmd.ProcessState; st != nil {
+		res.BenchCPU = st.UserTime() + st.SystemTime()
+	}
+	if res.Mismatch != nil {
+		return res, nil
+	}
+	if waitErr != nil {
+		return nil, &HarnessError{Cause: CauseExit, Module: "sm_tb", Msg: waitErr.Error(), Stderr: out.Tail(), Err: waitErr}
+	}
+	return res, nil
+}
+
+// runSMAlone runs the bench alone (SMOptions.RTLOnly): records off, or
+// written to /dev/null.
+func runSMAlone(ctx context.Context, bin string, args []string, records bool) (*SMResult, error) {
+	args = args[:len(args):len(args)]
+	cmd := exec.CommandContext(ctx, bin, args...)
+	if records {
+		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		defer null.Close()
+		cmd.ExtraFiles = []*os.File{null}
+		cmd.Args = append(cmd.Args, "+records_fd=3")
+	}
+	out := &tailBuffer{max: 8192}
+	cmd.Stdout, cmd.Stderr = out, out
+	t0 := time.Now()
+	if err := cmd.Run(); err != nil {
+		return nil, &HarnessError{Cause: CauseExit, Module: "sm_tb", Msg: err.Error(), Stderr: out.Tail(), Err: err}
+	}
+	res := &SMResult{Elapsed: time.Since(t0), BenchCPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	const done = "sm_tb: done at cycle "
+	text := out.Tail()
+	i := strings.LastIndex(text, done)
+	if i < 0 {
+		return nil, &HarnessError{Cause: CauseProtocol, Module: "sm_tb", Msg: "the bench did not say at which cycle it ended", Stderr: text}
+	}
+	f := strings.Fields(text[i+len(done):])
+	if len(f) == 0 {
+		return nil, &HarnessError{Cause: CauseProtocol, Module: "sm_tb", Msg: "the bench did not say at which cycle it ended", Stderr: text}
+	}
+	c, err := strconv.ParseUint(f[0], 10, 64)
+	if err != nil {
+		return nil, &HarnessError{Cause: CauseProtocol, Module: "sm_tb", Msg: "bad end line: " + err.Error(), Stderr: text}
+	}
+	res.Cycles = c
+	return res, nil
+}
+
+// lockstepSM steps sm one cycle per record of the bench's record stream r
+// and compares. After a mismatch it steps on for tail more cycles without
+// comparing (the waveforms' cycles after the mismatch), then returns.
+func lockstepSM(sm *pipeline.SM, r io.Reader, tail uint64) (*SMResult, error) {
 	res := &SMResult{}
 	var g smCycle
 	seen := false
@@ -231,56 +353,78 @@ func lockstepSM(sm *pipeline.SM, r io.Reader) (*SMResult, error) {
 		g.masks = append(g.masks[:0], ci.Masks...)
 		g.lsu = append(g.lsu[:0], sm.LSUOut()...)
 	})
-	var hist []string
-	mismatch := func(c uint64, sig, gov, rtlv string) *SMResult {
-		res.Mismatch = &SMMismatch{Cycle: c, Signal: sig, Go: gov, RTL: rtlv, History: hist}
-		res.Status = sm.Status()
-		return res
+	// The issue history: the last 16 cycles of both sides, formatted only
+	// for a mismatch.
+	type histCycle struct {
+		c               uint64
+		goSide, rtlSide []pipeline.IssueOutputs
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 2 || (f[0] != "C" && f[0] != "D") {
-			continue // the bench's other output
+	var hist [16]histCycle
+	nh := 0
+	mismatch := func(c uint64, sig, gov, rtlv string) {
+		var h []string
+		for k := max(nh-len(hist), 0); k < nh; k++ {
+			e := &hist[k%len(hist)]
+			h = append(h, fmt.Sprintf("cycle %d: go %s | rtl %s", e.c, issueSummary(e.goSide), issueSummary(e.rtlSide)))
 		}
-		c, err := strconv.ParseUint(f[1], 16, 64)
+		res.Mismatch = &SMMismatch{Cycle: c, Signal: sig, Go: gov, RTL: rtlv, History: h}
+		res.Status = sm.Status()
+	}
+	cfg := sm.Config()
+	d := newSMRecReader(r)
+	if err := d.header(cfg.Sched.Count, cfg.SM.MaxWarps); err != nil {
+		if err == io.EOF {
+			return nil, errors.New("the bench ended before its record stream began")
+		}
+		return nil, err
+	}
+	rt := &smCycle{}
+	for {
+		kind, c, err := d.next()
+		if err == io.EOF {
+			return nil, fmt.Errorf("the bench ended without a D record after cycle %d", res.Cycles)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("bad record %q", sc.Text())
+			return nil, err
 		}
 		seen = false
 		sm.Step()
-		if f[0] == "D" {
+		if m := res.Mismatch; m != nil {
+			if kind == 'D' || c >= m.Cycle+tail {
+				return res, nil
+			}
+			continue
+		}
+		if kind == 'D' {
 			res.Cycles, res.Status = c, sm.Status()
 			if seen || sm.Cycle() != c {
-				return mismatch(c, "sm_top.done_o", "0", "1"), nil
+				mismatch(c, "sm_top.done_o", "0", "1")
 			}
 			return res, nil
 		}
 		if !seen {
-			return mismatch(c, "sm_top.done_o", "1", "0"), nil
+			mismatch(c, "sm_top.done_o", "1", "0")
+		} else {
+			d.fill(rt)
+			rt.cycle = c
+			if len(g.issue) != len(rt.issue) || len(g.pcs) != len(rt.pcs) {
+				return nil, fmt.Errorf("cycle %d: the Go SM shows %d schedulers and %d warp slots, the bench's records %d and %d", c, len(g.issue), len(g.pcs), len(rt.issue), len(rt.pcs))
+			}
+			e := &hist[nh%len(hist)]
+			e.c, e.goSide, e.rtlSide = c, append(e.goSide[:0], g.issue...), append(e.rtlSide[:0], rt.issue...)
+			nh++
+			if g.cycle != c {
+				mismatch(c, "sm_top.cycle", fmt.Sprint(g.cycle), fmt.Sprint(c))
+			} else if sig, gv, rv := compareSMCycle(&g, rt); sig != "" {
+				mismatch(c, sig, gv, rv)
+			} else {
+				res.Cycles = c + 1
+			}
 		}
-		rt, err := parseSMRecord(f, len(g.issue), len(g.pcs))
-		if err != nil {
-			return nil, fmt.Errorf("%v in record %q", err, sc.Text())
+		if res.Mismatch != nil && tail == 0 {
+			return res, nil
 		}
-		rt.cycle = c
-		hist = append(hist, fmt.Sprintf("cycle %d: go %s | rtl %s", c, issueSummary(g.issue), issueSummary(rt.issue)))
-		if len(hist) > 16 {
-			hist = hist[1:]
-		}
-		if g.cycle != c {
-			return mismatch(c, "sm_top.cycle", fmt.Sprint(g.cycle), fmt.Sprint(c)), nil
-		}
-		if sig, gv, rv := compareSMCycle(&g, rt); sig != "" {
-			return mismatch(c, sig, gv, rv), nil
-		}
-		res.Cycles = c + 1
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	return nil, fmt.Errorf("the bench ended without a D record after cycle %d", res.Cycles)
 }
 
 func issueSummary(is []pipeline.IssueOutputs) string {
@@ -295,60 +439,6 @@ func issueSummary(is []pipeline.IssueOutputs) string {
 	return strings.Join(parts, ", ")
 }
 
-// parseSMRecord reads a C record: ns issue groups, ns writeback groups,
-// nw warp groups.
-func parseSMRecord(f []string, ns, nw int) (*smCycle, error) {
-	rt := &smCycle{issue: make([]pipeline.IssueOutputs, ns), wb: make([]pipeline.WritebackOutputs, ns), pcs: make([]uint32, nw), masks: make([]uint32, nw), lsu: make([]pipeline.LSUOutputs, ns)}
-	i := 2
-	next := func(tag string, n int) ([]uint64, error) {
-		if i+n+1 > len(f) || f[i] != tag {
-			return nil, fmt.Errorf("expected %s group at field %d", tag, i)
-		}
-		v := make([]uint64, n)
-		for k := range v {
-			x, err := strconv.ParseUint(f[i+1+k], 16, 64)
-			if err != nil {
-				return nil, err
-			}
-			v[k] = x
-		}
-		i += n + 1
-		return v, nil
-	}
-	for s := 0; s < ns; s++ {
-		v, err := next("I", 6)
-		if err != nil {
-			return nil, err
-		}
-		rt.issue[s] = pipeline.IssueOutputs{Valid: v[0] != 0, Warp: uint16(v[1]), PC: uint32(v[2]), Op: uint8(v[3]), Mask: uint32(v[4]), Exec: uint32(v[5])}
-	}
-	for s := 0; s < ns; s++ {
-		v, err := next("W", 4)
-		if err != nil {
-			return nil, err
-		}
-		rt.wb[s] = pipeline.WritebackOutputs{Valid: v[0] != 0, Warp: uint16(v[1]), PC: uint32(v[2]), Count: uint8(v[3])}
-	}
-	for w := 0; w < nw; w++ {
-		v, err := next("P", 2)
-		if err != nil {
-			return nil, err
-		}
-		rt.pcs[w], rt.masks[w] = uint32(v[0]), uint32(v[1])
-	}
-	for s := 0; s < ns; s++ {
-		v, err := next("L", 7+32)
-		if err != nil {
-			return nil, err
-		}
-		o := &rt.lsu[s]
-		o.ReqValid, o.ReqOp, o.ReqSpace, o.ReqWarp = v[0] != 0, uint8(v[1]), uint8(v[2]), uint16(v[3])
-		o.ReqMask, o.ReqSize, o.ReqTag = uint32(v[4]), uint8(v[5]), uint32(v[6])
-		copy(o.ReqAddr[:], v[7:])
-	}
-	return rt, nil
-}
-
 // compareSMCycle returns the first differing signal with both values
 // ("" when the cycles agree).
 func compareSMCycle(g, r *smCycle) (sig, gv, rv string) {
@@ -359,69 +449,73 @@ func compareSMCycle(g, r *smCycle) (sig, gv, rv string) {
 		return "0"
 	}
 	h := func(x uint64) string { return fmt.Sprintf("%#x", x) }
+	// The scope names are formatted only for a mismatch.
+	scope := func(format string, i int) func() string {
+		return func() string { return fmt.Sprintf(format, i) }
+	}
 	for s := range g.issue {
 		gi, ri := g.issue[s], r.issue[s]
-		sc := fmt.Sprintf(pipeline.ScopeIssue, s)
+		sc := scope(pipeline.ScopeIssue, s)
 		switch {
 		case gi.Valid != ri.Valid:
-			return sc + ".issue_valid_o", b(gi.Valid), b(ri.Valid)
+			return sc() + ".issue_valid_o", b(gi.Valid), b(ri.Valid)
 		case gi.Warp != ri.Warp:
-			return sc + ".issue_warp_o", fmt.Sprint(gi.Warp), fmt.Sprint(ri.Warp)
+			return sc() + ".issue_warp_o", fmt.Sprint(gi.Warp), fmt.Sprint(ri.Warp)
 		case gi.PC != ri.PC:
-			return sc + ".issue_pc_o", fmt.Sprint(gi.PC), fmt.Sprint(ri.PC)
+			return sc() + ".issue_pc_o", fmt.Sprint(gi.PC), fmt.Sprint(ri.PC)
 		case gi.Op != ri.Op:
-			return sc + ".issue_op_o", fmt.Sprintf("%d (%s)", gi.Op, isa.Opcode(gi.Op)), fmt.Sprintf("%d (%s)", ri.Op, isa.Opcode(ri.Op))
+			return sc() + ".issue_op_o", fmt.Sprintf("%d (%s)", gi.Op, isa.Opcode(gi.Op)), fmt.Sprintf("%d (%s)", ri.Op, isa.Opcode(ri.Op))
 		case gi.Mask != ri.Mask:
-			return sc + ".issue_mask_o", h(uint64(gi.Mask)), h(uint64(ri.Mask))
+			return sc() + ".issue_mask_o", h(uint64(gi.Mask)), h(uint64(ri.Mask))
 		case gi.Exec != ri.Exec:
-			return sc + ".issue_exec_o", h(uint64(gi.Exec)), h(uint64(ri.Exec))
+			return sc() + ".issue_exec_o", h(uint64(gi.Exec)), h(uint64(ri.Exec))
 		}
 	}
 	for s := range g.wb {
 		gw, rw := g.wb[s], r.wb[s]
-		sc := fmt.Sprintf(pipeline.ScopeWriteback, s)
+		sc := scope(pipeline.ScopeWriteback, s)
 		switch {
 		case gw.Valid != rw.Valid:
-			return sc + ".wb_valid_o", b(gw.Valid), b(rw.Valid)
+			return sc() + ".wb_valid_o", b(gw.Valid), b(rw.Valid)
 		case gw.Warp != rw.Warp:
-			return sc + ".wb_warp_o", fmt.Sprint(gw.Warp), fmt.Sprint(rw.Warp)
+			return sc() + ".wb_warp_o", fmt.Sprint(gw.Warp), fmt.Sprint(rw.Warp)
 		case gw.PC != rw.PC:
-			return sc + ".wb_pc_o", fmt.Sprint(gw.PC), fmt.Sprint(rw.PC)
+			return sc() + ".wb_pc_o", fmt.Sprint(gw.PC), fmt.Sprint(rw.PC)
 		case gw.Count != rw.Count:
-			return sc + ".wb_count_o", fmt.Sprint(gw.Count), fmt.Sprint(rw.Count)
+			return sc() + ".wb_count_o", fmt.Sprint(gw.Count), fmt.Sprint(rw.Count)
 		}
 	}
 	for w := range g.pcs {
-		sc := fmt.Sprintf(pipeline.ScopeWarp, w)
+		sc := scope(pipeline.ScopeWarp, w)
 		if g.pcs[w] != r.pcs[w] {
-			return sc + ".pc_q", fmt.Sprint(g.pcs[w]), fmt.Sprint(r.pcs[w])
+			return sc() + ".pc_q", fmt.Sprint(g.pcs[w]), fmt.Sprint(r.pcs[w])
 		}
 		if g.masks[w] != r.masks[w] {
-			return sc + ".active_mask_q", h(uint64(g.masks[w])), h(uint64(r.masks[w]))
+			return sc() + ".active_mask_q", h(uint64(g.masks[w])), h(uint64(r.masks[w]))
 		}
 	}
 	for s := range g.lsu {
 		gl, rl := &g.lsu[s], &r.lsu[s]
-		sc := fmt.Sprintf(pipeline.ScopeLSU, s)
+		sc := scope(pipeline.ScopeLSU, s)
 		switch {
 		case gl.ReqValid != rl.ReqValid:
-			return sc + ".mem_req_valid_o", b(gl.ReqValid), b(rl.ReqValid)
+			return sc() + ".mem_req_valid_o", b(gl.ReqValid), b(rl.ReqValid)
 		case gl.ReqOp != rl.ReqOp:
-			return sc + ".mem_req_op_o", fmt.Sprint(gl.ReqOp), fmt.Sprint(rl.ReqOp)
+			return sc() + ".mem_req_op_o", fmt.Sprint(gl.ReqOp), fmt.Sprint(rl.ReqOp)
 		case gl.ReqSpace != rl.ReqSpace:
-			return sc + ".mem_req_space_o", fmt.Sprint(gl.ReqSpace), fmt.Sprint(rl.ReqSpace)
+			return sc() + ".mem_req_space_o", fmt.Sprint(gl.ReqSpace), fmt.Sprint(rl.ReqSpace)
 		case gl.ReqWarp != rl.ReqWarp:
-			return sc + ".mem_req_warp_o", fmt.Sprint(gl.ReqWarp), fmt.Sprint(rl.ReqWarp)
+			return sc() + ".mem_req_warp_o", fmt.Sprint(gl.ReqWarp), fmt.Sprint(rl.ReqWarp)
 		case gl.ReqMask != rl.ReqMask:
-			return sc + ".mem_req_mask_o", h(uint64(gl.ReqMask)), h(uint64(rl.ReqMask))
+			return sc() + ".mem_req_mask_o", h(uint64(gl.ReqMask)), h(uint64(rl.ReqMask))
 		case gl.ReqSize != rl.ReqSize:
-			return sc + ".mem_req_size_o", fmt.Sprint(gl.ReqSize), fmt.Sprint(rl.ReqSize)
+			return sc() + ".mem_req_size_o", fmt.Sprint(gl.ReqSize), fmt.Sprint(rl.ReqSize)
 		case gl.ReqTag != rl.ReqTag:
-			return sc + ".mem_req_tag_o", fmt.Sprint(gl.ReqTag), fmt.Sprint(rl.ReqTag)
+			return sc() + ".mem_req_tag_o", fmt.Sprint(gl.ReqTag), fmt.Sprint(rl.ReqTag)
 		}
 		for l := range gl.ReqAddr {
 			if gl.ReqAddr[l] != rl.ReqAddr[l] {
-				return fmt.Sprintf("%s.mem_req_addr_o[%d]", sc, l), h(gl.ReqAddr[l]), h(rl.ReqAddr[l])
+				return fmt.Sprintf("%s.mem_req_addr_o[%d]", sc(), l), h(gl.ReqAddr[l]), h(rl.ReqAddr[l])
 			}
 		}
 	}

@@ -1,20 +1,25 @@
 package cosim
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/examples"
 	"github.com/smsim/smsim/internal/exlaunch"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/vcd"
 )
 
 // TestSMISAPackageUpToDate: verilog/rtl/sm_isa_pkg.sv is what package isa
@@ -200,13 +205,19 @@ func TestSMLockstep(t *testing.T) {
 
 // TestSMLockstepCatchesMutant runs the lockstep over a copy of the RTL
 // whose writeback stage counts one too many cycles of latency: the report
-// names the cycle, the signal and both values.
+// names the cycle, the signal and both values, and the waveforms of the
+// mismatch are written (the Go SM's VCD, the bench's Verilator VCD, both
+// side by side, a GTKWave save file showing the mismatching signal), and
+// GTKWave's own tools take them: vcd2fst converts each VCD, and GTKWave
+// (headless) opens the save file with every trace resolved and the marker
+// on the mismatch.
 func TestSMLockstepCatchesMutant(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the Verilated SM")
 	}
 	o := smCases(t)[0]
 	o.Harness = mutantRTL(t, "sm_writeback_lat", "sm_writeback.sv", "32'(push_lat_i) == k + 1", "32'(push_lat_i) == k")
+	o.VCDDir = t.TempDir()
 	res, err := RunSM(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -219,6 +230,106 @@ func TestSMLockstepCatchesMutant(t *testing.T) {
 		t.Fatalf("report: %v", m)
 	}
 	t.Log(m)
+	if m.Waves == nil || m.WavesErr != nil {
+		t.Fatalf("waveforms: %v", m.WavesErr)
+	}
+	wv := m.Waves
+	if !strings.Contains(m.Error(), "gtkwave "+wv.GTKW) {
+		t.Errorf("the report does not name the save file:\n%v", m)
+	}
+	for _, p := range []string{wv.GoVCD, wv.RTLVCD, wv.Compare} {
+		if out, err := exec.Command("vcd2fst", p, p+".fst").CombinedOutput(); err != nil {
+			t.Errorf("vcd2fst %s: %v\n%s", p, err, out)
+		}
+		d := readVCD(t, p)
+		if d.EndTime < 10*m.Cycle+5 {
+			t.Errorf("%s ends at %d, before the mismatch at cycle %d", p, d.EndTime, m.Cycle)
+		}
+	}
+	// The compare VCD lines the two sides up: every compared signal has
+	// the same value on both sides in each cycle before the mismatch (the
+	// RTL's load/store registers a cycle after the Go VCD's requests), and
+	// the mismatching one differs at it.
+	cd := readVCD(t, wv.Compare)
+	val := func(name string, c uint64) (string, bool) {
+		sg := cd.Signal(name)
+		if sg == nil {
+			return "", false
+		}
+		v, ok := sg.ValueAt(10 * c)
+		return strings.TrimLeft(v.Bits, "0"), ok
+	}
+	checked := 0
+	for _, tw := range smTwins(2, 8) {
+		if strings.Contains(tw.signal, "mem_req_addr_o") {
+			continue // one 2048-bit vector on the Go side, 32 elements on the RTL side
+		}
+		for c := uint64(0); c+tw.lag <= m.Cycle; c++ {
+			g, okg := val("go."+tw.goName, c)
+			r, okr := val("rtl."+tw.rtlName, c+tw.lag)
+			if !okg || !okr {
+				t.Errorf("cycle %d: %s: no value (go %v, rtl %v)", c, tw.signal, okg, okr)
+				break
+			}
+			switch {
+			case c+tw.lag < m.Cycle && g != r:
+				t.Errorf("cycle %d, before the mismatch: %s: go %q, rtl %q in the compare VCD", c, tw.signal, g, r)
+			case c+tw.lag == m.Cycle && tw.signal == m.Signal && g == r:
+				t.Errorf("cycle %d: %s: go and rtl both %q in the compare VCD", c, tw.signal, g)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no signal checked in the compare VCD")
+	}
+	sig, _ := strings.CutPrefix(m.Signal, "sm_top.u_writeback_")
+	s, field, _ := strings.Cut(sig, ".")
+	rtlName := "rtl." + smRTLTop + "." + field + "[" + s + "]"
+	gtkw, err := os.ReadFile(wv.GTKW)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"[dumpfile] \"" + wv.Compare + "\"", "go." + m.Signal, rtlName} {
+		if !bytes.Contains(gtkw, []byte(want)) {
+			t.Errorf("the save file lacks %q", want)
+		}
+	}
+	// GTKWave opens the save file: every trace it names is in the compare
+	// VCD, the marker sits on the mismatch.
+	script := filepath.Join(wv.Dir, "probe.tcl")
+	if err := os.WriteFile(script, []byte("set sigs [gtkwave::getDisplayedSignals]\nputs \"DISPLAYED [llength $sigs]\"\nforeach s $sigs { puts \"SIG $s\" }\nputs \"MARKER [gtkwave::getMarker]\"\ngtkwave::/File/Quit\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "xvfb-run", "-a", "gtkwave", "-S", script, wv.GTKW).CombinedOutput()
+	if err != nil {
+		t.Fatalf("gtkwave: %v\n%s", err, out)
+	}
+	traces := bytes.Count(gtkw, []byte("\ngo.")) + bytes.Count(gtkw, []byte("\nrtl."))
+	for _, want := range []string{fmt.Sprintf("DISPLAYED %d", traces), fmt.Sprintf("MARKER %d", 1000*m.Cycle), "SIG go." + m.Signal, "SIG " + rtlName} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("GTKWave output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// readVCD reads a VCD strictly.
+func readVCD(t *testing.T, path string) *vcd.Dump {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := vcd.NewReader(bufio.NewReader(f))
+	r.Strict = true
+	d, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return d
 }
 
 // TestCheckSMRefuses: a kernel outside the RTL's subset is refused before

@@ -99,10 +99,49 @@ func SMISAPackage() []byte {
 	} {
 		lp(s.name, 16, uint64(s.id), s.src)
 	}
+	smFPUConsts(sec, lp)
 	b.WriteString("\nendpackage\n")
 	return b.Bytes()
 }
 
 func upper(s string) string {
 	return string(bytes.ToUpper([]byte(s[:1]))) + s[1:]
+}
+
+// smFPUConsts adds the floating-point encodings the behavioural FPU
+// (verilog/rtl/sm_fpu.sv, verilog/dv/sm_fpu_dpi.c) decodes: its C side
+// reads them from a header the Makefile derives from sm_isa_pkg.sv.
+func smFPUConsts(sec func(string), lp func(string, int, uint64, string)) {
+	sec("Floating point (the behavioural FPU, sm_fpu.sv).")
+	for _, t := range []struct {
+		t    isa.Type
+		name string // the SV name after "Ty" and the Go name after "isa."
+	}{
+		{isa.B8, "B8"}, {isa.B16, "B16"}, {isa.U8, "U8"}, {isa.U16, "U16"}, {isa.S8, "S8"}, {isa.S16, "S16"},
+		{isa.F16, "F16"}, {isa.F32, "F32"}, {isa.F64, "F64"}, {isa.BF16, "BF16"}, {isa.F16x2, "F16x2"}, {isa.BF16x2, "BF16x2"},
+		{isa.TF32, "TF32"}, {isa.E4M3x2, "E4M3x2"}, {isa.E5M2x2, "E5M2x2"},
+	} {
+		lp("Ty"+t.name, 5, uint64(t.t), t.name)
+	}
+	lp("ModRndShift", 16, isa.ModRndShift, "ModRndShift")
+	lp("ModRndMask", 16, isa.ModRndMask, "ModRndMask")
+	lp("ModFtz", 16, isa.ModFtz, "ModFtz")
+	lp("ModRelu", 16, isa.ModRelu, "ModRelu")
+	lp("ModSatFinite", 16, isa.ModSatFinite, "ModSatFinite")
+	lp("ModMinMaxNaN", 16, isa.ModMinMaxNaN, "ModMinMaxNaN")
+	lp("ModMinMaxXorsign", 16, isa.ModMinMaxXorsign, "ModMinMaxXorsign")
+	lp("ModCvtPack", 16, isa.ModCvtPack, "ModCvtPack")
+	lp("ModCvtPackSat", 16, isa.ModCvtPackSat, "ModCvtPackSat")
+	lp("ModBoolMask", 16, isa.ModBoolMask, "ModBoolMask")
+	lp("ModSetpFtz", 16, isa.ModSetpFtz, "ModSetpFtz")
+	lp("ModTestpMask", 16, isa.ModTestpMask, "ModTestpMask")
+	for i, n := range []string{"None", "RN", "RZ", "RM", "RP", "RNI", "RZI", "RMI", "RPI", "Approx", "Full", "RNA"} {
+		lp("Rnd"+n, 4, uint64(isa.RndNone+i), "Rnd"+n)
+	}
+	for i, n := range []string{"EQU", "NEU", "LTU", "LEU", "GTU", "GEU", "NUM", "NAN"} {
+		lp("Cmp"+n, 5, uint64(isa.CmpEQU+i), "Cmp"+n)
+	}
+	for i, n := range []string{"Finite", "Infinite", "Number", "NotANumber", "Normal", "Subnormal"} {
+		lp("Testp"+n, 3, uint64(isa.TestpFinite+i), "Testp"+n)
+	}
 }

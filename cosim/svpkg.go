@@ -9,6 +9,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/perfmon"
 	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/pipethrottle"
 	"github.com/smsim/smsim/regpool"
 	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/warpsched"
@@ -157,7 +158,21 @@ func svSections() []svSection {
 		}},
 		{title: "SM: warp states (pipeline.WarpState, Nsight Compute's names; the trace's\n// state_q).", enum: "warp_state_e", items: namedEnum("WarpState", pipeline.StateNames(), "pipeline.StateNames")},
 		{title: "perf_mon: stall classes, the stall_count_i index of each (config.StallStates;\n// the trace's stall_reason_q, where 0 is none).", enum: "stall_class_e", items: namedEnum("Stall", config.StallStates(), "config.StallStates")},
+		{title: "pipe_throttle: the execution pipes (pipethrottle.Pipe; req_pipe_i, the bit of\n// pipe_ready_o, the index of inst_executed_q), and their number.", enum: "pipe_e", items: pipeEnum()},
+		{title: "pipe_throttle: the results of one warp instruction (a pipe's cost is this\n// times NumPorts).", items: []svConst{
+			{"WarpLanes", 0, pipethrottle.WarpLanes, "pipethrottle.WarpLanes"},
+			{"NumPipes", 0, uint64(pipethrottle.NumPipes), "pipethrottle.NumPipes"},
+		}},
 	}
+}
+
+// pipeEnum is pipe_e: Pipe<Name> per pipethrottle.Pipe.
+func pipeEnum() []svConst {
+	names := make([]string, pipethrottle.NumPipes)
+	for q := range names {
+		names[q] = pipethrottle.Pipe(q).String()
+	}
+	return namedEnum("Pipe", names, "pipethrottle.Pipe.String")
 }
 
 // namedEnum is one enum item per name, valued by its index: prefix and

@@ -301,7 +301,7 @@ func units[P any](bind func(P) (Unit, error), ps ...P) ([]Unit, error) {
 // Units lists the units cosim knows, sorted by module name. Adding a unit
 // means adding its UnitInfo here (see doc.go).
 func Units() []*UnitInfo {
-	us := []*UnitInfo{warpSchedInfo(), clockTimerInfo(), perfMonInfo(), trapUnitInfo(), regPoolInfo()}
+	us := []*UnitInfo{warpSchedInfo(), clockTimerInfo(), perfMonInfo(), trapUnitInfo(), regPoolInfo(), smemBanksInfo(), coalescerInfo(), pipeThrottleInfo()}
 	sort.Slice(us, func(i, j int) bool { return us[i].Module < us[j].Module })
 	return us
 }

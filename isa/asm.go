@@ -56,6 +56,9 @@ type funcSym struct {
 	code    []minst
 	inSize  uint32
 	callees []string
+	// protos are the signatures of its indirect calls through a
+	// .callprototype: every compatible function is a possible callee.
+	protos []signature
 }
 
 // signature is a function type: sizes/alignments of returns and parameters.

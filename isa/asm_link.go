@@ -179,17 +179,29 @@ func (a *assembler) kernelInfo(f *funcSym) Kernel {
 
 // kernelRegs is the register and predicate count of a kernel: the largest
 // over every function reachable from it (callees are allocated
-// independently and the caller saves what is live across a call).
+// independently and the caller saves what is live across a call). An
+// indirect call through a .callprototype reaches every compatible
+// function, as callTargets lists them.
 func (a *assembler) kernelRegs(f *funcSym, seen map[string]bool) (regs, preds int) {
 	if seen[f.def.Name] {
 		return 0, 0
 	}
 	seen[f.def.Name] = true
 	regs, preds = f.regs, f.preds
-	for _, c := range f.callees {
-		if cf := a.funcs[c]; cf != nil && cf.def != nil {
+	visit := func(cf *funcSym) {
+		if cf != nil && cf.def != nil {
 			r, p := a.kernelRegs(cf, seen)
 			regs, preds = max(regs, r), max(preds, p)
+		}
+	}
+	for _, c := range f.callees {
+		visit(a.funcs[c])
+	}
+	for _, sig := range f.protos {
+		for _, cf := range a.order {
+			if cf.def != nil && !cf.def.Entry && cf.sig.compatible(sig) {
+				visit(cf)
+			}
 		}
 	}
 	return regs, preds

@@ -194,6 +194,7 @@ func (st *fnState) lowerCall(in *Instr, uni bool, mi minst) {
 			} else {
 				p := e.sig
 				mi.proto = &p
+				st.fs.protos = append(st.fs.protos, p)
 			}
 		default:
 			s := st.lookupCallTableSig(xname)

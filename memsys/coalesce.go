@@ -122,7 +122,8 @@ type CoalescerOutputs struct {
 	// leave no bubble.
 	ReqReady bool `sv:"req_ready_o"`
 	// ReqErr: the offered request is malformed (a size other than 1, 2, 4,
-	// 8, 16 or a misaligned lane); it is dropped. The LSU faults the warp.
+	// 8, 16 or a misaligned lane); it is dropped, and req_sectors_o and
+	// req_lines_o are 0. The LSU faults the warp.
 	ReqErr bool `sv:"req_err_o"`
 	// ReqSectors and ReqLines: sectors and lines of the offered request
 	// (for the metrics and the LSU's throttle accounting), valid with
@@ -207,6 +208,9 @@ func (u *Coalescer) Eval(in CoalescerInputs) CoalescerOutputs {
 		r := WarpReq{Op: Op(in.ReqOp), Space: Space(in.ReqSpace), Size: int(in.ReqSize), Mask: in.ReqMask, Addr: in.ReqAddr}
 		c, err := Coalesce(&r)
 		o.ReqErr = err != nil
+		if err != nil {
+			c = Coalesced{} // a malformed request has no lines (nor partial counts)
+		}
 		o.ReqSectors, o.ReqLines = uint8(c.Sectors), uint8(c.N)
 		if o.ReqReady && err == nil && c.N > 0 {
 			u.Next.Busy, u.Next.Op, u.Next.Space, u.Next.ID = true, in.ReqOp, in.ReqSpace, in.ReqID

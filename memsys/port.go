@@ -248,8 +248,8 @@ func (t *Port) Banks() *Banks { return t.banks }
 
 // Refuses reports, before this cycle's Eval, that the port takes no
 // request with a lane to space s this cycle: every slot is in use, the
-// coalescer (global, local) is busy past this cycle, or the constant cache
-// (const, param) has no room. False does not mean it takes one (the
+// coalescer (global, local) or the banks (shared) are busy past this
+// cycle, or the constant cache (const, param) has no room. False does not mean it takes one (the
 // request's own facts decide); true means Eval would answer not Ready.
 // For an SM that skips preparing a request the port cannot take.
 func (t *Port) Refuses(s Space) bool {
@@ -261,9 +261,14 @@ func (t *Port) Refuses(s Space) bool {
 		q := &t.co.Cur
 		// The coalescer takes a request when idle or as its last line
 		// goes (the L1 ready for it).
-		return q.Busy && !(q.Idx+1 == q.NLines && t.h.Out().ReqReady)
+		return q.Busy && !(q.Idx+1 == q.NLines && t.h.l1.Ready())
 	case SpaceConst, SpaceParam:
-		return !t.h.Out().ConstReady
+		return !t.h.cc.Ready()
+	case SpaceShared:
+		// The banks take a request when idle or as the last wavefront
+		// of the one they replay goes.
+		q := &t.banks.Cur
+		return q.Busy && q.Idx+1 != q.NWf
 	}
 	return false
 }

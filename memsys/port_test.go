@@ -535,11 +535,14 @@ func TestPortRefuses(t *testing.T) {
 	cfg := config.Default()
 	cfg.Mem.Inflight = 8
 	p := mustBuild(t, cfg, unitcfg.Port, memsys.NewPort)
-	refused := 0
+	refused, shared := 0, 0
 	for c := 0; c < 4000; c++ {
 		r := strided(memsys.OpLoad, memsys.SpaceGlobal, uint64(1<<24+c*4096), 4, 8)
-		if c%5 == 0 {
+		switch c % 5 {
+		case 0:
 			r = strided(memsys.OpLoad, memsys.SpaceParam, 0, 4, 0)
+		case 1, 3:
+			r = strided(memsys.OpLoad, memsys.SpaceShared, 0, 4, 4*(c%8)) // up to 28-way conflicts
 		}
 		r.Tag = uint32(c)
 		before := p.Refuses(r.Space)
@@ -549,9 +552,12 @@ func TestPortRefuses(t *testing.T) {
 		}
 		if before {
 			refused++
+			if r.Space == memsys.SpaceShared {
+				shared++
+			}
 		}
 	}
-	if refused == 0 {
-		t.Fatal("Refuses never refused: the test does not exercise it")
+	if refused == 0 || shared == 0 {
+		t.Fatalf("Refuses refused %d requests, %d shared: the test does not exercise it", refused, shared)
 	}
 }

@@ -192,6 +192,7 @@ type dinst struct {
 	elem     isa.Type
 	usesPort bool  // needs a global/local memory port
 	pipe     uint8 // the execution pipe of an ALU instruction (pipethrottle.Pipe), pipethrottle.NumPipes: none
+	mpath    uint8 // the memory port's path a load, store or atomic takes (mem.model hier; mpNone: none)
 
 	lat   latClass
 	sb    uint8 // scoreboard class of the results

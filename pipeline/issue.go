@@ -29,7 +29,9 @@ import (
 // rotating each cycle; a memory-port chain gives each its share of
 // mem.global_ports), and accounts the cycle: the chosen warps are
 // selected, the eligible warps of a scheduler the port chain left out are
-// throttled (lg_throttle), the other eligible ones not selected. It
+// throttled (lg_throttle), those whose memory path has no room this cycle
+// (mem.model hier) are held from the scheduler and throttled (memHold:
+// lg_throttle or mio_throttle), the other eligible ones not selected. It
 // returns the first scheduler of the cycle's order, which the execute
 // stage follows. The stages' outputs (IssueOutputs), which nothing in the
 // SM reads, are set by setIssueOutputs for observers.
@@ -43,6 +45,10 @@ func (sm *SM) evalIssue(c uint64) int {
 	// launched (two_level may still drop warps from its active set).
 	idleEval := sm.cfg.Sched.Policy != config.PolicyTwoLevel
 	throttled := false
+	held := uint8(0)
+	if sm.mp != nil {
+		held = sm.mp.refusing()
+	}
 	for j := 0; j < ns; j++ {
 		s := (first + j) % ns
 		sm.chosen[s] = -1
@@ -57,6 +63,9 @@ func (sm *SM) evalIssue(c uint64) int {
 		}
 		if sm.pt != nil {
 			sm.pt.hold(s, &in.WarpReady, nw)
+		}
+		if held != 0 {
+			sm.memHold(s, c, held, &in.WarpReady, nw)
 		}
 		if idleEval && !in.WarpReady.AnyWords(nw) && !in.WarpLaunch.AnyWords(nw) {
 			continue // nothing ready, nothing launched: Eval would change nothing
@@ -279,11 +288,12 @@ func after(x, c uint64) uint64 {
 func (w *warp) refresh() {
 	w.invalidate()
 	sm := w.sm
-	w.sbUntil, w.sbCls, w.port, w.pipe = 0, sbFixed, false, uint8(pipethrottle.NumPipes)
+	w.sbUntil, w.sbCls, w.port, w.pipe, w.mpath = 0, sbFixed, false, uint8(pipethrottle.NumPipes), mpNone
 	if int(w.gpc) < len(sm.code) && w.gmask != 0 {
 		d := &sm.code[w.gpc]
 		w.port = d.usesPort
 		w.pipe = d.pipe
+		w.mpath = d.mpath
 		w.waitOn(d.srcR, w.rdy, w.rcls)
 		w.waitOn(d.dstR, w.rdy, w.rcls)
 		w.waitOn(d.srcP, w.prdy, w.pcls)

@@ -5,10 +5,14 @@
 package pipeline
 
 import (
+	"fmt"
 	"math/bits"
 
+	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/memsys"
+	"github.com/smsim/smsim/pipethrottle"
+	"github.com/smsim/smsim/rtl"
 	"github.com/smsim/smsim/unitcfg"
 )
 
@@ -51,9 +55,37 @@ type memPending struct {
 // (sm.mp.refusedState says which throttle the warp is in).
 var portRefused = &fault{kind: "port_refused"}
 
-// initMemPort builds the port for mem.model hier.
+// pickCarveout chooses the launch's shared-memory carveout (sm.carveout)
+// as the driver does: the smallest of l1.smem_carveouts that holds the
+// preference l1.smem_carveout_bytes and the shared memory of n resident
+// CTAs (config.L1.Carveout). A CTA that uses no shared memory needs none
+// of it (its reserved part included), so such a kernel keeps the
+// preference and the L1 the rest. When the largest carveout (or the fixed
+// one, without a list) holds fewer than n CTAs, fewer are resident; it
+// returns their number.
+func (sm *SM) pickCarveout(l1 config.L1, n int) (int, error) {
+	per := sm.smemSize + sm.reservedSmem
+	if sm.smemSize == 0 {
+		sm.carveout, _ = l1.Carveout(0)
+		return n, nil
+	}
+	cv, ok := l1.Carveout(n * per)
+	if !ok {
+		if n = cv / per; n < 1 {
+			return 0, &LaunchError{Field: "dynamic_smem", Msg: fmt.Sprintf("the CTA needs %d bytes of shared memory including %d reserved; the largest shared-memory carveout is %d bytes (l1.smem_carveout_bytes, l1.smem_carveouts)", per, sm.reservedSmem, cv)}
+		}
+		cv, _ = l1.Carveout(n * per)
+	}
+	sm.carveout = cv
+	return n, nil
+}
+
+// initMemPort builds the port for mem.model hier, its L1 the unified
+// storage less the launch's carveout.
 func (sm *SM) initMemPort() error {
-	pp, err := unitcfg.Port(sm.cfg)
+	cfg := sm.cfg
+	cfg.L1.SmemCarveoutBytes = sm.carveout
+	pp, err := unitcfg.Port(cfg)
 	if err != nil {
 		return err
 	}
@@ -255,6 +287,20 @@ func (sm *SM) memNext(c uint64) uint64 {
 	return never
 }
 
+// MetricNames lists the keys the report's metrics hold with mem.model
+// hier and pipe.throttle on (Nsight Compute names, dots included).
+func MetricNames() []string {
+	var out []string
+	for _, v := range (&memsys.Metrics{}).Values() {
+		out = append(out, v.Name)
+	}
+	out = append(out, "launch__shared_mem_config_size")
+	for _, v := range (&pipethrottle.Unit{}).Metrics() {
+		out = append(out, v.Name)
+	}
+	return out
+}
+
 // memMetrics returns the memory system's and the execution pipes'
 // counters by their Nsight names (nil with mem.model flat and
 // pipe.throttle off).
@@ -268,6 +314,7 @@ func (sm *SM) memMetrics() map[string]float64 {
 		for _, v := range m.Values() {
 			out[v.Name] = v.Value
 		}
+		out["launch__shared_mem_config_size"] = float64(sm.carveout)
 	}
 	if sm.pt != nil {
 		for _, v := range sm.pt.u.Metrics() {
@@ -275,4 +322,77 @@ func (sm *SM) memMetrics() map[string]float64 {
 		}
 	}
 	return out
+}
+
+// The memory port's paths, as a warp's next instruction needs them
+// (dinst.mpath): global and local accesses through the coalescer (lg),
+// shared ones through the banks, constant and parameter loads through the
+// constant cache. A generic access's path is its lanes': none here.
+const (
+	mpNone uint8 = iota
+	mpLG
+	mpShared
+	mpConst
+)
+
+// memPathOf is d's path (mpNone for anything but LD, ST and ATOM).
+func memPathOf(d *dinst) uint8 {
+	if d.cat != catLD && d.cat != catST && d.cat != catATOM {
+		return mpNone
+	}
+	switch d.space {
+	case isa.SpaceGlobal, isa.SpaceLocal:
+		return mpLG
+	case isa.SpaceShared:
+		return mpShared
+	case isa.SpaceConst, isa.SpaceParam:
+		return mpConst
+	}
+	return mpNone
+}
+
+// refusing returns the paths that take no request this cycle
+// (memsys.Port.Refuses before the cycle's Eval), one bit per path.
+func (mp *memPort) refusing() uint8 {
+	var r uint8
+	if mp.p.Refuses(memsys.SpaceGlobal) {
+		r |= 1 << mpLG
+	}
+	if mp.p.Refuses(memsys.SpaceShared) {
+		r |= 1 << mpShared
+	}
+	if mp.p.Refuses(memsys.SpaceConst) {
+		r |= 1 << mpConst
+	}
+	return r
+}
+
+// memHold takes out of scheduler s's ready vector the eligible warps whose
+// memory instruction the port would refuse this cycle (its path is in
+// held): they are throttled for the cycle (lg_throttle or mio_throttle, as
+// Nsight Compute counts a warp waiting for a full queue) and eligible
+// again the next, and the scheduler picks among the others. A warp whose
+// instruction would not reach the port (all lanes guarded off), or would
+// fault first (registers beyond setmaxnreg's), is left to issue.
+func (sm *SM) memHold(s int, c uint64, held uint8, ready *rtl.Bits, nw int) {
+	ns := len(sm.scheds)
+	for k := 0; k < nw; k++ {
+		for m := ready[k]; m != 0; m &= m - 1 {
+			b := bits.TrailingZeros64(m)
+			w := sm.slots[(k*64+b)*ns+s]
+			if w.mpath == mpNone || held&(1<<w.mpath) == 0 {
+				continue
+			}
+			d := &sm.code[w.gpc]
+			if d.bad != "" || int(d.regTop) > w.nreg || w.undefAny || w.gmask&w.guardMask(d) == 0 {
+				continue
+			}
+			ready[k] &^= 1 << uint(b)
+			st := StateMIOThrottle
+			if w.mpath == mpLG {
+				st = StateLGThrottle
+			}
+			sm.reclass(w, c, st, 0) // again the next cycle
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/smsim/smsim/config"
@@ -99,9 +100,16 @@ func TestSMSectorsByStride(t *testing.T) {
 // cycles per step and the report.
 func chaseRun(t *testing.T, cfg config.Config, lines, warm, warps int) (float64, *Report) {
 	t.Helper()
+	return chaseRunSmem(t, cfg, lines, warm, warps, 0)
+}
+
+// chaseRunSmem is chaseRun with smem bytes of dynamic shared memory per
+// CTA (which the chase does not touch: it only sizes the carveout).
+func chaseRunSmem(t *testing.T, cfg config.Config, lines, warm, warps int, smem uint32) (float64, *Report) {
+	t.Helper()
 	im := calibKernel(t, "chase.ptx")
 	size := lines * memsys.LineBytes
-	l := Launch{Entry: "chase", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{uint32(32 * warps), 1, 1},
+	l := Launch{Entry: "chase", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{uint32(32 * warps), 1, 1}, DynamicSmem: smem,
 		Buffers: []Buffer{{Param: "chase_param_0", Size: size}, {Param: "chase_param_1", Size: 64}},
 		Args:    map[string]uint64{"chase_param_2": uint64(lines), "chase_param_3": uint64(warm)}}
 	probe, err := New(cfg, im, l)
@@ -219,5 +227,112 @@ func TestSMPipeRates(t *testing.T) {
 		if r := float64(p.rate); got < 0.75*r || got > 1.25*r {
 			t.Errorf("%s: %.1f results/clk, pipe.%s = %d", p.name, got, p.name, p.rate)
 		}
+	}
+}
+
+// The launch picks the shared-memory carveout as the driver does
+// (l1.smem_carveouts): the smallest supported one that holds the resident
+// CTAs' shared memory, and the L1 data cache gets the rest. A one-warp
+// CTA with 1 KiB of dynamic shared memory (plus 1 KiB reserved) is
+// resident 32 times (sm.max_ctas): 64 KiB, a carveout of 64 KiB. A chase
+// over 200 KiB then thrashes the 192 KiB L1 that is left, where the whole
+// 256 KiB L1 of a kernel without shared memory holds it.
+func TestSMCarveoutAtLaunch(t *testing.T) {
+	cfg := h100Hier(t)
+	const lines = 1600 // 200 KiB
+	_, plain := chaseRunSmem(t, cfg, lines, 1, 1, 0)
+	_, smem := chaseRunSmem(t, cfg, lines, 1, 1, 1024)
+	const key = "launch__shared_mem_config_size"
+	if got := plain.Metrics[key]; got != 0 {
+		t.Errorf("no shared memory: carveout %v, want 0", got)
+	}
+	if got := smem.Metrics[key]; got != 64<<10 {
+		t.Errorf("32 CTAs of 2 KiB: carveout %v, want 65536", got)
+	}
+	const hr = "l1tex__t_sector_hit_rate.pct"
+	if got := plain.Metrics[hr]; got != 50 {
+		t.Errorf("200 KiB chase in a 256 KiB L1: hit rate %v%%, want 50 (the warm pass hits)", got)
+	}
+	if got := smem.Metrics[hr]; got != 0 {
+		t.Errorf("200 KiB chase in a 192 KiB L1: hit rate %v%%, want 0 (LRU thrashes)", got)
+	}
+
+	// A preference is a lower bound, rounded up to a supported size.
+	pref := cfg
+	pref.L1.SmemCarveoutBytes = 128 << 10
+	if _, rep := chaseRunSmem(t, pref, 16, 0, 1, 0); rep.Metrics[key] != 132<<10 {
+		t.Errorf("preference 128 KiB: carveout %v, want 132 KiB", rep.Metrics[key])
+	}
+
+	// Without the list the carveout is fixed and bounds the resident CTAs.
+	fixed := cfg
+	fixed.L1.SmemCarveouts = ""
+	fixed.L1.SmemCarveoutBytes = 4096
+	im := calibKernel(t, "chase.ptx")
+	l := Launch{Entry: "chase", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, DynamicSmem: 1024,
+		Buffers: []Buffer{{Param: "chase_param_0", Size: 128}, {Param: "chase_param_1", Size: 64}},
+		Args:    map[string]uint64{"chase_param_2": 1, "chase_param_3": 0}}
+	sm, err := New(fixed, im, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sm.MaxResidentCTAs(); n != 2 {
+		t.Errorf("a fixed 4 KiB carveout, CTAs of 2 KiB: %d resident, want 2", n)
+	}
+	fixed.L1.SmemCarveoutBytes = 0
+	_, err = New(fixed, im, l)
+	if le, ok := err.(*LaunchError); !ok || le.Field != "dynamic_smem" || !strings.Contains(le.Msg, "l1.smem_carveout_bytes") {
+		t.Errorf("a CTA with shared memory and no carveout: %v, want a dynamic_smem launch error naming l1.smem_carveout_bytes", err)
+	}
+}
+
+// A warp whose shared load the banks cannot take waits in mio_throttle,
+// as Nsight Compute counts a warp facing a full MIO queue, and the
+// scheduler picks among the others; it is not "not selected". 32 warps
+// each replay a 32-way conflicting load over and over: the banks are busy
+// all the time, and nearly every waiting warp-cycle is mio_throttle.
+// Without conflicts the banks take a load every cycle and mio_throttle is
+// rare.
+func TestSMMIOThrottleHoldsWarps(t *testing.T) {
+	cfg := h100Hier(t)
+	im := calibKernel(t, "smem.ptx")
+	run := func(stride int) *Report {
+		_, rep := runCalib(t, cfg, im, Launch{Entry: "smem_conflict", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{1024, 1, 1},
+			Buffers: []Buffer{{Param: "smem_conflict_param_0", Size: 8192}},
+			Args:    map[string]uint64{"smem_conflict_param_1": 64, "smem_conflict_param_2": uint64(stride)}})
+		return rep
+	}
+	conflict, free := run(32), run(1)
+	mio, ns := conflict.Stalls["mio_throttle"], conflict.Stalls["not_selected"]
+	if mio < 20*ns || mio < 500000 {
+		t.Errorf("32-way conflicts: mio_throttle %d, not_selected %d warp-cycles; want mio_throttle to dominate", mio, ns)
+	}
+	if m := free.Stalls["mio_throttle"]; m*20 > conflict.Stalls["mio_throttle"] {
+		t.Errorf("no conflicts: mio_throttle %d warp-cycles, against %d with 32-way conflicts", m, mio)
+	}
+}
+
+// Shared-memory bandwidth: 32 warps of conflict-free 16-byte loads keep
+// the banks playing a 128-byte wavefront nearly every cycle (the CUDA C++
+// Programming Guide's 128 B/clk/SM for compute capability 9.0), and a
+// 512-byte warp request is 4 wavefronts, the conflict-free minimum.
+func TestSMSharedBandwidth(t *testing.T) {
+	cfg := h100Hier(t)
+	im := calibKernel(t, "smem.ptx")
+	const threads, iters = 1024, 32
+	_, rep := runCalib(t, cfg, im, Launch{Entry: "smem_bw", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{threads, 1, 1},
+		Buffers: []Buffer{{Param: "smem_bw_param_0", Size: 4 * (64 + threads)}},
+		Args:    map[string]uint64{"smem_bw_param_1": iters}})
+	out := rep.Buffers["smem_bw_param_0"]
+	first, last := out[0], out[1]
+	for k := 1; k < threads/32; k++ {
+		first, last = min(first, out[2*k]), max(last, out[2*k+1])
+	}
+	bw := float64(threads*iters*8*16) / float64(last-first)
+	if bw < 110 || bw > 128 {
+		t.Errorf("shared-memory bandwidth %.1f B/clk, want 110..128", bw)
+	}
+	if wf := rep.Metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"]; wf != threads/32*iters*8*4 {
+		t.Errorf("%v wavefronts, want 4 per warp request (%d)", wf, threads/32*iters*8*4)
 	}
 }

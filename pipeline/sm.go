@@ -68,6 +68,7 @@ type SM struct {
 	totalSmem            int // %total_smem_size
 	reservedSmem         int
 	maxResident          int // CTAs resident at once
+	carveout             int // mem.model hier: the shared-memory carveout of the unified L1 (pickCarveout)
 
 	slots    []*warp // by slot; nil when free
 	pool     []*warp // warp objects by slot, reused
@@ -239,6 +240,11 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 	if n < 1 {
 		return nil, lerr("block", "not even one CTA fits the SM")
 	}
+	if cfg.Mem.Model == config.MemHier {
+		if n, err = sm.pickCarveout(cfg.L1, n); err != nil {
+			return nil, err
+		}
+	}
 	sm.maxResident = n
 	if err := sm.initRegPool(regs, nregValid); err != nil {
 		return nil, &LaunchError{Field: "config", Msg: err.Error(), Err: err}
@@ -275,6 +281,7 @@ func New(cfg config.Config, im *isa.Image, l Launch) (*SM, error) {
 		if d.cat == catALU {
 			d.pipe = uint8(pipethrottle.Classify(&d.in))
 		}
+		d.mpath = memPathOf(&d)
 		sm.code[pc] = d
 	}
 

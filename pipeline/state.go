@@ -18,7 +18,7 @@ const (
 	StateNoInstruction                     // waiting for the instruction fetch after a jump or at launch
 	StateMembar                            // waiting for its memory operations to complete (membar/fence)
 	StateDrain                             // exited, waiting for its stores to drain; or held at BPT.DRAIN until its earlier instructions complete
-	StateLGThrottle                        // its global/local memory instruction found no free memory port
+	StateLGThrottle                        // its global/local memory instruction found no free memory port, or (mem.model hier) the coalescer's queue full
 	StateMisc                              // any other reason
 	StateExited                            // all threads exited (not counted)
 	StateIdle                              // the warp slot holds no warp (counted per SM only)
@@ -28,7 +28,7 @@ const (
 	StateCpAsync                           // at cp.async.wait_group / wait_all, until its threads' copy groups complete
 	StateMbarrier                          // suspended in mbarrier.try_wait until the phase completes or the time limit passes
 	StateMathPipeThrottle                  // could issue, but its instruction's execution pipe has no room this cycle (pipe.throttle)
-	StateMIOThrottle                       // its shared, constant or parameter access was not taken by the memory port this cycle (mem.model hier)
+	StateMIOThrottle                       // its shared, constant or parameter access found the banks or the constant cache full, or was not taken by the memory port this cycle (mem.model hier)
 	numStates
 	StateEligible = numStates // internal: ready to issue
 )

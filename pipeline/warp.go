@@ -24,6 +24,7 @@ type warp struct {
 	sbCls       uint8
 	port        bool  // the next instruction needs a memory port
 	pipe        uint8 // the next instruction's execution pipe (pipethrottle.NumPipes: none)
+	mpath       uint8 // the next instruction's memory port path (mpNone: none)
 	state       WarpState
 	sched       int32 // scheduler index (slot % sched.count)
 	local       int32 // index within the scheduler (slot / sched.count)

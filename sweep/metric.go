@@ -53,6 +53,15 @@ func CheckMetric(m string) error {
 			}
 			t = f
 		case reflect.Map:
+			if path == "metrics" {
+				// Nsight Compute's names have dots: the rest of the path
+				// is the key.
+				key := strings.Join(segs[i:], ".")
+				if !slices.Contains(pipeline.MetricNames(), key) {
+					return fmt.Errorf("unknown metric %q: no metric %q (metrics: %s)", m, key, strings.Join(pipeline.MetricNames(), ", "))
+				}
+				return nil
+			}
 			if path == "stalls" && !slices.Contains(pipeline.StateNames(), seg) && seg != "idle" {
 				return fmt.Errorf("unknown metric %q: no stall state %q (states: %s)", m, seg, strings.Join(pipeline.StateNames(), ", "))
 			}
@@ -140,12 +149,18 @@ func metricValue(rep map[string]any, m string) (any, bool) {
 		return f(rep)
 	}
 	var cur any = rep
-	for _, seg := range strings.Split(m, ".") {
+	segs := strings.Split(m, ".")
+	for i := 0; i < len(segs); i++ {
+		seg := segs[i]
 		switch v := cur.(type) {
 		case map[string]any:
 			x, ok := v[seg]
 			if !ok {
-				return nil, false
+				// A key with dots (metrics' Nsight names) takes the rest.
+				if x, ok = v[strings.Join(segs[i:], ".")]; !ok {
+					return nil, false
+				}
+				i = len(segs)
 			}
 			cur = x
 		case []any:

@@ -238,6 +238,11 @@ func TestCheckMetric(t *testing.T) {
 		{"warps.x.instructions", false},
 		{"cycles.low", false},
 		{"regpool.ctas", false},
+		{"metrics.l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", true},
+		{"metrics.launch__shared_mem_config_size", true},
+		{"metrics.smsp__inst_executed_pipe_fma.sum", true},
+		{"metrics.l1tex__data_bank_conflicts.sum", false},
+		{"metrics", false},
 	}
 	for _, tc := range tests {
 		err := CheckMetric(tc.metric)
@@ -300,4 +305,45 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("a spec without workloads")
 		}
 	})
+}
+
+// A metric path reaches a report key with dots (Nsight Compute's names
+// under metrics) as the rest of the path.
+func TestMetricValueDottedKey(t *testing.T) {
+	rep := decodeReport(`{"cycles": 7, "metrics": {"lts__t_sector_hit_rate.pct": 12.5, "dram__bytes_read.sum": 64}, "warps": [{"instructions": 3}]}`)
+	for m, want := range map[string]float64{
+		"cycles":                             7,
+		"metrics.lts__t_sector_hit_rate.pct": 12.5,
+		"metrics.dram__bytes_read.sum":       64,
+		"warps.0.instructions":               3,
+	} {
+		got, ok := metricFloat(rep, m)
+		if !ok || got != want {
+			t.Errorf("%s = %v, %v; want %v", m, got, ok, want)
+		}
+	}
+	for _, m := range []string{"metrics.dram__bytes_read", "metrics.nope.sum", "cycles.x"} {
+		if v, ok := metricValue(rep, m); ok {
+			t.Errorf("%s = %v, want missing", m, v)
+		}
+	}
+}
+
+// Every study in studies/ is a valid spec: its kernels exist, its axes
+// are config keys, its metrics and plots check.
+func TestStudiesLoad(t *testing.T) {
+	specs, err := filepath.Glob(filepath.Join("..", "studies", "*.yaml"))
+	if err != nil || len(specs) == 0 {
+		t.Fatalf("no studies: %v", err)
+	}
+	for _, p := range specs {
+		s, err := Load(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if pts, err := s.Points(); err != nil || len(pts) == 0 {
+			t.Errorf("%s: %d points, %v", p, len(pts), err)
+		}
+	}
 }

@@ -5,7 +5,8 @@
 //	smsim cosim --all
 //	smsim cosim --from-kernel examples/demo_collatz.ptx --grid 4 --block 128
 //	smsim cosim --unit warp_sched --set sched.policy=two_level --vcd out/
-//	smsim cosim --sm cosim/testdata/sm/sm_diverge.ptx --preset small --block 80 --buf ...
+//	smsim cosim --sm cosim/testdata/sm/sm_diverge.ptx --preset small --block 80 --buf ... [--vcd out/]
+//	smsim cosim --sm --random 500 --seed 7 --preset small --set sched.policy=gto
 //
 // Exit status: 0 when every cycle matched, 1 on a mismatch or when the RTL
 // side failed (build, crash, hang, protocol), 2 on bad input.
@@ -38,13 +39,20 @@ func cosimCommand() *cli.Command {
 			"the unit saw in a full-SM run of the kernel (run flags as for `smsim run`). The unit's parameters\n" +
 			"come from the configuration (--preset, --config, --set); --all runs every unit at each of its\n" +
 			"standard parameter sets. Units: " + strings.Join(cosim.UnitNames(), ", ") + ".\n" +
+			"With --sm KERNEL.ptx: the whole SM, the Go SM against the Verilated sm_top (docs/sm-rtl.md); at the\n" +
+			"first mismatch its waveforms (Go and Verilator VCDs, both side by side, a GTKWave save file) go into\n" +
+			"--vcd DIR, else a temporary directory the report names.\n" +
+			"With --sm --random N (no KERNEL): N constrained-random programs (package randprog; features: the\n" +
+			"RTL's preset, derived from CheckSM, or --features), program i with seed randprog.Seed(--seed, i);\n" +
+			"it stops at the first failure, writes that program (.ptx, buffers, .sh) to a new temporary directory\n" +
+			"and prints the seed and the `smsim cosim --sm FILE ...` command that re-runs it (docs/sm-rtl.md section 7).\n" +
 			"Exit status: 0 no mismatch, 1 mismatch or RTL failure, 2 bad input.",
 		Flags: append(append([]cli.Flag{
 			&cli.StringFlag{Name: "unit", Usage: "the unit to cosimulate: " + strings.Join(cosim.UnitNames(), ", ")},
 			&cli.BoolFlag{Name: "all", Usage: "every unit at each of its standard parameter sets"},
 			&cli.StringFlag{Name: "cycles", Value: "100000", Usage: "cycles of random stimulus per unit"},
-			&cli.StringFlag{Name: "seed", Value: "1", Usage: "seed of the random stimulus (with --from-kernel: run.seed)"},
-			&cli.StringFlag{Name: "vcd", Usage: "write the waveforms of the whole run into this directory (default: only on a mismatch, into a temporary directory)"},
+			&cli.StringFlag{Name: "seed", Value: "1", Usage: "seed of the random stimulus (with --from-kernel: run.seed; with --sm --random: of the program series)"},
+			&cli.StringFlag{Name: "vcd", Usage: "write the waveforms of the whole run into this directory (default: only on a mismatch, into a temporary directory); with --sm: the waveforms of a mismatch (the 64 cycles before it and 8 after) go there"},
 			&cli.StringFlag{Name: "from-kernel", Usage: "record the unit's inputs from a full-SM run of this kernel (.ptx, disassembly or image) and replay them"},
 			&cli.StringFlag{Name: "batch", Value: "4096", Usage: "cycles per harness message"},
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "how long to wait for each harness reply"},
@@ -52,7 +60,7 @@ func cosimCommand() *cli.Command {
 			&cli.StringFlag{Name: "rtl-dir", Usage: "build the RTL from this directory instead of verilog/rtl (e.g. a modified copy)"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only mismatches and errors"},
 			&cli.BoolFlag{Name: "sm", Usage: "cosimulate the whole SM on KERNEL.ptx: the Go SM and the Verilated sm_top in lockstep (docs/sm-rtl.md; run flags as for `smsim run`)"},
-		}, configFlags()...), launchFlags()...),
+		}, append(configFlags(), randomFlags()...)...), launchFlags()...),
 		Action: cosimAction,
 	}
 }
@@ -79,6 +87,9 @@ type job struct {
 }
 
 func cosimAction(c *cli.Context) error {
+	if c.IsSet("random") || c.IsSet("features") {
+		return smRandomAction(c)
+	}
 	if c.Bool("sm") {
 		return smCosimAction(c)
 	}
@@ -284,7 +295,9 @@ func sanitize(s string) string {
 
 // smCosimAction runs `smsim cosim --sm KERNEL.ptx`: the SM lockstep
 // (cosim.RunSM). A kernel or launch outside the RTL's subset is bad input
-// (exit 2); a mismatch or unequal buffers exit 1.
+// (exit 2); a mismatch or unequal buffers exit 1. A mismatch writes its
+// waveforms into --vcd DIR (default: a temporary directory), which the
+// report names.
 func smCosimAction(c *cli.Context) error {
 	for _, f := range []string{"unit", "all", "from-kernel"} {
 		if c.IsSet(f) {
@@ -303,7 +316,7 @@ func smCosimAction(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
-	res, err := cosim.RunSM(ctx, cosim.SMOptions{Config: spec.cfg, Image: im, Launch: spec.launch, Harness: h})
+	res, err := cosim.RunSM(ctx, cosim.SMOptions{Config: spec.cfg, Image: im, Launch: spec.launch, Harness: h, VCDDir: c.String("vcd")})
 	var ue *cosim.UnsupportedError
 	switch {
 	case errors.As(err, &ue), pipeline.IsLaunchError(err):

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,5 +24,61 @@ func TestCosimSMRefuses(t *testing.T) {
 	code, _, stderr = smsim(t, "cosim", "--sm", "--unit", "warp_sched", k)
 	if code != 2 || !strings.Contains(stderr, "--sm and --unit exclude each other") {
 		t.Fatalf("--unit: exit %d: %s", code, stderr)
+	}
+}
+
+// TestCosimSMMismatchVCD: `cosim --sm --vcd DIR` over a mutated copy of
+// the SM RTL (the writeback latency one cycle short, as cosim's
+// TestSMLockstepCatchesMutant, sharing its directory and so its builds)
+// exits 1 with the report, and writes the waveforms of the mismatch into
+// DIR: the Go SM's VCD, the bench's VCD, both side by side and the
+// GTKWave save file, which the report names.
+func TestCosimSMMismatchVCD(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the Verilated SM")
+	}
+	root := repoRoot(t)
+	dir := filepath.Join(root, "verilog", "build", "mutants", "sm_writeback_lat", "rtl")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(filepath.Join(root, "verilog", "rtl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join(root, "verilog", "rtl", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "sm_writeback.sv" {
+			old := "32'(push_lat_i) == k + 1"
+			if bytes.Count(data, []byte(old)) != 1 {
+				t.Fatalf("mutation site %q not found", old)
+			}
+			data = bytes.Replace(data, []byte(old), []byte("32'(push_lat_i) == k"), 1)
+		}
+		p := filepath.Join(dir, e.Name())
+		if cur, err := os.ReadFile(p); err != nil || !bytes.Equal(cur, data) {
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	k := filepath.Join("..", "..", "cosim", "testdata", "sm", "sm_affine.ptx")
+	vcdDir := t.TempDir()
+	code, _, stderr := smsim(t, "cosim", "--sm", "--preset", "small", "--block", "64", "--buf", "0=256", "--buf", "1=256", "--arg", "2=5", "--rtl-dir", dir, "--vcd", vcdDir, k)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	for _, s := range []string{"SM mismatch at cycle", "sm_top.u_writeback_", "issue history", "gtkwave " + filepath.Join(vcdDir, "sm_top.gtkw")} {
+		if !strings.Contains(stderr, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, stderr)
+		}
+	}
+	for _, f := range []string{"sm_top.go.vcd", "sm_top.rtl.vcd", "sm_top.compare.vcd", "sm_top.gtkw"} {
+		if st, err := os.Stat(filepath.Join(vcdDir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
 }

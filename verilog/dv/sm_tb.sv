@@ -6,16 +6,19 @@
 // once, +smem_size= +smem_stride= a CTA's shared memory and the distance
 // between two CTA slots' shared memory), serves the fetch, constant and memory
 // ports from behavioural memories with the flat model's timing (read and
-// written at issue), and prints one record per cycle on stdout for the
-// Go side, which steps the Go SM beside it and compares:
+// written at issue), and hands one record per cycle to sm_main.cpp, which
+// writes the binary record stream (docs/sm-rtl.md section 4) for the Go
+// side; the Go side steps the Go SM beside it and compares. A record is
+// RecFields values in this order (DPI-C sm_rec_field, one call each):
 //
-//   C <cycle> {I <valid> <warp> <pc> <op> <mask> <exec>}*NumSched
-//             {W <valid> <warp> <pc> <count>}*NumSched {P <pc> <mask>}*NumWarps
-//             {L <valid> <op> <space> <warp> <mask> <size> <tag> <addr>*32}*NumSched
-//   D <cycle>                      the run ended (done_o) at that cycle
+//   per scheduler  I: valid warp pc op mask exec
+//   per scheduler  W: valid warp pc count
+//   per warp slot  P: pc mask
+//   per scheduler  L: valid op space warp mask size tag addr[0..31]
 //
-// (hex fields). At the end it writes global memory [+dump_lo, +dump_hi)
-// to +dump= and finishes; +max_cycles= bounds a run that does not end.
+// At the end (done_o, or +max_cycles=) it ends the stream (sm_rec_done),
+// prints "sm_tb: done at cycle N", writes global memory [+dump_lo,
+// +dump_hi) to +dump= and finishes.
 module sm_tb #(
   parameter int unsigned NumWarps    = 8,
   parameter int unsigned NumSched    = 2,
@@ -215,30 +218,60 @@ module sm_tb #(
     end
   end
 
-  // The per-cycle record, sampled before the edge.
+  // The per-cycle record, sampled before the edge, through DPI-C into
+  // sm_main.cpp (sm_rec_*), which keeps the stream's format. To add a
+  // field: call sm_rec_field for it at its place in the order below,
+  // raise RecFields, and read it at the same place on the Go side
+  // (cosim/sm.go, smRecFields and smFromFields; docs/sm-rtl.md section 4).
+  localparam int unsigned RecFields = NumSched * 6 + NumSched * 4 + NumWarps * 2 + NumSched * (7 + 32);
+  import "DPI-C" function bit sm_rec_open(input int unsigned nsched, input int unsigned nwarps,
+                                          input int unsigned nfields);
+  import "DPI-C" function void sm_rec_cycle(input int unsigned cyc);
+  import "DPI-C" function void sm_rec_field(input longint unsigned v);
+  import "DPI-C" function void sm_rec_end();
+  import "DPI-C" function void sm_rec_done(input int unsigned cyc);
+
+  bit rec_on;
+  initial rec_on = sm_rec_open(NumSched, NumWarps, RecFields);
+
   always_ff @(posedge clk_i) begin
     if (launched_q) begin
       if (done || 64'(cycle) >= max_cycles) begin
-        $display("D %0h", cycle);
+        sm_rec_done(cycle);
+        $display("sm_tb: done at cycle %0d", cycle);
         if (dump_f != "" && dump_hi > dump_lo) $writememh(dump_f, gmem, dump_lo, dump_hi - 1);
         $finish;
-      end else begin
-        string line;
-        line = $sformatf("C %0h", cycle);
-        for (int s = 0; s < NumSched; s++)
-          line = {line, $sformatf(" I %0h %0h %0h %0h %0h %0h", issue_valid[s], issue_warp[s],
-                                  issue_pc[s], issue_op[s], issue_mask[s], issue_exec[s])};
-        for (int s = 0; s < NumSched; s++)
-          line = {line, $sformatf(" W %0h %0h %0h %0h", wb_valid[s], wb_warp[s], wb_pc[s],
-                                  wb_count[s])};
-        for (int w = 0; w < NumWarps; w++)
-          line = {line, $sformatf(" P %0h %0h", warp_pc[w], warp_mask[w])};
+      end else if (rec_on) begin
+        sm_rec_cycle(cycle);
         for (int s = 0; s < NumSched; s++) begin
-          line = {line, $sformatf(" L %0h %0h %0h %0h %0h %0h %0h", lsu_valid[s], lsu_op[s],
-                                  lsu_space[s], lsu_warp[s], lsu_mask[s], lsu_size[s], lsu_tag[s])};
-          for (int l = 0; l < 32; l++) line = {line, $sformatf(" %0h", lsu_addr[s][l])};
+          sm_rec_field(64'(issue_valid[s]));
+          sm_rec_field(64'(issue_warp[s]));
+          sm_rec_field(64'(issue_pc[s]));
+          sm_rec_field(64'(issue_op[s]));
+          sm_rec_field(64'(issue_mask[s]));
+          sm_rec_field(64'(issue_exec[s]));
         end
-        $display("%s", line);
+        for (int s = 0; s < NumSched; s++) begin
+          sm_rec_field(64'(wb_valid[s]));
+          sm_rec_field(64'(wb_warp[s]));
+          sm_rec_field(64'(wb_pc[s]));
+          sm_rec_field(64'(wb_count[s]));
+        end
+        for (int w = 0; w < NumWarps; w++) begin
+          sm_rec_field(64'(warp_pc[w]));
+          sm_rec_field(64'(warp_mask[w]));
+        end
+        for (int s = 0; s < NumSched; s++) begin
+          sm_rec_field(64'(lsu_valid[s]));
+          sm_rec_field(64'(lsu_op[s]));
+          sm_rec_field(64'(lsu_space[s]));
+          sm_rec_field(64'(lsu_warp[s]));
+          sm_rec_field(64'(lsu_mask[s]));
+          sm_rec_field(64'(lsu_size[s]));
+          sm_rec_field(64'(lsu_tag[s]));
+          for (int l = 0; l < 32; l++) sm_rec_field(lsu_addr[s][l]);
+        end
+        sm_rec_end();
       end
     end
   end

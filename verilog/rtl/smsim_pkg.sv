@@ -158,4 +158,20 @@ package smsim_pkg;
     StallNotSelected = 10    // config.StallStates()[10] "not_selected"
   } stall_class_e;
 
+  // pipe_throttle: the execution pipes (pipethrottle.Pipe; req_pipe_i, the bit of
+  // pipe_ready_o, the index of inst_executed_q), and their number.
+  typedef enum int unsigned {
+    PipeFp32  = 0,    // pipethrottle.Pipe.String()[0] "fp32"
+    PipeInt32 = 1,    // pipethrottle.Pipe.String()[1] "int32"
+    PipeImad  = 2,    // pipethrottle.Pipe.String()[2] "imad"
+    PipeFp64  = 3,    // pipethrottle.Pipe.String()[3] "fp64"
+    PipeSfu   = 4,    // pipethrottle.Pipe.String()[4] "sfu"
+    PipeCvt   = 5     // pipethrottle.Pipe.String()[5] "cvt"
+  } pipe_e;
+
+  // pipe_throttle: the results of one warp instruction (a pipe's cost is this
+  // times NumPorts).
+  localparam int unsigned WarpLanes = 32;  // pipethrottle.WarpLanes
+  localparam int unsigned NumPipes  = 6;   // pipethrottle.NumPipes
+
 endpackage

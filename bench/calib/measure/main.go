@@ -433,6 +433,22 @@ func chainFile(path string, offs []uint64, base uint64) int {
 	return size
 }
 
+// warpsSpan is the cycles from the first warp's start to the last warp's
+// end of a kernel that writes each warp's start and end %clock64 low
+// words to out[2w] and out[2w+1] (pipes.cu, smem.cu: smem_bw).
+func warpsSpan(out []uint32, warps int) uint32 {
+	first, last := out[0], out[1]
+	for k := 1; k < warps; k++ {
+		if int32(out[2*k]-first) < 0 {
+			first = out[2*k]
+		}
+		if int32(out[2*k+1]-last) > 0 {
+			last = out[2*k+1]
+		}
+	}
+	return last - first
+}
+
 func smLines(cfg config.Config, tmp string) {
 	const src = "sm"
 	hp, err := unitcfg.MemSys(cfg)
@@ -504,6 +520,15 @@ func smLines(cfg config.Config, tmp string) {
 		// number of replay cycles up to that rounding.
 		add(src, name, math.Round(c-base), pub, exact, fmt.Sprintf("%.2f cycles/load, conflict-free %.2f", c, base))
 	}
+	// Bandwidth: up to 32 warps, each 8 independent conflict-free 16-byte
+	// loads a step (512 bytes, 4 wavefronts a warp request).
+	{
+		const iters = 32
+		n := min(1024, cfg.SM.MaxThreadsPerCTA, cfg.SM.MaxWarps*32)
+		w, _ := run("smem.ptx", "smem_bw", "0", "--block", u(n), "--buf", "0="+u(4*(64+n)), "--arg", "1="+u(iters))
+		add(src, "shared-memory bandwidth (B/clk/SM)", float64(n*iters*8*16)/float64(warpsSpan(w, n/32)), pubSmemBW, bw,
+			fmt.Sprintf("%d threads x %d steps x 8 ld.shared.v4", n, iters))
+	}
 
 	for _, s := range []int{1, 2, 4, 8} {
 		const reps = 64
@@ -524,16 +549,7 @@ func smLines(cfg config.Config, tmp string) {
 	for q := pipethrottle.Pipe(0); q < pipethrottle.NumPipes; q++ {
 		n := min(threads, cfg.SM.MaxThreadsPerCTA, cfg.SM.Regfile/128) // up to 80 registers a thread (fp64)
 		w, _ := run("pipes.ptx", "pipe_"+q.String(), "0", "--block", u(n), "--buf", "0="+u(4*(64+n)), "--arg", "1="+u(iters))
-		first, last := w[0], w[1]
-		for k := 1; k < n/32; k++ {
-			if int32(w[2*k]-first) < 0 {
-				first = w[2*k]
-			}
-			if int32(w[2*k+1]-last) > 0 {
-				last = w[2*k+1]
-			}
-		}
-		add(src, fmt.Sprintf("%s pipe throughput (results/clk/SM)", q), float64(n*iters*64)/float64(last-first), scaled(cfg, pubPipe[q]), bw,
+		add(src, fmt.Sprintf("%s pipe throughput (results/clk/SM)", q), float64(n*iters*64)/float64(warpsSpan(w, n/32)), scaled(cfg, pubPipe[q]), bw,
 			fmt.Sprintf("%d threads x 32 chains x 2", n))
 	}
 

@@ -14,6 +14,13 @@ clock_timer_35f4a3c0a6dd_PARAMS := NumWarps=5 NumPorts=3 MHz=7 ClockStartLo=1234
 clock_timer_f4ce3216c605_PARAMS := NumWarps=64 NumPorts=4 MHz=1755 ClockStartLo=0 ClockStartHi=0 ResolutionNsLo=32 ResolutionNsHi=0 TimerStartNsLo=0 TimerStartNsHi=0
 clock_timer_984f9942f71d_PARAMS := NumWarps=8 NumPorts=2 MHz=1000 ClockStartLo=0 ClockStartHi=0 ResolutionNsLo=1 ResolutionNsHi=0 TimerStartNsLo=0 TimerStartNsHi=0
 
+UNITS += coalescer
+coalescer_RTL := smsim_pkg.sv coalescer.sv
+coalescer_SETS := 932f77e4b052
+coalescer_AREA_SETS := 932f77e4b052
+coalescer_SYNTH := 
+coalescer_932f77e4b052_PARAMS := 
+
 UNITS += perf_mon
 perf_mon_RTL := smsim_pkg.sv perf_mon.sv
 perf_mon_SETS := aa4da0692298 332c7cdb7c5d
@@ -23,6 +30,14 @@ perf_mon_aa4da0692298_PARAMS := NumPorts=4 Counter0=1 Counter1=2 Counter2=131 Co
 perf_mon_332c7cdb7c5d_PARAMS := NumPorts=1 Counter0=3843 Counter1=84 Counter2=1 Counter3=0 Counter4=2 Counter5=52 Counter6=524291 Counter7=148
 perf_mon_061c9b41e642_PARAMS := NumPorts=4 Counter0=1 Counter1=2 Counter2=19 Counter3=35 Counter4=67 Counter5=131 Counter6=259 Counter7=515
 
+UNITS += pipe_throttle
+pipe_throttle_RTL := smsim_pkg.sv pipe_throttle.sv
+pipe_throttle_SETS := e22505ea6a92 37608ad08593
+pipe_throttle_AREA_SETS := e22505ea6a92
+pipe_throttle_SYNTH := 
+pipe_throttle_e22505ea6a92_PARAMS := NumPorts=4 RateFp32=128 RateInt32=64 RateImad=64 RateFp64=64 RateSfu=16 RateCvt=16
+pipe_throttle_37608ad08593_PARAMS := NumPorts=3 RateFp32=100 RateInt32=7 RateImad=96 RateFp64=1 RateSfu=1024 RateCvt=33
+
 UNITS += reg_pool
 reg_pool_RTL := smsim_pkg.sv reg_pool.sv
 reg_pool_SETS := 42083de289ca cd3d95cc8826
@@ -30,6 +45,14 @@ reg_pool_AREA_SETS := cd3d95cc8826
 reg_pool_SYNTH := -noshare
 reg_pool_42083de289ca_PARAMS := NumCTAs=32 NumPorts=4 AllocGranularity=8 MaxThreadsPerCTA=1024 MaxRegsPerThread=256 Regfile=65536 RegAllocUnit=256
 reg_pool_cd3d95cc8826_PARAMS := NumCTAs=2 NumPorts=2 AllocGranularity=8 MaxThreadsPerCTA=256 MaxRegsPerThread=256 Regfile=65536 RegAllocUnit=256
+
+UNITS += smem_banks
+smem_banks_RTL := smsim_pkg.sv smem_banks.sv
+smem_banks_SETS := cbbe78b7953c f3b386462290
+smem_banks_AREA_SETS := cbbe78b7953c
+smem_banks_SYNTH := 
+smem_banks_cbbe78b7953c_PARAMS := Banks=32 BankBytes=4
+smem_banks_f3b386462290_PARAMS := Banks=16 BankBytes=8
 
 UNITS += trap_unit
 trap_unit_RTL := smsim_pkg.sv trap_unit.sv
