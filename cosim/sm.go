@@ -125,13 +125,23 @@ func SMParams(cfg config.Config) []Param {
 		{"MaxPreds", smMaxPreds},
 		{"LatAlu", lat(cfg.Lat.ALU)},
 		{"LatMul", lat(cfg.Lat.Mul)},
+		{"LatDiv", lat(cfg.Lat.Div)},
 		{"LatSReg", lat(cfg.Lat.SReg)},
 		{"LatParam", lat(cfg.Lat.Param)},
 		{"LatGlobal", lat(cfg.Lat.Global)},
 		{"LatBranch", lat(cfg.Lat.Branch)},
 		{"LatFetch", lat(cfg.Lat.Fetch)},
+		{"LatShared", lat(cfg.Lat.Shared)},
+		{"LatBarrier", lat(cfg.Lat.Barrier)},
+		{"SmemBytes", max(cfg.SM.SmemBytes, 1)},
+		{"LatLocal", lat(cfg.Lat.Local)},
+		{"LocalBytes", max(cfg.SM.LocalBytes, 1)},
 		{"GlobalPorts", cfg.Mem.GlobalPorts},
 		{"Policy", int(pol)},
+		{"MaxCtas", cfg.SM.MaxCTAs},
+		{"TwoLevelActive", max(cfg.Sched.TwoLevelActive, 1)},
+		{"SmId", cfg.SM.ID},
+		{"NSmId", cfg.SM.Count},
 		{"GlobalBytes", int(cfg.SM.GlobalBytes)},
 	}
 }
@@ -211,12 +221,21 @@ func RunSM(ctx context.Context, o SMOptions) (*SMResult, error) {
 	if maxCycles == 0 {
 		maxCycles = 1000000
 	}
-	threads := o.Launch.Block[0]
+	bl, gr := o.Launch.Block, o.Launch.Grid
+	rs := sm.ReservedSmem() // the CTA's user region [0, Begin), its allocation [0, End)
+	cl, explicit := sm.ClusterShape()
+	threads := bl[0] * bl[1] * bl[2]
 	args := []string{
 		"+code=" + filepath.Join(dir, "code.hex"), "+consts=" + filepath.Join(dir, "consts.hex"),
 		"+param=" + filepath.Join(dir, "param.hex"), "+global=" + filepath.Join(dir, "global.hex"),
 		fmt.Sprintf("+entry=%d", k.PC), fmt.Sprintf("+nthreads=%d", threads),
 		fmt.Sprintf("+nwarps=%d", (threads+31)/32), fmt.Sprintf("+max_cycles=%d", maxCycles),
+		fmt.Sprintf("+ntid_x=%d", bl[0]), fmt.Sprintf("+ntid_y=%d", bl[1]), fmt.Sprintf("+ntid_z=%d", bl[2]),
+		fmt.Sprintf("+nctaid_x=%d", gr[0]), fmt.Sprintf("+nctaid_y=%d", gr[1]), fmt.Sprintf("+nctaid_z=%d", gr[2]),
+		fmt.Sprintf("+nctas=%d", uint64(gr[0])*uint64(gr[1])*uint64(gr[2])), fmt.Sprintf("+max_ctas=%d", sm.MaxResidentCTAs()),
+		fmt.Sprintf("+smem_size=%d", rs.Begin), fmt.Sprintf("+smem_stride=%d", rs.End),
+		fmt.Sprintf("+dyn_smem=%d", o.Launch.DynamicSmem), fmt.Sprintf("+explicit_cluster=%d", b2i(explicit)),
+		fmt.Sprintf("+ncluster_x=%d", cl[0]), fmt.Sprintf("+ncluster_y=%d", cl[1]), fmt.Sprintf("+ncluster_z=%d", cl[2]),
 		fmt.Sprintf("+dump_lo=%d", lo), fmt.Sprintf("+dump_hi=%d", hi),
 		"+dump=" + filepath.Join(dir, "dump.hex"),
 	}
@@ -586,4 +605,11 @@ func compareSMBuffers(sm *pipeline.SM, l pipeline.Launch, dump string, lo uint64
 		}
 	}
 	return diffs, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

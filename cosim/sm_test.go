@@ -55,8 +55,15 @@ func u32s(vs ...uint32) []byte {
 
 // smCases are the lockstep's kernels at the small preset: straight-line
 // code over two warps, a divergent early return over three warps (the
-// last one partial), and examples/bench_intloop's loop over all eight
-// warp slots.
+// last one partial), examples/bench_intloop's loop over all eight warp
+// slots, a 3-D grid of twelve 3-D CTAs of two warps (the second
+// partial), four resident at once, retiring out of order, and five CTAs
+// of three warps exchanging shared memory between barriers (two
+// resident at once, some threads exiting before the last barrier), and
+// the ALU's integer operations on edge cases (sm_intops), and the special
+// registers of the lane and the launch with dynamic shared memory
+// (sm_sreg), and __syncthreads in divergent code (sm_bardiv: each warp's
+// lanes arrive at two bar.sync instructions).
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -68,6 +75,19 @@ func smCases(t *testing.T) []SMOptions {
 	}
 	affine := smKernel(t, "sm_affine")
 	diverge := smKernel(t, "sm_diverge")
+	grid := smKernel(t, "sm_grid")
+	smem := smKernel(t, "sm_smem")
+	intops := smKernel(t, "sm_intops")
+	sreg := smKernel(t, "sm_sreg")
+	bardiv := smKernel(t, "sm_bardiv")
+	edge := []uint32{0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 3, 5, 31, 32, 33, 63, 64, 0xfffffffe, 0x12345678, 0x9abcdef0}
+	ops := make([]uint32, 64)
+	for i := range ops {
+		ops[i] = uint32(i)*0x9e3779b9 ^ uint32(i)<<7
+		if i < len(edge) {
+			ops[i] = edge[i]
+		}
+	}
 	src, err := os.ReadFile(filepath.Join("..", "examples", "bench_intloop.ptx"))
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +112,30 @@ func smCases(t *testing.T) []SMOptions {
 			Args:    map[string]uint64{loop.Kernels[0].Params[1].Name: 20},
 			Buffers: []pipeline.Buffer{{Param: loop.Kernels[0].Params[0].Name, Size: 1024}},
 		}},
+		{Config: cfg, Image: grid, Launch: pipeline.Launch{
+			Entry: grid.Kernels[0].Name, Grid: [3]uint32{3, 2, 2}, Block: [3]uint32{12, 2, 2},
+			Args:    map[string]uint64{grid.Kernels[0].Params[1].Name: 1000},
+			Buffers: []pipeline.Buffer{{Param: grid.Kernels[0].Params[0].Name, Size: 12 * 48 * 4}},
+		}},
+		{Config: cfg, Image: smem, Launch: pipeline.Launch{
+			Entry: smem.Kernels[0].Name, Grid: [3]uint32{5, 1, 1}, Block: [3]uint32{80, 1, 1},
+			Args:    map[string]uint64{smem.Kernels[0].Params[2].Name: 70},
+			Buffers: []pipeline.Buffer{{Param: smem.Kernels[0].Params[0].Name, Size: 5 * 80 * 4}, {Param: smem.Kernels[0].Params[1].Name, Size: 5 * 80 * 8}},
+		}},
+		{Config: cfg, Image: intops, Launch: pipeline.Launch{
+			Entry: intops.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{64, 1, 1},
+			Buffers: []pipeline.Buffer{{Param: intops.Kernels[0].Params[0].Name, Size: 64 * 40 * 4}, {Param: intops.Kernels[0].Params[1].Name, Size: 64 * 12 * 8},
+				{Param: intops.Kernels[0].Params[2].Name, Size: 256, Init: u32s(ops...)}},
+		}},
+		{Config: cfg, Image: sreg, Launch: pipeline.Launch{
+			Entry: sreg.Kernels[0].Name, Grid: [3]uint32{3, 1, 1}, Block: [3]uint32{40, 1, 1}, DynamicSmem: 160,
+			Buffers: []pipeline.Buffer{{Param: sreg.Kernels[0].Params[0].Name, Size: 3 * 40 * 12 * 4}},
+		}},
+		{Config: cfg, Image: bardiv, Launch: pipeline.Launch{
+			Entry: bardiv.Kernels[0].Name, Grid: [3]uint32{2, 1, 1}, Block: [3]uint32{96, 1, 1},
+			Args:    map[string]uint64{bardiv.Kernels[0].Params[1].Name: 7},
+			Buffers: []pipeline.Buffer{{Param: bardiv.Kernels[0].Params[0].Name, Size: 2 * 96 * 4}},
+		}},
 	}
 }
 
@@ -115,14 +159,18 @@ func smExamples(t *testing.T) []SMOptions {
 			t.Logf("example %s: %v", e.Name, err)
 			continue
 		}
+		if _, err := pipeline.New(o.Config, o.Image, o.Launch); err != nil {
+			t.Logf("example %s: its launch does not fit the small preset: %v", e.Name, err)
+			continue
+		}
 		out = append(out, o)
 	}
 	return out
 }
 
 // TestSMLockstep cosimulates the Go SM and the Verilated SM on real
-// kernels under lrr and gto: zero mismatches, equal buffers. It runs
-// smCases and every example the RTL's subset takes (div_nested so far).
+// kernels under lrr, gto and two_level: zero mismatches, equal buffers.
+// It runs smCases and every example the RTL's subset takes.
 func TestSMLockstep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the Verilated SM")
@@ -132,7 +180,7 @@ func TestSMLockstep(t *testing.T) {
 		t.Error("no example runs on the SM RTL")
 	}
 	var cases []SMOptions
-	for _, pol := range []config.SchedPolicy{config.PolicyLRR, config.PolicyGTO} {
+	for _, pol := range []config.SchedPolicy{config.PolicyLRR, config.PolicyGTO, config.PolicyTwoLevel} {
 		for _, o := range append(smCases(t), exs...) {
 			o.Config.Sched.Policy = pol
 			cases = append(cases, o)
@@ -291,7 +339,7 @@ func TestCheckSMRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := []byte(".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\ndiv.u32 %r2, %r1, 3;\nst.global.u32 [%rd1], %r2;\nret;\n}\n")
+	src := []byte(".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nbfind.u32 %r2, %r1;\nst.global.u32 [%rd1], %r2;\nret;\n}\n")
 	im, err := isa.AssembleSource("k.ptx", src)
 	if err != nil {
 		t.Fatal(err)
@@ -299,15 +347,31 @@ func TestCheckSMRefuses(t *testing.T) {
 	l := pipeline.Launch{Entry: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, Buffers: []pipeline.Buffer{{Param: "p", Size: 4}}}
 	_, err = RunSM(context.Background(), SMOptions{Config: cfg, Image: im, Launch: l})
 	var ue *UnsupportedError
-	if !errors.As(err, &ue) || ue.What != "DIV" || !strings.Contains(err.Error(), "unsupported in SM RTL: DIV at k.ptx:10") {
+	if !errors.As(err, &ue) || ue.What != "BFIND" || !strings.Contains(err.Error(), "unsupported in SM RTL: BFIND at k.ptx:10") {
 		t.Fatalf("got %v", err)
 	}
-	l.Grid = [3]uint32{2, 1, 1}
-	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "a grid of 2 CTAs") {
+	l.Grid = [3]uint32{65536, 65535, 2}
+	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "a grid of 8589803520 CTAs") {
 		t.Fatalf("grid: %v", err)
 	}
-	cfg.Sched.Policy = config.PolicyTwoLevel
-	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "sched.policy two_level") {
+	// Named barriers other than 0 are not in the subset.
+	bar := []byte(".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\nbar.sync 1;\nret;\n}\n")
+	bim, err := isa.AssembleSource("bar.ptx", bar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Grid = [3]uint32{1, 1, 1}
+	var bue *UnsupportedError
+	if err := CheckSM(cfg, bim, l); !errors.As(err, &bue) || bue.What != "BAR.id" {
+		t.Fatalf("bar.sync 1: %v", err)
+	}
+	big := cfg
+	big.SM.LocalBytes = 524288
+	if err := CheckSM(big, im, l); err == nil || !strings.Contains(err.Error(), "sm.local_bytes 524288") {
+		t.Fatalf("local memory: %v", err)
+	}
+	cfg.Sched.Policy = "fifo"
+	if err := CheckSM(cfg, im, l); err == nil || !strings.Contains(err.Error(), "sched.policy fifo") {
 		t.Fatalf("policy: %v", err)
 	}
 }

@@ -47,6 +47,8 @@ func SMISAPackage() []byte {
 	lp("SpecialZero", 2, isa.SpecialZero, "SpecialZero")
 	sec("State spaces (LD/ST Mods bits 0..2).")
 	lp("SpaceGlobal", 3, isa.SpaceGlobal, "SpaceGlobal")
+	lp("SpaceShared", 3, isa.SpaceShared, "SpaceShared")
+	lp("SpaceLocal", 3, isa.SpaceLocal, "SpaceLocal")
 	lp("SpaceParam", 3, isa.SpaceParam, "SpaceParam")
 	sec("Modifier fields.")
 	lp("ModMulMask", 16, isa.ModMulMask, "ModMulMask")
@@ -57,6 +59,12 @@ func SMISAPackage() []byte {
 	lp("ModSetpDst2", 16, isa.ModSetpDst2, "ModSetpDst2")
 	lp("ModSpaceMask", 16, isa.ModSpaceMask, "ModSpaceMask")
 	lp("ModSat", 16, isa.ModSat, "ModSat")
+	lp("ModShfLeft", 16, isa.ModShfLeft, "ModShfLeft")
+	lp("ModShfWrap", 16, isa.ModShfWrap, "ModShfWrap")
+	sec("PRMT modes (Mods bits 0..2).")
+	for i, n := range []string{"Default", "F4E", "B4E", "RC8", "ECL", "ECR", "RC16"} {
+		lp("Prmt"+n, 3, uint64(isa.PrmtDefault+i), "Prmt"+n)
+	}
 	sec("SETP comparisons and boolean combinations.")
 	for i, n := range []string{"EQ", "NE", "LT", "LE", "GT", "GE", "LO", "LS", "HI", "HS"} {
 		lp("Cmp"+n, 5, uint64(isa.CmpEQ+i), "Cmp"+n)
@@ -70,9 +78,24 @@ func SMISAPackage() []byte {
 		id   isa.SReg
 		src  string
 	}{
-		{"SrTidX", isa.SRTidX, "SRTidX"}, {"SrNTidX", isa.SRNTidX, "SRNTidX"},
+		{"SrTidX", isa.SRTidX, "SRTidX"}, {"SrTidY", isa.SRTidY, "SRTidY"}, {"SrTidZ", isa.SRTidZ, "SRTidZ"},
+		{"SrNTidX", isa.SRNTidX, "SRNTidX"}, {"SrNTidY", isa.SRNTidY, "SRNTidY"}, {"SrNTidZ", isa.SRNTidZ, "SRNTidZ"},
 		{"SrLaneId", isa.SRLaneID, "SRLaneID"}, {"SrWarpId", isa.SRWarpID, "SRWarpID"},
-		{"SrCtaIdX", isa.SRCtaIDX, "SRCtaIDX"}, {"SrNCtaIdX", isa.SRNCtaIDX, "SRNCtaIDX"},
+		{"SrNWarpId", isa.SRNWarpID, "SRNWarpID"},
+		{"SrCtaIdX", isa.SRCtaIDX, "SRCtaIDX"}, {"SrCtaIdY", isa.SRCtaIDY, "SRCtaIDY"}, {"SrCtaIdZ", isa.SRCtaIDZ, "SRCtaIDZ"},
+		{"SrNCtaIdX", isa.SRNCtaIDX, "SRNCtaIDX"}, {"SrNCtaIdY", isa.SRNCtaIDY, "SRNCtaIDY"}, {"SrNCtaIdZ", isa.SRNCtaIDZ, "SRNCtaIDZ"},
+		{"SrSmId", isa.SRSmID, "SRSmID"}, {"SrNSmId", isa.SRNSmID, "SRNSmID"},
+		{"SrIsExplicitCluster", isa.SRIsExplicitCluster, "SRIsExplicitCluster"},
+		{"SrClusterIdX", isa.SRClusterIDX, "SRClusterIDX"}, {"SrClusterIdZ", isa.SRClusterIDZ, "SRClusterIDZ"},
+		{"SrNClusterIdX", isa.SRNClusterIDX, "SRNClusterIDX"}, {"SrNClusterIdZ", isa.SRNClusterIDZ, "SRNClusterIDZ"},
+		{"SrClusterCtaIdX", isa.SRClusterCtaIDX, "SRClusterCtaIDX"}, {"SrClusterCtaIdZ", isa.SRClusterCtaIDZ, "SRClusterCtaIDZ"},
+		{"SrClusterNCtaIdX", isa.SRClusterNCtaIDX, "SRClusterNCtaIDX"}, {"SrClusterNCtaIdZ", isa.SRClusterNCtaIDZ, "SRClusterNCtaIDZ"},
+		{"SrClusterCtaRank", isa.SRClusterCtaRank, "SRClusterCtaRank"}, {"SrClusterNCtaRank", isa.SRClusterNCtaRank, "SRClusterNCtaRank"},
+		{"SrLanemaskEq", isa.SRLanemaskEQ, "SRLanemaskEQ"}, {"SrLanemaskLe", isa.SRLanemaskLE, "SRLanemaskLE"},
+		{"SrLanemaskLt", isa.SRLanemaskLT, "SRLanemaskLT"}, {"SrLanemaskGe", isa.SRLanemaskGE, "SRLanemaskGE"},
+		{"SrLanemaskGt", isa.SRLanemaskGT, "SRLanemaskGT"},
+		{"SrTotalSmemSize", isa.SRTotalSmemSize, "SRTotalSmemSize"}, {"SrAggrSmemSize", isa.SRAggrSmemSize, "SRAggrSmemSize"},
+		{"SrDynamicSmemSize", isa.SRDynamicSmemSize, "SRDynamicSmemSize"},
 	} {
 		lp(s.name, 16, uint64(s.id), s.src)
 	}

@@ -8,19 +8,22 @@ import (
 	"github.com/smsim/smsim/pipeline"
 )
 
-// The SM RTL runs a subset of the machine (docs/sm-rtl.md, step 2). A
+// The SM RTL runs a subset of the machine (docs/sm-rtl.md, steps 2 and 3). A
 // launch outside it would silently diverge, so CheckSM refuses it before
 // anything runs, naming the first thing the RTL does not have.
 
 // SM RTL limits: the bench's memories and the RTL's register budget
 // (the defaults of sm_top's and sm_tb's parameters).
 const (
-	smMaxRegs    = 16
+	smMaxRegs    = 32
 	smMaxPreds   = 8
 	smCodeWords  = 4096
 	smParamBytes = 4096
 	smConstWords = 1024
 	smWbDepth    = 16
+	// smLocalTotal bounds sm_top's local memory (a byte array of
+	// sm.max_warps x 32 threads x sm.local_bytes; h100: 32 MiB).
+	smLocalTotal = 64 << 20
 )
 
 // UnsupportedError is a launch the SM RTL cannot run yet.
@@ -45,8 +48,8 @@ func unsupported(what string, args ...any) error {
 // cfg: nil, or an *UnsupportedError naming what it lacks.
 func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 	switch {
-	case cfg.Sched.Policy != config.PolicyLRR && cfg.Sched.Policy != config.PolicyGTO:
-		return unsupported("sched.policy %s (the RTL has lrr and gto)", cfg.Sched.Policy)
+	case cfg.Sched.Policy != config.PolicyLRR && cfg.Sched.Policy != config.PolicyGTO && cfg.Sched.Policy != config.PolicyTwoLevel:
+		return unsupported("sched.policy %s (the RTL has lrr, gto and two_level)", cfg.Sched.Policy)
 	case cfg.Mem.Model != config.MemFlat:
 		return unsupported("mem.model %s (the RTL's bench serves the flat memory)", cfg.Mem.Model)
 	case cfg.Pipe.Throttle:
@@ -57,8 +60,10 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 		return unsupported("sm.max_warps %d with sched.count %d", cfg.SM.MaxWarps, cfg.Sched.Count)
 	case cfg.Clock.Start != 0:
 		return unsupported("clock.start %d", cfg.Clock.Start)
+	case uint64(cfg.SM.MaxWarps)*32*uint64(cfg.SM.LocalBytes) > smLocalTotal:
+		return unsupported("sm.local_bytes %d with sm.max_warps %d (the RTL's local memory holds %d MiB)", cfg.SM.LocalBytes, cfg.SM.MaxWarps, smLocalTotal>>20)
 	}
-	for _, v := range []int{cfg.Lat.ALU, cfg.Lat.Mul, cfg.Lat.SReg, cfg.Lat.Param, cfg.Lat.Global} {
+	for _, v := range []int{cfg.Lat.ALU, cfg.Lat.Mul, cfg.Lat.Div, cfg.Lat.SReg, cfg.Lat.Param, cfg.Lat.Global, cfg.Lat.Shared, cfg.Lat.Local} {
 		if v >= smWbDepth {
 			return unsupported("a latency of %d cycles (the writeback pipe holds %d)", v, smWbDepth-1)
 		}
@@ -67,21 +72,14 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 	if !ok {
 		return nil // pipeline.New reports it
 	}
-	if n := uint64(l.Grid[0]) * uint64(l.Grid[1]) * uint64(l.Grid[2]); n != 1 {
-		return unsupported("a grid of %d CTAs (the RTL runs one)", n)
-	}
-	if l.Block[1] > 1 || l.Block[2] > 1 {
-		return unsupported("a block of more than one dimension")
+	if n := uint64(l.Grid[0]) * uint64(l.Grid[1]) * uint64(l.Grid[2]); n >= 1<<32 {
+		return unsupported("a grid of %d CTAs (the RTL counts CTAs in 32 bits)", n)
 	}
 	switch {
-	case l.DynamicSmem != 0 || im.SharedBytes != 0 || k.SharedBytes != 0:
-		return unsupported("shared memory")
 	case len(l.Vars) > 0 || l.Memory != nil:
 		return unsupported("module variables or a host's device memory")
 	case len(im.Data) > 0 || len(im.ConstBank) > 0:
 		return unsupported(".global or .const data")
-	case k.LocalBytes != 0:
-		return unsupported("local memory")
 	case int(k.Regs) > smMaxRegs || l.MaxNReg > smMaxRegs || k.MaxNReg > smMaxRegs:
 		return unsupported("%d registers per thread (the RTL holds %d)", max(int(k.Regs), int(l.MaxNReg), int(k.MaxNReg)), smMaxRegs)
 	case int(k.Preds) > smMaxPreds:
@@ -111,27 +109,43 @@ func smInstUnsupported(in isa.Inst) string {
 	t := in.Type
 	int3264 := t == isa.B32 || t == isa.U32 || t == isa.S32 || t == isa.B64 || t == isa.U64 || t == isa.S64
 	bad := func(detail string) string { return op + "." + detail }
-	for _, o := range []isa.Operand12{in.A, in.B, in.C} {
-		if o.IsFP() {
-			return bad("fp-operand")
-		}
-	}
+	// The frame pointer (an FP operand) reads 0: without calls a thread
+	// runs in the kernel's frame at local offset 0.
 	switch in.Op {
 	case isa.OpNOP, isa.OpBRA, isa.OpEXIT, isa.OpRET:
 		return ""
+	case isa.OpBAR:
+		// bar.sync 0 / barrier.sync 0 of every thread of the CTA.
+		switch {
+		case in.Mods&isa.ModBarKindMask != isa.BarSync || in.Mods != 0:
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		case in.A.Kind != isa.KindImm || in.Imm != 0:
+			return bad("id") // the RTL has barrier 0
+		case !in.B.IsZero():
+			return bad("count")
+		}
+		return ""
 	case isa.OpS2R:
 		switch isa.SReg(in.Imm) {
-		case isa.SRTidX, isa.SRNTidX, isa.SRLaneID, isa.SRWarpID, isa.SRCtaIDX, isa.SRNCtaIDX:
+		case isa.SRTidX, isa.SRTidY, isa.SRTidZ, isa.SRNTidX, isa.SRNTidY, isa.SRNTidZ,
+			isa.SRLaneID, isa.SRWarpID, isa.SRNWarpID,
+			isa.SRCtaIDX, isa.SRCtaIDY, isa.SRCtaIDZ, isa.SRNCtaIDX, isa.SRNCtaIDY, isa.SRNCtaIDZ,
+			isa.SRSmID, isa.SRNSmID, isa.SRIsExplicitCluster, isa.SRClusterCtaRank, isa.SRClusterNCtaRank,
+			isa.SRLanemaskEQ, isa.SRLanemaskLE, isa.SRLanemaskLT, isa.SRLanemaskGE, isa.SRLanemaskGT,
+			isa.SRTotalSmemSize, isa.SRAggrSmemSize, isa.SRDynamicSmemSize:
 		default:
-			return bad(isa.SReg(in.Imm).String())
+			// The cluster registers %clusterid .. %cluster_nctaid.
+			if sr := isa.SReg(in.Imm); sr < isa.SRClusterIDX || sr > isa.SRClusterNCtaIDZ {
+				return bad(sr.String())
+			}
 		}
-		if t.Bits() != 32 {
+		if t.Bits() != 32 && t != isa.Pred {
 			return bad(t.String())
 		}
 		return ""
 	case isa.OpLD, isa.OpST:
 		sp := int(in.Mods & isa.ModSpaceMask)
-		if sp != isa.SpaceGlobal && !(sp == isa.SpaceParam && in.Op == isa.OpLD) {
+		if sp != isa.SpaceGlobal && sp != isa.SpaceShared && sp != isa.SpaceLocal && !(sp == isa.SpaceParam && in.Op == isa.OpLD) {
 			return bad(isa.SpaceName(sp))
 		}
 		if in.Mods&^uint16(isa.ModSpaceMask|isa.ModNC|isa.ModVolatile) != 0 {
@@ -140,7 +154,7 @@ func smInstUnsupported(in isa.Inst) string {
 		if !int3264 {
 			return bad(t.String())
 		}
-		if in.A.Kind != isa.KindReg && !in.A.IsZero() {
+		if in.A.Kind != isa.KindReg && !in.A.IsZero() && !in.A.IsFP() {
 			return bad("address-operand")
 		}
 		return ""
@@ -152,7 +166,8 @@ func smInstUnsupported(in isa.Inst) string {
 			return bad(t.String())
 		}
 		return ""
-	case isa.OpADD, isa.OpSUB, isa.OpMIN, isa.OpMAX, isa.OpSHL, isa.OpSHR, isa.OpSELP, isa.OpMAD:
+	case isa.OpADD, isa.OpSUB, isa.OpMIN, isa.OpMAX, isa.OpSHL, isa.OpSHR, isa.OpSELP,
+		isa.OpNEG, isa.OpABS, isa.OpDIV, isa.OpREM, isa.OpSAD, isa.OpPOPC, isa.OpCLZ, isa.OpBREV, isa.OpBFE:
 		if in.Mods != 0 {
 			return bad(fmt.Sprintf("mods-%#x", in.Mods))
 		}
@@ -169,7 +184,31 @@ func smInstUnsupported(in isa.Inst) string {
 			return bad(t.String() + "." + t2.String())
 		}
 		return ""
-	case isa.OpMUL:
+	case isa.OpPRMT:
+		if in.Mods&^7 != 0 || in.Mods > isa.PrmtRC16 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if t != isa.B32 {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpSHF:
+		if in.Mods&^uint16(isa.ModShfLeft|isa.ModShfWrap) != 0 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if t != isa.B32 {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpMUL24, isa.OpMAD24:
+		if in.Mods != isa.MulLo && in.Mods != isa.MulHi {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if t != isa.U32 && t != isa.S32 {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpMUL, isa.OpMAD:
 		switch in.Mods {
 		case isa.MulLo:
 		case isa.MulWide:

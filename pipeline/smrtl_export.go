@@ -6,3 +6,7 @@ package pipeline
 // ParamBytes returns a copy of the kernel's parameter buffer as the launch
 // built it (bound buffers' addresses and scalar arguments in place).
 func (sm *SM) ParamBytes() []byte { return append([]byte(nil), sm.param...) }
+
+// ClusterShape returns the launch's cluster shape (%cluster_nctaid) and
+// whether the cluster is explicit (%is_explicit_cluster).
+func (sm *SM) ClusterShape() ([3]uint32, bool) { return sm.cluster, sm.explicitCluster }

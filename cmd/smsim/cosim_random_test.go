@@ -27,7 +27,7 @@ func TestCosimSMRandomUsage(t *testing.T) {
 		{[]string{"--sm", "--random", "3", "--block", "64"}, "--random and --block exclude each other"},
 		{[]string{"--sm", "--random", "3", "--features", "bogus"}, "--features: unknown feature \"bogus\""},
 		{[]string{"--sm", "--random", "3"}, "cosim: the SM RTL does not run the base random program: unsupported in SM RTL: mem.model hier"},
-		{[]string{"--sm", "--random", "3", "--preset", "small", "--set", "sched.policy=two_level"}, "does not run the base random program"},
+		{[]string{"--sm", "--random", "3", "--preset", "small", "--set", "pipe.throttle=true"}, "does not run the base random program: unsupported in SM RTL: pipe.throttle"},
 	}
 	for _, c := range cases {
 		code, _, stderr := cosimCmd(t, c.args...)

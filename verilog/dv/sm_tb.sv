@@ -1,7 +1,10 @@
 // sm_tb: the SM lockstep's test bench (docs/sm-rtl.md sections 2-4), not
 // synthesizable. It loads the image and the memories the Go side wrote
-// ($readmemh: +code= +consts= +param= +global=), launches the CTA
-// (+entry= +nthreads= +nwarps=), serves the fetch, constant and memory
+// ($readmemh: +code= +consts= +param= +global=), launches the grid
+// (+entry= +nthreads= +nwarps= per CTA, +ntid_x/y/z= the block,
+// +nctaid_x/y/z= the grid, +nctas= its CTAs, +max_ctas= resident at
+// once, +smem_size= +smem_stride= a CTA's shared memory and the distance
+// between two CTA slots' shared memory), serves the fetch, constant and memory
 // ports from behavioural memories with the flat model's timing (read and
 // written at issue), and hands one record per cycle to sm_main.cpp, which
 // writes the binary record stream (docs/sm-rtl.md section 4) for the Go
@@ -23,13 +26,23 @@ module sm_tb #(
   parameter int unsigned MaxPreds    = 8,
   parameter int unsigned LatAlu      = 2,
   parameter int unsigned LatMul      = 2,
+  parameter int unsigned LatDiv      = 4,
   parameter int unsigned LatSReg     = 1,
   parameter int unsigned LatParam    = 1,
   parameter int unsigned LatGlobal   = 8,
   parameter int unsigned LatBranch   = 1,
   parameter int unsigned LatFetch    = 1,
+  parameter int unsigned LatShared   = 4,
+  parameter int unsigned LatBarrier  = 1,
+  parameter int unsigned SmemBytes   = 16384,
+  parameter int unsigned LatLocal    = 8,
+  parameter int unsigned LocalBytes  = 1024,
   parameter int unsigned GlobalPorts = 1,
   parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,
+  parameter int unsigned MaxCtas     = 4,
+  parameter int unsigned TwoLevelActive = 2,
+  parameter int unsigned SmId        = 0,
+  parameter int unsigned NSmId       = 1,
   parameter int unsigned GlobalBytes = 1048576,
   parameter int unsigned CodeWords   = 4096,
   parameter int unsigned ParamBytes  = 4096,
@@ -44,7 +57,11 @@ module sm_tb #(
   logic [7:0]   pmem   [ParamBytes];
   logic [7:0]   gmem   [GlobalBytes];
 
-  logic [31:0] entry, nthreads, nwarps;
+  logic [31:0] entry, nthreads, nwarps, nctas, max_ctas, smem_size, smem_stride, dyn_smem;
+  logic [31:0] explicit_cluster;
+  logic [31:0] ncluster [3];
+  logic [31:0] ntid [3];
+  logic [31:0] nctaid [3];
   longint unsigned max_cycles, dump_lo, dump_hi;
   string code_f, consts_f, param_f, global_f, dump_f;
 
@@ -60,6 +77,21 @@ module sm_tb #(
     if (!$value$plusargs("entry=%d", entry)) entry = 0;
     if (!$value$plusargs("nthreads=%d", nthreads)) nthreads = 32;
     if (!$value$plusargs("nwarps=%d", nwarps)) nwarps = 1;
+    if (!$value$plusargs("ntid_x=%d", ntid[0])) ntid[0] = nthreads;
+    if (!$value$plusargs("ntid_y=%d", ntid[1])) ntid[1] = 1;
+    if (!$value$plusargs("ntid_z=%d", ntid[2])) ntid[2] = 1;
+    if (!$value$plusargs("nctaid_x=%d", nctaid[0])) nctaid[0] = 1;
+    if (!$value$plusargs("nctaid_y=%d", nctaid[1])) nctaid[1] = 1;
+    if (!$value$plusargs("nctaid_z=%d", nctaid[2])) nctaid[2] = 1;
+    if (!$value$plusargs("nctas=%d", nctas)) nctas = 1;
+    if (!$value$plusargs("max_ctas=%d", max_ctas)) max_ctas = 1;
+    if (!$value$plusargs("smem_size=%d", smem_size)) smem_size = 0;
+    if (!$value$plusargs("smem_stride=%d", smem_stride)) smem_stride = 0;
+    if (!$value$plusargs("dyn_smem=%d", dyn_smem)) dyn_smem = 0;
+    if (!$value$plusargs("explicit_cluster=%d", explicit_cluster)) explicit_cluster = 0;
+    if (!$value$plusargs("ncluster_x=%d", ncluster[0])) ncluster[0] = 1;
+    if (!$value$plusargs("ncluster_y=%d", ncluster[1])) ncluster[1] = 1;
+    if (!$value$plusargs("ncluster_z=%d", ncluster[2])) ncluster[2] = 1;
     if (!$value$plusargs("max_cycles=%d", max_cycles)) max_cycles = 1000000;
     if (!$value$plusargs("dump_lo=%d", dump_lo)) dump_lo = 0;
     if (!$value$plusargs("dump_hi=%d", dump_hi)) dump_hi = 0;
@@ -117,12 +149,18 @@ module sm_tb #(
 
   sm_top #(
     .NumWarps (NumWarps), .NumSched (NumSched), .MaxRegs (MaxRegs), .MaxPreds (MaxPreds),
-    .LatAlu (LatAlu), .LatMul (LatMul), .LatSReg (LatSReg), .LatParam (LatParam),
+    .LatAlu (LatAlu), .LatMul (LatMul), .LatDiv (LatDiv), .LatSReg (LatSReg), .LatParam (LatParam),
     .LatGlobal (LatGlobal), .LatBranch (LatBranch), .LatFetch (LatFetch),
-    .GlobalPorts (GlobalPorts), .Policy (Policy)
+    .LatShared (LatShared), .LatBarrier (LatBarrier), .SmemBytes (SmemBytes),
+    .LatLocal (LatLocal), .LocalBytes (LocalBytes),
+    .GlobalPorts (GlobalPorts), .Policy (Policy), .MaxCtas (MaxCtas),
+    .TwoLevelActive (TwoLevelActive), .SmId (SmId), .NSmId (NSmId)
   ) u_sm_top (
     .clk_i (clk_i), .rst_ni (rst_ni),
-    .launch_i (launch_q), .entry_pc_i (entry), .nthreads_i (nthreads), .nwarps_i (nwarps),
+    .launch_i (launch_q), .entry_pc_i (entry), .ntid_i (ntid), .nctaid_i (nctaid),
+    .nthreads_i (nthreads), .nwarps_i (nwarps), .nctas_i (nctas), .max_ctas_i (max_ctas),
+    .smem_size_i (smem_size), .smem_stride_i (smem_stride), .dyn_smem_i (dyn_smem),
+    .ncluster_i (ncluster), .explicit_cluster_i (explicit_cluster[0]),
     .fetch_pc_o (fetch_pc), .fetch_inst_i (fetch_inst),
     .const_idx_o (const_idx), .const_val_i (const_val),
     .mem_req_valid_o (req_valid), .mem_req_we_o (req_we), .mem_req_space_o (req_space),

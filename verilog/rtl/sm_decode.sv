@@ -24,18 +24,20 @@ module sm_decode (
   output logic [7:0]   d1_o,
   output logic [1:0]   d2_kind_o,
   output logic [7:0]   d2_o,
-  output logic [2:0]   cat_o,        // CatAlu .. CatNop below
-  output logic [2:0]   lat_o,        // LatAlu .. LatNone below
+  output logic [3:0]   cat_o,        // CatAlu .. CatBar below
+  output logic [3:0]   lat_o,        // LatAlu .. LatLocal below
   output logic         ctrl_o,       // control flow (branch_resolving)
   output logic         uses_port_o,  // needs a global memory port
   output logic         supported_o
 );
   import sm_isa_pkg::*;
 
-  localparam logic [2:0] CatAlu = 3'd0, CatLd = 3'd1, CatSt = 3'd2, CatS2r = 3'd3,
-                         CatBra = 3'd4, CatRet = 3'd5, CatExit = 3'd6, CatNop = 3'd7;
-  localparam logic [2:0] LatAlu = 3'd0, LatMul = 3'd1, LatSReg = 3'd2, LatParam = 3'd3,
-                         LatGlobal = 3'd4, LatNone = 3'd5;
+  localparam logic [3:0] CatAlu = 4'd0, CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
+                         CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatNop = 4'd7,
+                         CatBar = 4'd8;
+  localparam logic [3:0] LatAlu = 4'd0, LatMul = 4'd1, LatSReg = 4'd2, LatParam = 4'd3,
+                         LatGlobal = 4'd4, LatNone = 4'd5, LatShared = 4'd6, LatDiv = 4'd7,
+                         LatLocal = 4'd8;
   localparam logic [1:0] DNone = 2'd0, DReg32 = 2'd1, DReg64 = 2'd2, DPred = 2'd3;
 
   logic        wide_t, pred_t;
@@ -75,7 +77,32 @@ module sm_decode (
       OpNOP: begin
         cat_o = CatNop; lat_o = LatNone; d1_kind_o = DNone;
       end
-      OpMOV, OpNOT: src_used_o = 3'b001;
+      OpMOV, OpNOT, OpNEG, OpABS, OpBREV: src_used_o = 3'b001;
+      OpPOPC, OpCLZ: begin
+        src_used_o = 3'b001;
+        d1_kind_o  = DReg32;  // a u32 count of either width
+      end
+      OpDIV, OpREM: begin
+        src_used_o = 3'b011;
+        lat_o      = LatDiv;
+      end
+      OpMUL24: begin
+        src_used_o = 3'b011;
+        lat_o      = LatMul;
+      end
+      OpMAD24, OpSAD: begin
+        src_used_o = 3'b111;
+        lat_o      = LatMul;
+      end
+      OpBFE: begin
+        // A of the type; position and length u32.
+        src_used_o = 3'b111;
+        src_wide_o = {2'b00, wide_t};
+      end
+      OpPRMT, OpSHF: begin
+        src_used_o    = 3'b111;
+        src_wide_o[2] = 1'b0;
+      end
       OpCVT: begin
         // Integer to integer (cvtIntInt): A is of Type2.
         src_used_o    = 3'b001;
@@ -94,6 +121,11 @@ module sm_decode (
       OpMAD: begin
         src_used_o = 3'b111;
         lat_o      = LatMul;
+        if ((mods_o & ModMulMask) == MulWide) begin
+          // 32 x 32 + 64 -> 64.
+          d1_kind_o     = DReg64;
+          src_wide_o[2] = 1'b1;
+        end
       end
       OpSETP: begin
         src_used_o    = (mods_o[6:5] != 2'd0) ? 3'b111 : 3'b011;
@@ -112,14 +144,17 @@ module sm_decode (
       end
       OpLD, OpST: begin
         cat_o          = (op_o == OpLD) ? CatLd : CatSt;
-        lat_o          = (space == SpaceParam) ? LatParam : LatGlobal;
-        uses_port_o    = space == SpaceGlobal;
+        lat_o          = (space == SpaceParam) ? LatParam :
+                         (space == SpaceShared) ? LatShared :
+                         (space == SpaceLocal) ? LatLocal : LatGlobal;
+        uses_port_o    = space == SpaceGlobal || space == SpaceLocal;
         // A: the base (u32 or u64 by Type2); B: ST's value.
         src_used_o     = (op_o == OpLD) ? 3'b001 : 3'b011;
         src_wide_o[0]  = ty2_o != TyU32;
         src_pred_o[0]  = 1'b0;
         if (op_o == OpST) d1_kind_o = DNone;
-        supported_o    = space == SpaceGlobal || (space == SpaceParam && op_o == OpLD);
+        supported_o    = space == SpaceGlobal || space == SpaceShared || space == SpaceLocal ||
+                         (space == SpaceParam && op_o == OpLD);
       end
       OpBRA: begin
         cat_o = CatBra; lat_o = LatNone; ctrl_o = 1'b1; d1_kind_o = DNone;
@@ -129,6 +164,11 @@ module sm_decode (
       end
       OpEXIT: begin
         cat_o = CatExit; lat_o = LatNone; ctrl_o = 1'b1; d1_kind_o = DNone;
+      end
+      OpBAR: begin
+        // bar.sync / barrier.sync with an immediate id: no register
+        // sources, no destination (latBarrier writes nothing).
+        cat_o = CatBar; lat_o = LatNone; d1_kind_o = DNone;
       end
       default: supported_o = 1'b0;
     endcase

@@ -103,6 +103,8 @@ package sm_isa_pkg;
 
   // State spaces (LD/ST Mods bits 0..2).
   localparam logic [2:0] SpaceGlobal = 3'd1;  // isa.SpaceGlobal
+  localparam logic [2:0] SpaceShared = 3'd2;  // isa.SpaceShared
+  localparam logic [2:0] SpaceLocal = 3'd3;  // isa.SpaceLocal
   localparam logic [2:0] SpaceParam = 3'd4;  // isa.SpaceParam
 
   // Modifier fields.
@@ -114,6 +116,17 @@ package sm_isa_pkg;
   localparam logic [15:0] ModSetpDst2 = 16'd128;  // isa.ModSetpDst2
   localparam logic [15:0] ModSpaceMask = 16'd7;  // isa.ModSpaceMask
   localparam logic [15:0] ModSat = 16'd4;  // isa.ModSat
+  localparam logic [15:0] ModShfLeft = 16'd1;  // isa.ModShfLeft
+  localparam logic [15:0] ModShfWrap = 16'd2;  // isa.ModShfWrap
+
+  // PRMT modes (Mods bits 0..2).
+  localparam logic [2:0] PrmtDefault = 3'd0;  // isa.PrmtDefault
+  localparam logic [2:0] PrmtF4E = 3'd1;  // isa.PrmtF4E
+  localparam logic [2:0] PrmtB4E = 3'd2;  // isa.PrmtB4E
+  localparam logic [2:0] PrmtRC8 = 3'd3;  // isa.PrmtRC8
+  localparam logic [2:0] PrmtECL = 3'd4;  // isa.PrmtECL
+  localparam logic [2:0] PrmtECR = 3'd5;  // isa.PrmtECR
+  localparam logic [2:0] PrmtRC16 = 3'd6;  // isa.PrmtRC16
 
   // SETP comparisons and boolean combinations.
   localparam logic [4:0] CmpEQ = 5'd0;  // isa.CmpEQ
@@ -132,11 +145,41 @@ package sm_isa_pkg;
 
   // Special registers (S2R Imm).
   localparam logic [15:0] SrTidX = 16'd0;  // isa.SRTidX
+  localparam logic [15:0] SrTidY = 16'd1;  // isa.SRTidY
+  localparam logic [15:0] SrTidZ = 16'd2;  // isa.SRTidZ
   localparam logic [15:0] SrNTidX = 16'd3;  // isa.SRNTidX
+  localparam logic [15:0] SrNTidY = 16'd4;  // isa.SRNTidY
+  localparam logic [15:0] SrNTidZ = 16'd5;  // isa.SRNTidZ
   localparam logic [15:0] SrLaneId = 16'd6;  // isa.SRLaneID
   localparam logic [15:0] SrWarpId = 16'd7;  // isa.SRWarpID
+  localparam logic [15:0] SrNWarpId = 16'd8;  // isa.SRNWarpID
   localparam logic [15:0] SrCtaIdX = 16'd9;  // isa.SRCtaIDX
+  localparam logic [15:0] SrCtaIdY = 16'd10;  // isa.SRCtaIDY
+  localparam logic [15:0] SrCtaIdZ = 16'd11;  // isa.SRCtaIDZ
   localparam logic [15:0] SrNCtaIdX = 16'd12;  // isa.SRNCtaIDX
+  localparam logic [15:0] SrNCtaIdY = 16'd13;  // isa.SRNCtaIDY
+  localparam logic [15:0] SrNCtaIdZ = 16'd14;  // isa.SRNCtaIDZ
+  localparam logic [15:0] SrSmId = 16'd15;  // isa.SRSmID
+  localparam logic [15:0] SrNSmId = 16'd16;  // isa.SRNSmID
+  localparam logic [15:0] SrIsExplicitCluster = 16'd18;  // isa.SRIsExplicitCluster
+  localparam logic [15:0] SrClusterIdX = 16'd19;  // isa.SRClusterIDX
+  localparam logic [15:0] SrClusterIdZ = 16'd21;  // isa.SRClusterIDZ
+  localparam logic [15:0] SrNClusterIdX = 16'd22;  // isa.SRNClusterIDX
+  localparam logic [15:0] SrNClusterIdZ = 16'd24;  // isa.SRNClusterIDZ
+  localparam logic [15:0] SrClusterCtaIdX = 16'd25;  // isa.SRClusterCtaIDX
+  localparam logic [15:0] SrClusterCtaIdZ = 16'd27;  // isa.SRClusterCtaIDZ
+  localparam logic [15:0] SrClusterNCtaIdX = 16'd28;  // isa.SRClusterNCtaIDX
+  localparam logic [15:0] SrClusterNCtaIdZ = 16'd30;  // isa.SRClusterNCtaIDZ
+  localparam logic [15:0] SrClusterCtaRank = 16'd31;  // isa.SRClusterCtaRank
+  localparam logic [15:0] SrClusterNCtaRank = 16'd32;  // isa.SRClusterNCtaRank
+  localparam logic [15:0] SrLanemaskEq = 16'd33;  // isa.SRLanemaskEQ
+  localparam logic [15:0] SrLanemaskLe = 16'd34;  // isa.SRLanemaskLE
+  localparam logic [15:0] SrLanemaskLt = 16'd35;  // isa.SRLanemaskLT
+  localparam logic [15:0] SrLanemaskGe = 16'd36;  // isa.SRLanemaskGE
+  localparam logic [15:0] SrLanemaskGt = 16'd37;  // isa.SRLanemaskGT
+  localparam logic [15:0] SrTotalSmemSize = 16'd44;  // isa.SRTotalSmemSize
+  localparam logic [15:0] SrAggrSmemSize = 16'd45;  // isa.SRAggrSmemSize
+  localparam logic [15:0] SrDynamicSmemSize = 16'd46;  // isa.SRDynamicSmemSize
 
   // Floating point (the behavioural FPU, sm_fpu.sv).
   localparam logic [4:0] TyB8 = 5'd0;  // isa.B8

@@ -1,7 +1,8 @@
 // sm_top: the SM, twin of pipeline.SM (docs/sm-rtl.md), for the subset of
-// step 2: one CTA, the integer operations of sm_alu, special registers,
-// ld.param, ld/st.global, bra (divergent, min-PC reconvergence), ret at
-// depth 0 and exit, under lrr and gto. The Go model is the reference; its timing
+// steps 2 and 3: a grid of CTAs (1-, 2- or 3-D), launched into free warp
+// slots as they retire, the integer operations of sm_alu, special
+// registers, ld.param, ld/st.global, bra (divergent, min-PC
+// reconvergence), ret at depth 0 and exit, under lrr and gto. The Go model is the reference; its timing
 // is kept by the same timestamps the Go warp keeps, compared with a cycle
 // counter (docs/sm-rtl.md, "Timing is the Go model's").
 //
@@ -12,7 +13,8 @@
 // the memory-port chain giving the first GlobalPorts port users their
 // ports), (3) the execute stage at the clock edge (tick, issue: operands,
 // lanes, memory port, special registers, flow, scoreboard, writeback push,
-// fetchNext), (4) retirement of drained warps (cta.go retire).
+// fetchNext), (4) retirement of drained warps and the launch of the next
+// CTAs into the freed slots (cta.go retire, launchCTAs).
 //
 // Instance paths differ from the Go scopes in one way: per-scheduler
 // stages sit in the generate block g_sched[N] (g_sched[N].u_warp_sched
@@ -25,27 +27,51 @@ module sm_top #(
   parameter int unsigned MaxPreds    = 8,    // predicates per thread held
   parameter int unsigned LatAlu      = 2,
   parameter int unsigned LatMul      = 2,
+  parameter int unsigned LatDiv      = 4,
   parameter int unsigned LatSReg     = 1,
   parameter int unsigned LatParam    = 1,
   parameter int unsigned LatGlobal   = 8,
+  parameter int unsigned LatLocal    = 8,
   parameter int unsigned LatBranch   = 1,
   parameter int unsigned LatFetch    = 1,
+  parameter int unsigned LatShared   = 4,
+  parameter int unsigned LatBarrier  = 1,
   parameter int unsigned GlobalPorts = 1,
+  parameter int unsigned SmemBytes   = 16384,  // shared memory (sm.smem_bytes)
+  parameter int unsigned LocalBytes  = 1024,   // local memory per thread (sm.local_bytes)
   parameter int unsigned WbDepth     = 16,
-  parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,  // lrr or gto (a sched_policy_e value)
+  parameter int unsigned Policy      = smsim_pkg::SchedPolicyLrr,  // a sched_policy_e value
+  parameter int unsigned TwoLevelActive = 2,  // two_level's active set (sched.two_level_active)
+  parameter int unsigned SmId        = 0,    // %smid (sm.id)
+  parameter int unsigned NSmId       = 1,    // %nsmid (sm.count)
+  parameter int unsigned MaxCtas     = 4,    // resident CTAs (sm.max_ctas)
   // Derived; do not override.
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int unsigned SchedWarps    = NumWarps / NumSched,
-  parameter int unsigned LocalWidth    = (SchedWarps > 1) ? $clog2(SchedWarps) : 1
+  parameter int unsigned LocalWidth    = (SchedWarps > 1) ? $clog2(SchedWarps) : 1,
+  // CTA slots: a resident CTA has at least one warp.
+  parameter int unsigned CtaSlots      = (MaxCtas < NumWarps) ? MaxCtas : NumWarps,
+  parameter int unsigned CtaSlotWidth  = (CtaSlots > 1) ? $clog2(CtaSlots) : 1
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
 
-  // Launch (one CTA): held for one cycle before cycle 0.
+  // Launch (the grid): held for one cycle before cycle 0. The SM
+  // launches CTAs into free warp slots, up to max_ctas_i at once, as the
+  // Go SM does (cta.go launchCTAs).
   input  logic                     launch_i,
   input  logic [31:0]              entry_pc_i,
-  input  logic [31:0]              nthreads_i,   // threads of the CTA (1-D block)
-  input  logic [31:0]              nwarps_i,     // its warps
+  input  logic [31:0]              ntid_i   [3],  // the block (x, y, z)
+  input  logic [31:0]              nctaid_i [3],  // the grid (x, y, z)
+  input  logic [31:0]              nthreads_i,    // threads of a CTA
+  input  logic [31:0]              nwarps_i,      // its warps
+  input  logic [31:0]              nctas_i,       // CTAs of the grid
+  input  logic [31:0]              max_ctas_i,    // CTAs resident at once
+  input  logic [31:0]              smem_size_i,   // a CTA's shared memory (zeroed at its launch)
+  input  logic [31:0]              smem_stride_i, // CTA slot k's shared memory lies at k * stride
+  input  logic [31:0]              dyn_smem_i,    // %dynamic_smem_size
+  input  logic [31:0]              ncluster_i [3], // the cluster shape (%cluster_nctaid)
+  input  logic                     explicit_cluster_i,
 
   // Fetch port: each warp slot's group PC and the instruction word there.
   output logic [31:0]              fetch_pc_o   [NumWarps],
@@ -105,20 +131,25 @@ module sm_top #(
 
   localparam int unsigned RegIdxWidth  = (MaxRegs > 1) ? $clog2(MaxRegs) : 1;
   localparam int unsigned PredIdxWidth = (MaxPreds > 1) ? $clog2(MaxPreds) : 1;
-  localparam logic [2:0] CatLd = 3'd1, CatSt = 3'd2, CatS2r = 3'd3,
-                         CatBra = 3'd4, CatRet = 3'd5, CatExit = 3'd6;
-  localparam logic [2:0] LatAluC = 3'd0, LatMulC = 3'd1, LatSRegC = 3'd2, LatParamC = 3'd3,
-                         LatGlobalC = 3'd4, LatNoneC = 3'd5;
+  localparam logic [3:0] CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
+                         CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatBar = 4'd8;
+  localparam logic [3:0] LatAluC = 4'd0, LatMulC = 4'd1, LatSRegC = 4'd2, LatParamC = 4'd3,
+                         LatGlobalC = 4'd4, LatNoneC = 4'd5, LatSharedC = 4'd6, LatDivC = 4'd7,
+                         LatLocalC = 4'd8;
+  localparam logic [31:0] Never = 32'hffff_ffff;  // a timer that only a release ends
   localparam logic [1:0] DNone = 2'd0, DReg32 = 2'd1, DReg64 = 2'd2, DPred = 2'd3;
   localparam logic [2:0] StatusRunning = 3'd0, StatusCompleted = 3'd1;
 
-  function automatic logic [31:0] lat_of(logic [2:0] cls);
+  function automatic logic [31:0] lat_of(logic [3:0] cls);
     unique case (cls)
       LatAluC:    lat_of = 32'(LatAlu);
       LatMulC:    lat_of = 32'(LatMul);
       LatSRegC:   lat_of = 32'(LatSReg);
       LatParamC:  lat_of = 32'(LatParam);
       LatGlobalC: lat_of = 32'(LatGlobal);
+      LatSharedC: lat_of = 32'(LatShared);
+      LatDivC:    lat_of = 32'(LatDiv);
+      LatLocalC:  lat_of = 32'(LatLocal);
       default:    lat_of = 32'd0;
     endcase
   endfunction
@@ -146,8 +177,15 @@ module sm_top #(
   logic [31:0] last_issue_q   [NumWarps];
   logic        issued_q       [NumWarps];  // issued at least once (warp.insts != 0)
   logic [31:0] mem_busy_q     [NumWarps];
+  // The barrier (barrier.go, bar 0): the lanes blocked at it, and the
+  // Go warp's blockUntil while it waits there (bar_wait_q: every live
+  // lane blocked, the timer at Never until the release).
+  logic [31:0] blocked_q      [NumWarps];
+  logic        bar_wait_q     [NumWarps];
+  logic [31:0] block_until_q  [NumWarps];
   // The scoreboard (warp.rdy, warp.prdy) and the register file.
   logic [31:0] rdy_q  [NumWarps][MaxRegs];
+  logic        rlong_q [NumWarps][MaxRegs];  // the pending write is a global load's (sbLong)
   logic [31:0] prdy_q [NumWarps][MaxPreds];
   logic [31:0] rf_q   [NumWarps][MaxRegs][32];
   logic [31:0] pr_q   [NumWarps][MaxPreds];
@@ -158,12 +196,25 @@ module sm_top #(
   logic [31:0]              issue_pc_hold_q   [NumSched];
   logic [31:0]              issue_mask_hold_q [NumSched];
   logic [31:0]              issue_exec_hold_q [NumSched];
-  logic [31:0]              nthreads_q;
+  // The launch, held from launch_i; the next CTA of the grid.
+  logic [31:0]              nthreads_q, nwarps_q, nctas_q, max_ctas_q, entry_q;
+  logic [31:0]              ntid_q   [3];
+  logic [31:0]              nctaid_q [3];
+  logic [31:0]              ncluster_q [3];
+  logic [31:0]              dyn_smem_q;
+  logic                     explicit_cluster_q;
+  logic [31:0]              next_cta_q;
+  // Per warp slot: its CTA slot and its warp index in the CTA; per CTA
+  // slot: the CTA's linear index.
+  logic [CtaSlotWidth-1:0]  cta_q    [NumWarps];
+  logic [5:0]               in_cta_q [NumWarps];
+  logic [31:0]              cta_lin_q [CtaSlots];
 
   // ---------------------------------------------------------------------
   // (1) Readiness of each warp's group instruction (warp.refresh).
   logic [NumWarps-1:0] eligible;   // may issue this cycle
   logic [NumWarps-1:0] port_inst;  // its instruction needs a memory port
+  logic [NumWarps-1:0] long_wait;  // two_level's warp_long_wait_i
 
   for (genvar w = 0; w < NumWarps; w++) begin : g_warp
     logic [7:0]  op;
@@ -177,9 +228,11 @@ module sm_top #(
     logic [29:0] src_val;
     logic [1:0]  d1_kind, d2_kind;
     logic [7:0]  d1, d2;
-    logic [2:0]  cat, lat;
+    logic [3:0]  cat;
+    logic [3:0]  lat;
     logic        ctrl, uses_port, supported;
     logic [31:0] sb_until, ready_at;
+    logic        sb_long;
 
     sm_decode u_decode (
       .inst_i      (fetch_inst_i[w]),
@@ -207,37 +260,72 @@ module sm_top #(
       .supported_o (supported)
     );
 
-    // waitOn over the sources and destinations (issue.go refresh).
+    // waitOn over the sources and destinations (issue.go refresh), in the
+    // Go decoder's order (register sources, register destinations, the
+    // guard and predicate sources, predicate destinations): the first
+    // register holding the latest time gives the wait its class (sb_long:
+    // a long scoreboard wait, which two_level swaps out).
     always_comb begin
       logic [7:0] r;
       sb_until = '0;
-      if (guard_on) sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(guard)]);
+      sb_long  = 1'b0;
+      r        = '0;
       for (int i = 0; i < 3; i++) begin
-        if (src_used[i]) begin
+        if (src_used[i] && src_kind[2*i +: 2] == KindReg) begin
           r = src_val[10*i +: 8];
-          if (src_kind[2*i +: 2] == KindReg) begin
-            sb_until = max32(sb_until, rdy_q[w][RegIdxWidth'(r)]);
-            if (src_wide[i]) sb_until = max32(sb_until, rdy_q[w][RegIdxWidth'(r + 8'd1)]);
-          end else if (src_kind[2*i +: 2] == KindSpecial &&
-                       src_val[10*i+8 +: 2] == SpecialPred) begin
-            sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(src_val[10*i +: 6])]);
+          if (rdy_q[w][RegIdxWidth'(r)] > sb_until) begin
+            sb_until = rdy_q[w][RegIdxWidth'(r)];
+            sb_long  = rlong_q[w][RegIdxWidth'(r)];
+          end
+          if (src_wide[i] && rdy_q[w][RegIdxWidth'(r + 8'd1)] > sb_until) begin
+            sb_until = rdy_q[w][RegIdxWidth'(r + 8'd1)];
+            sb_long  = rlong_q[w][RegIdxWidth'(r + 8'd1)];
           end
         end
       end
-      unique case (d1_kind)
-        DReg32: sb_until = max32(sb_until, rdy_q[w][RegIdxWidth'(d1)]);
-        DReg64: sb_until = max32(max32(sb_until, rdy_q[w][RegIdxWidth'(d1)]),
-                                 rdy_q[w][RegIdxWidth'(d1 + 8'd1)]);
-        DPred:  sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(d1)]);
-        default: ;
-      endcase
-      if (d2_kind == DPred) sb_until = max32(sb_until, prdy_q[w][PredIdxWidth'(d2)]);
+      if (d1_kind == DReg32 || d1_kind == DReg64) begin
+        if (rdy_q[w][RegIdxWidth'(d1)] > sb_until) begin
+          sb_until = rdy_q[w][RegIdxWidth'(d1)];
+          sb_long  = rlong_q[w][RegIdxWidth'(d1)];
+        end
+        if (d1_kind == DReg64 && rdy_q[w][RegIdxWidth'(d1 + 8'd1)] > sb_until) begin
+          sb_until = rdy_q[w][RegIdxWidth'(d1 + 8'd1)];
+          sb_long  = rlong_q[w][RegIdxWidth'(d1 + 8'd1)];
+        end
+      end
+      // Predicates are written by ALU operations only (no long class).
+      if (guard_on && prdy_q[w][PredIdxWidth'(guard)] > sb_until) begin
+        sb_until = prdy_q[w][PredIdxWidth'(guard)];
+        sb_long  = 1'b0;
+      end
+      for (int i = 0; i < 3; i++) begin
+        if (src_used[i] && src_kind[2*i +: 2] == KindSpecial && src_val[10*i+8 +: 2] == SpecialPred &&
+            prdy_q[w][PredIdxWidth'(src_val[10*i +: 6])] > sb_until) begin
+          sb_until = prdy_q[w][PredIdxWidth'(src_val[10*i +: 6])];
+          sb_long  = 1'b0;
+        end
+      end
+      if (d1_kind == DPred && prdy_q[w][PredIdxWidth'(d1)] > sb_until) begin
+        sb_until = prdy_q[w][PredIdxWidth'(d1)];
+        sb_long  = 1'b0;
+      end
+      if (d2_kind == DPred && prdy_q[w][PredIdxWidth'(d2)] > sb_until) begin
+        sb_until = prdy_q[w][PredIdxWidth'(d2)];
+        sb_long  = 1'b0;
+      end
     end
 
-    assign ready_at = max32(max32(issued_q[w] ? last_issue_q[w] + 32'd1 : 32'd0, sb_until),
-                            max32(branch_until_q[w], fetch_until_q[w]));
+    assign ready_at = max32(max32(max32(issued_q[w] ? last_issue_q[w] + 32'd1 : 32'd0, sb_until),
+                                  max32(branch_until_q[w], fetch_until_q[w])),
+                            block_until_q[w]);
     assign eligible[w]  = valid_q[w] && !done_q[w] && started_q && cycle_q >= ready_at;
     assign port_inst[w] = uses_port;
+    // classify (issue.go): a warp that cannot issue is in a long wait
+    // when stateAt says barrier (blockUntil first) or long scoreboard.
+    assign long_wait[w] = valid_q[w] && !done_q[w] && !eligible[w] &&
+                          ((cycle_q < block_until_q[w]) ? 1'b1 :
+                           (cycle_q < branch_until_q[w] || cycle_q < fetch_until_q[w]) ? 1'b0 :
+                           (cycle_q < sb_until) && sb_long);
     assign fetch_pc_o[w] = pc_q[w];
 
     assign warp_valid_o[w]       = valid_q[w];
@@ -287,6 +375,9 @@ module sm_top #(
   logic [31:0] x_q         [NumSched];
   logic [31:0] x_emask     [NumSched];
   logic [31:0] x_exits     [NumSched];
+  logic [31:0] x_block     [NumSched];       // lanes arriving at the barrier (bar.sync)
+  logic        x_bar       [NumSched];       // a BAR issued
+  logic        x_long      [NumSched];       // its destinations' class is sbLong (a global load)
   logic [31:0] x_lane_pc   [NumSched][32];   // the lanes' next PCs
   logic [31:0] x_gpc       [NumSched];       // the next group
   logic [31:0] x_gmask     [NumSched];
@@ -296,10 +387,13 @@ module sm_top #(
   logic [7:0]  x_d2        [NumSched];
   logic [31:0] x_lat       [NumSched];       // 0: no result (latNone)
   logic        x_ctrl      [NumSched];
-  logic        x_mem       [NumSched];       // a load or store with lanes
+  logic        x_mem       [NumSched];       // a load or store (busyUntil, lanes or none)
+
+  logic [63:0] smem_rdata [NumSched][32];   // sm_smem's load data
+  logic [63:0] lmem_rdata [NumSched][32];   // local memory's
 
   for (genvar s = 0; s < NumSched; s++) begin : g_sched
-    logic [SchedWarps-1:0] w_valid, w_ready, w_launch;
+    logic [SchedWarps-1:0] w_valid, w_ready, w_launch, w_long;
     logic                  sched_valid;
     logic [LocalWidth-1:0] sched_warp;
 
@@ -308,17 +402,19 @@ module sm_top #(
       assign w_valid[k]  = valid_q[Slot] && !done_q[Slot];
       assign w_ready[k]  = eligible[Slot] && (!port_inst[Slot] || port_avail[s]);
       assign w_launch[k] = launched_q[Slot];
+      assign w_long[k]   = long_wait[Slot];
     end
 
     warp_sched #(
-      .NumWarps (SchedWarps),
-      .Policy   (Policy)
+      .NumWarps       (SchedWarps),
+      .Policy         (Policy),
+      .TwoLevelActive (TwoLevelActive)
     ) u_warp_sched (
       .clk_i            (clk_i),
       .rst_ni           (rst_ni),
       .warp_valid_i     (w_valid),
       .warp_ready_i     (w_ready),
-      .warp_long_wait_i ('0),
+      .warp_long_wait_i (w_long),
       .warp_launch_i    (w_launch),
       .stall_i          (1'b0),
       .issue_valid_o    (sched_valid),
@@ -342,7 +438,8 @@ module sm_top #(
     logic [29:0] src_val;
     logic [1:0]  d1_kind, d2_kind;
     logic [7:0]  d1, d2;
-    logic [2:0]  cat, lat;
+    logic [3:0]  cat;
+    logic [3:0]  lat;
     logic        ctrl, uses_port, supported;
 
     sm_decode u_decode (
@@ -428,6 +525,19 @@ module sm_top #(
       );
     end
 
+    // Load data: shared and local memory inside the SM (sm_smem), the
+    // other spaces from the memory port.
+    logic [63:0] ld_data [32];
+    always_comb begin
+      for (int l = 0; l < 32; l++) begin
+        unique case (mem_req_space_o[s])
+          SpaceShared: ld_data[l] = smem_rdata[s][l];
+          SpaceLocal:  ld_data[l] = lmem_rdata[s][l];
+          default:     ld_data[l] = mem_rsp_rdata_i[s][l];
+        endcase
+      end
+    end
+
     // The load/store unit's request (exec_mem.go): address A + Imm per
     // lane, the value B for a store.
     assign mem_req_valid_o[s] = iv[s] && (cat == CatLd || cat == CatSt) && emask != 32'd0;
@@ -444,22 +554,73 @@ module sm_top #(
     // group (simt.go regroup).
     always_comb begin
       logic [31:0] tid, minpc, runnable;
+      logic [63:0] lin;
+      logic [31:0] cid [3];
+      logic [31:0] sr;
+      logic [15:0] cg;
+      logic [1:0]  ck;
       logic        found;
       x_exits[s] = '0;
+      lin = {32'd0, cta_lin_q[cta_q[w]]};
+      cid[0] = 32'(lin % {32'd0, nctaid_q[0]});
+      cid[1] = 32'(lin / {32'd0, nctaid_q[0]} % {32'd0, nctaid_q[1]});
+      cid[2] = 32'(lin / ({32'd0, nctaid_q[0]} * {32'd0, nctaid_q[1]}));
+      sr     = '0;
+      cg     = '0;
+      ck     = '0;
       for (int l = 0; l < 32; l++) begin
-        tid = 32'(w) * 32'd32 + 32'(l);  // one CTA: warp slot = warp in CTA
+        tid = 32'(in_cta_q[w]) * 32'd32 + 32'(l);  // the thread's linear index in the CTA
         x_we[s][l]  = emask[l] && (d1_kind == DReg32 || d1_kind == DReg64);
         unique case (cat)
-          CatLd:  x_res[s][l] = (mem_req_size_o[s] == 4'd8) ? mem_rsp_rdata_i[s][l]
-                                                             : {32'd0, mem_rsp_rdata_i[s][l][31:0]};
+          CatLd:  x_res[s][l] = (mem_req_size_o[s] == 4'd8) ? ld_data[l] : {32'd0, ld_data[l][31:0]};
           CatS2r: begin
+            // sregValue (sreg.go): the thread's and the CTA's indices
+            // from their linear indices.
             unique case (imm[15:0])
-              SrTidX:    x_res[s][l] = {32'd0, tid};
-              SrNTidX:   x_res[s][l] = {32'd0, nthreads_q};
+              SrTidX:    x_res[s][l] = {32'd0, tid % ntid_q[0]};
+              SrTidY:    x_res[s][l] = {32'd0, tid / ntid_q[0] % ntid_q[1]};
+              SrTidZ:    x_res[s][l] = {32'd0, tid / (ntid_q[0] * ntid_q[1])};
+              SrNTidX:   x_res[s][l] = {32'd0, ntid_q[0]};
+              SrNTidY:   x_res[s][l] = {32'd0, ntid_q[1]};
+              SrNTidZ:   x_res[s][l] = {32'd0, ntid_q[2]};
               SrLaneId:  x_res[s][l] = 64'(l);
               SrWarpId:  x_res[s][l] = 64'(w);
-              SrNCtaIdX: x_res[s][l] = 64'd1;
-              default:   x_res[s][l] = 64'd0;  // SrCtaIdX: one CTA
+              SrNWarpId: x_res[s][l] = 64'(NumWarps);
+              SrCtaIdX:  x_res[s][l] = lin % {32'd0, nctaid_q[0]};
+              SrCtaIdY:  x_res[s][l] = lin / {32'd0, nctaid_q[0]} % {32'd0, nctaid_q[1]};
+              SrCtaIdZ:  x_res[s][l] = lin / ({32'd0, nctaid_q[0]} * {32'd0, nctaid_q[1]});
+              SrNCtaIdX: x_res[s][l] = {32'd0, nctaid_q[0]};
+              SrNCtaIdY: x_res[s][l] = {32'd0, nctaid_q[1]};
+              SrNCtaIdZ: x_res[s][l] = {32'd0, nctaid_q[2]};
+              SrSmId:    x_res[s][l] = 64'(SmId);
+              SrNSmId:   x_res[s][l] = 64'(NSmId);
+              SrIsExplicitCluster: x_res[s][l] = {63'd0, explicit_cluster_q};
+              SrClusterCtaRank: x_res[s][l] = {32'd0, cid[0] % ncluster_q[0] + ncluster_q[0] *
+                  (cid[1] % ncluster_q[1] + ncluster_q[1] * (cid[2] % ncluster_q[2]))};
+              SrClusterNCtaRank: x_res[s][l] = {32'd0, ncluster_q[0] * ncluster_q[1] * ncluster_q[2]};
+              SrLanemaskEq: x_res[s][l] = {32'd0, 32'd1 << l};
+              SrLanemaskLe: x_res[s][l] = {32'd0, 32'(64'd2 << l) - 32'd1};
+              SrLanemaskLt: x_res[s][l] = {32'd0, (32'd1 << l) - 32'd1};
+              SrLanemaskGe: x_res[s][l] = {32'd0, ~((32'd1 << l) - 32'd1)};
+              SrLanemaskGt: x_res[s][l] = {32'd0, ~(32'(64'd2 << l) - 32'd1)};
+              SrTotalSmemSize:   x_res[s][l] = {32'd0, smem_size_q};
+              SrAggrSmemSize:    x_res[s][l] = {32'd0, smem_stride_q};
+              SrDynamicSmemSize: x_res[s][l] = {32'd0, dyn_smem_q};
+              default: begin
+                // The cluster registers (.x/.y/.z in order), from the
+                // CTA's index and the cluster shape.
+                if (imm[15:0] >= SrClusterIdX && imm[15:0] <= SrClusterNCtaIdZ) begin
+                  cg = (imm[15:0] - SrClusterIdX) / 16'd3;
+                  ck = 2'((imm[15:0] - SrClusterIdX) % 16'd3);
+                  unique case (cg)
+                    16'd0:   sr = cid[ck] / ncluster_q[ck];       // %clusterid
+                    16'd1:   sr = nctaid_q[ck] / ncluster_q[ck];  // %nclusterid
+                    16'd2:   sr = cid[ck] % ncluster_q[ck];       // %cluster_ctaid
+                    default: sr = ncluster_q[ck];                 // %cluster_nctaid
+                  endcase
+                end
+                x_res[s][l] = {32'd0, sr};
+              end
             endcase
           end
           default: x_res[s][l] = alu_d[l];
@@ -480,10 +641,15 @@ module sm_top #(
           end
         end
       end
+      // A predicate destination: the ALU's, or a special register's
+      // value other than 0 (writeDest).
       x_p[s] = alu_p;
       x_q[s] = alu_q;
+      if (cat == CatS2r) begin
+        for (int l = 0; l < 32; l++) x_p[s][l] = x_res[s][l] != 64'd0;
+      end
       // regroup: the runnable lanes at the minimum PC.
-      runnable = lane_valid_q[w] & ~(exited_q[w] | x_exits[s]);
+      runnable = lane_valid_q[w] & ~(exited_q[w] | x_exits[s]) & ~(blocked_q[w] | x_block[s]);
       found    = 1'b0;
       minpc    = '0;
       for (int l = 0; l < 32; l++) begin
@@ -506,7 +672,12 @@ module sm_top #(
     assign x_d2[s]      = d2;
     assign x_lat[s]     = lat_of(lat);
     assign x_ctrl[s]    = ctrl;
-    assign x_mem[s]     = mem_req_valid_o[s];
+    assign x_mem[s]     = iv[s] && (cat == CatLd || cat == CatSt);
+    // execBar: the guard-true lanes arrive and block (a guard-false
+    // warp just advances).
+    assign x_bar[s]     = iv[s] && cat == CatBar && emask != 32'd0;
+    assign x_long[s]    = cat == CatLd && (mem_req_space_o[s] == SpaceGlobal || mem_req_space_o[s] == SpaceLocal);
+    assign x_block[s]   = x_bar[s] ? emask : 32'd0;
 
     // IssueOutputs.
     assign issue_valid_o[s] = iv[s];
@@ -538,8 +709,82 @@ module sm_top #(
   end
 
   // ---------------------------------------------------------------------
+  // Shared memory: the schedulers' shared-space requests at physical
+  // addresses (the CTA slot's base added), the launches' clears.
+  logic                smem_valid [NumSched];
+  logic [63:0]         smem_addr  [NumSched][32];
+  logic [CtaSlots-1:0] smem_clr;
+  logic [31:0]         smem_size_q, smem_stride_q;
+
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) begin
+      smem_valid[s] = mem_req_valid_o[s] && mem_req_space_o[s] == SpaceShared;
+      for (int l = 0; l < 32; l++)
+        smem_addr[s][l] = 64'(cta_q[islot[s]]) * 64'(smem_stride_q) + mem_req_addr_o[s][l];
+    end
+  end
+
+  sm_smem #(
+    .NumSched (NumSched),
+    .CtaSlots (CtaSlots),
+    .Bytes    (SmemBytes)
+  ) u_smem (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .first_i     (first),
+    .req_valid_i (smem_valid),
+    .req_we_i    (mem_req_we_o),
+    .req_size_i  (mem_req_size_o),
+    .req_mask_i  (mem_req_mask_o),
+    .req_addr_i  (smem_addr),
+    .req_wdata_i (mem_req_wdata_o),
+    .rsp_rdata_o (smem_rdata),
+    .clr_i       (smem_clr),
+    .stride_i    (smem_stride_q),
+    .size_i      (smem_size_q)
+  );
+
+  // Local memory: LocalBytes per thread, thread (slot, lane) at
+  // (slot * 32 + lane) * LocalBytes, zeroed when its warp launches (the
+  // Go warp's reset). Without calls the frame pointer is 0, so an
+  // address is the offset in the thread's memory.
+  localparam int unsigned LocalLaneBytes = (LocalBytes > 0) ? LocalBytes : 1;
+  logic        lmem_valid [NumSched];
+  logic [63:0] lmem_addr  [NumSched][32];
+
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) begin
+      lmem_valid[s] = mem_req_valid_o[s] && mem_req_space_o[s] == SpaceLocal;
+      for (int l = 0; l < 32; l++)
+        lmem_addr[s][l] = (64'(islot[s]) * 64'd32 + 64'(l)) * 64'(LocalLaneBytes) +
+                          mem_req_addr_o[s][l] % 64'(LocalLaneBytes);
+    end
+  end
+
+  sm_smem #(
+    .NumSched (NumSched),
+    .CtaSlots (NumWarps),
+    .Bytes    (NumWarps * 32 * LocalLaneBytes)
+  ) u_lmem (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .first_i     (first),
+    .req_valid_i (lmem_valid),
+    .req_we_i    (mem_req_we_o),
+    .req_size_i  (mem_req_size_o),
+    .req_mask_i  (mem_req_mask_o),
+    .req_addr_i  (lmem_addr),
+    .req_wdata_i (mem_req_wdata_o),
+    .rsp_rdata_o (lmem_rdata),
+    .clr_i       (launch_w),
+    .stride_i    (32'(32 * LocalLaneBytes)),
+    .size_i      (32'(32 * LocalLaneBytes))
+  );
+
+  // ---------------------------------------------------------------------
   // Next state of the warp slots (tick, issue, fetchNext, warpDone,
-  // retire) and launch.
+  // retire), the barrier (arrive, checkBarrier, threadsExited) and the
+  // CTA launches (launchCTAs).
   logic        valid_d        [NumWarps];
   logic        done_d         [NumWarps];
   logic [31:0] pc_d           [NumWarps];
@@ -552,15 +797,96 @@ module sm_top #(
   logic [31:0] last_issue_d   [NumWarps];
   logic        issued_d       [NumWarps];
   logic [31:0] mem_busy_d     [NumWarps];
+  logic [CtaSlotWidth-1:0] cta_d    [NumWarps];
+  logic [5:0]              in_cta_d [NumWarps];
+  logic [31:0]             cta_lin_d [CtaSlots];
+  logic [31:0]             next_cta_d;
+  logic [NumWarps-1:0]     launch_w;   // warp slots launched at this edge
+  logic [31:0] blocked_d     [NumWarps];
+  logic        bar_wait_d    [NumWarps];
+  logic [31:0] block_until_d [NumWarps];
+  // Per CTA slot: the threads arrived at the barrier in its current
+  // phase, and the CTA's live threads (cta.liveThreads).
+  logic [10:0] bar_cnt_q [CtaSlots];
+  logic [10:0] bar_cnt_d [CtaSlots];
+  logic [10:0] live_q    [CtaSlots];
+  logic [10:0] live_d    [CtaSlots];
+  logic [CtaSlots-1:0] release_k;   // the CTA's barrier releases this cycle
+  // fetchNext sees the issuing warp's group after its instruction and,
+  // for a BAR, after the release its arrival completes.
+  logic [NumWarps-1:0] fn_issue, fn_ctrl, fn_bar, fn_pre;
+  // The Go model checks the barrier after each event in the cycle's
+  // scheduler order: a BAR completes it when the arrivals and exits of
+  // the schedulers up to its own reach the CTA's live threads (then its
+  // fetchNext sees the released group; an earlier arrival's does not).
+  logic [NumSched-1:0] bar_completes;
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) begin
+      logic [10:0] cnt, live;
+      logic [CtaSlotWidth-1:0] k;
+      k    = cta_q[islot[s]];
+      cnt  = bar_cnt_q[k];
+      live = live_q[k];
+      for (int t = 0; t < NumSched; t++) begin
+        if (iv[t] && cta_q[islot[t]] == k &&
+            ((t + NumSched - int'(first)) % NumSched) <= ((s + NumSched - int'(first)) % NumSched)) begin
+          cnt  = cnt + 11'($countones(x_block[t]));
+          live = live - 11'($countones(x_exits[t]));
+        end
+      end
+      bar_completes[s] = x_bar[s] && cnt >= live;
+    end
+  end
+
+  // The launch in effect: the inputs at launch_i, then their copies.
+  logic        first_launch;
+  logic [31:0] l_entry, l_nthreads, l_nwarps, l_nctas, l_max_ctas;
+  assign first_launch = launch_i && !started_q;
+  assign l_entry      = first_launch ? entry_pc_i : entry_q;
+  assign l_nthreads   = first_launch ? nthreads_i : nthreads_q;
+  assign l_nwarps     = first_launch ? nwarps_i : nwarps_q;
+  assign l_nctas      = first_launch ? nctas_i : nctas_q;
+  assign l_max_ctas   = first_launch ? max_ctas_i : max_ctas_q;
 
   logic [31:0]              nth;   // threads of the warp being launched
   logic [WarpSlotWidth-1:0] xw;    // the warp an issue updates
   logic                     seq;   // fetchNext: its group moved on by one
+  logic [31:0]              lcyc;  // the cycle a launch at this edge starts
+  logic [CtaSlots-1:0]      cta_busy, cta_taken;
+  logic [31:0]              n_res, n_new, lw, lc;
+  logic [CtaSlotWidth-1:0]  cur_k;
+  logic [31:0]              rg_runnable, rg_minpc, gpc, gmask;  // regroup, fetchNext
+  logic                     rg_found;
 
   always_comb begin
-    nth = '0;
-    xw  = '0;
-    seq = 1'b0;
+    nth       = '0;
+    xw        = '0;
+    seq       = 1'b0;
+    lcyc      = started_q ? cycle_q + 32'd1 : 32'd0;
+    cta_busy  = '0;
+    cta_taken = '0;
+    n_res     = '0;
+    n_new     = '0;
+    lw        = '0;
+    lc        = '0;
+    cur_k     = '0;
+    launch_w  = '0;
+    rg_runnable = '0;
+    rg_minpc    = '0;
+    rg_found    = 1'b0;
+    gpc         = '0;
+    gmask       = '0;
+    next_cta_d = first_launch ? 32'd0 : next_cta_q;
+    release_k  = '0;
+    fn_issue   = '0;
+    fn_ctrl    = '0;
+    fn_bar     = '0;
+    fn_pre     = '0;
+    for (int k = 0; k < CtaSlots; k++) begin
+      cta_lin_d[k] = cta_lin_q[k];
+      bar_cnt_d[k] = bar_cnt_q[k];
+      live_d[k]    = live_q[k];
+    end
     for (int w = 0; w < NumWarps; w++) begin
       valid_d[w]        = valid_q[w];
       done_d[w]         = done_q[w];
@@ -574,24 +900,11 @@ module sm_top #(
       last_issue_d[w]   = last_issue_q[w];
       issued_d[w]       = issued_q[w];
       mem_busy_d[w]     = mem_busy_q[w];
-      if (launch_i && !started_q) begin
-        // launchCTA: warp w of the CTA in slot w.
-        if (32'(w) < nwarps_i) begin
-          nth = nthreads_i - 32'(w) * 32'd32;
-          valid_d[w]        = 1'b1;
-          done_d[w]         = 1'b0;
-          lane_valid_d[w]   = (nth >= 32'd32) ? 32'hffff_ffff : ((32'd1 << nth) - 32'd1);
-          exited_d[w]       = '0;
-          for (int l = 0; l < 32; l++) lane_pc_d[w][l] = entry_pc_i;
-          pc_d[w]           = entry_pc_i;
-          active_mask_d[w]  = lane_valid_d[w];
-          fetch_until_d[w]  = 32'(LatFetch);
-          branch_until_d[w] = '0;
-          last_issue_d[w]   = '0;
-          issued_d[w]       = 1'b0;
-          mem_busy_d[w]     = '0;
-        end
-      end
+      cta_d[w]          = cta_q[w];
+      in_cta_d[w]       = in_cta_q[w];
+      blocked_d[w]      = blocked_q[w];
+      bar_wait_d[w]     = bar_wait_q[w];
+      block_until_d[w]  = block_until_q[w];
     end
     for (int s = 0; s < NumSched; s++) begin
       if (iv[s]) begin
@@ -603,20 +916,85 @@ module sm_top #(
         pc_d[xw]         = x_gpc[s];
         active_mask_d[xw] = x_gmask[s];
         if (x_mem[s]) mem_busy_d[xw] = max32(mem_busy_q[xw], cycle_q + x_lat[s]);
-        // fetchNext.
-        seq = x_gpc[s] == pc_q[xw] + 32'd1;
-        if (x_ctrl[s]) begin
-          branch_until_d[xw] = cycle_q + 32'(LatBranch);
-          if (!seq) fetch_until_d[xw] = cycle_q + 32'(LatBranch) + 32'(LatFetch);
-        end else if (!seq && x_gmask[s] != 32'd0) begin
-          fetch_until_d[xw] = cycle_q + 32'd1 + 32'(LatFetch);
+        fn_issue[xw] = 1'b1;
+        fn_ctrl[xw]  = x_ctrl[s];
+        fn_bar[xw]   = x_bar[s] && bar_completes[s];
+        // arrive: the lanes block; a warp with every live lane blocked
+        // waits for the release.
+        blocked_d[xw] = blocked_q[xw] | x_block[s];
+        if (x_bar[s]) begin
+          bar_cnt_d[cta_q[xw]] = bar_cnt_d[cta_q[xw]] + 11'($countones(x_block[s]));
+          if (x_gmask[s] == 32'd0) begin
+            bar_wait_d[xw]    = 1'b1;
+            block_until_d[xw] = Never;
+          end
         end
+        live_d[cta_q[xw]] = live_d[cta_q[xw]] - 11'($countones(x_exits[s]));
         // warpDone.
         if ((lane_valid_q[xw] & ~exited_d[xw]) == 32'd0) done_d[xw] = 1'b1;
       end
     end
+    // checkBarrier: the barrier releases when the CTA's live threads have
+    // all arrived (arrivals and exits of this cycle counted); the waiting
+    // lanes resume, the waiting warps LatBarrier cycles on.
+    for (int k = 0; k < CtaSlots; k++) begin
+      if (bar_cnt_d[k] != 11'd0 && bar_cnt_d[k] >= live_d[k]) begin
+        release_k[k] = 1'b1;
+        bar_cnt_d[k] = '0;
+      end
+    end
+    for (int w = 0; w < NumWarps; w++) begin
+      if (valid_d[w] && release_k[cta_d[w]] && (blocked_d[w] != 32'd0 || bar_wait_d[w])) begin
+        blocked_d[w] = '0;
+        if (bar_wait_d[w]) begin
+          bar_wait_d[w]    = 1'b0;
+          block_until_d[w] = cycle_q + 32'(LatBarrier);
+        end
+        // regroup.
+        rg_runnable = lane_valid_d[w] & ~exited_d[w];
+        rg_found    = 1'b0;
+        rg_minpc    = '0;
+        for (int l = 0; l < 32; l++) begin
+          if (rg_runnable[l] && (!rg_found || lane_pc_d[w][l] < rg_minpc)) begin
+            rg_minpc = lane_pc_d[w][l];
+            rg_found = 1'b1;
+          end
+        end
+        if (rg_found) begin
+          pc_d[w] = rg_minpc;
+          for (int l = 0; l < 32; l++)
+            active_mask_d[w][l] = rg_runnable[l] && lane_pc_d[w][l] == rg_minpc;
+        end
+        fn_pre[w] = !fn_bar[w];  // fn_bar: its BAR completed the barrier
+      end
+    end
+    // fetchNext.
+    for (int w = 0; w < NumWarps; w++) begin
+      gpc   = pc_d[w];
+      gmask = active_mask_d[w];
+      if (fn_issue[w]) begin
+        if (fn_pre[w]) begin
+          // The release came after this warp's own instruction (a
+          // release by exits, or a partly blocked warp's other
+          // instruction): fetchNext saw the group before it.
+          for (int s = 0; s < NumSched; s++) begin
+            if (iv[s] && 32'(islot[s]) == w) begin
+              gpc   = x_gpc[s];
+              gmask = x_gmask[s];
+            end
+          end
+        end
+        seq = gpc == pc_q[w] + 32'd1;
+        if (fn_ctrl[w]) begin
+          branch_until_d[w] = cycle_q + 32'(LatBranch);
+          if (!seq) fetch_until_d[w] = cycle_q + 32'(LatBranch) + 32'(LatFetch);
+        end else if (!seq && gmask != 32'd0) begin
+          fetch_until_d[w] = cycle_q + 32'd1 + 32'(LatFetch);
+        end
+      end
+    end
     // retire: a drained warp leaves at the edge into the cycle its memory
-    // accesses complete.
+    // accesses complete; its CTA stays resident while a warp remains.
     for (int w = 0; w < NumWarps; w++) begin
       if (valid_d[w] && done_d[w] && mem_busy_d[w] <= cycle_q + 32'd1) begin
         valid_d[w]       = 1'b0;
@@ -624,8 +1002,56 @@ module sm_top #(
         pc_d[w]          = '0;
         active_mask_d[w] = '0;
       end
+      if (valid_d[w]) cta_busy[cta_d[w]] = 1'b1;
+    end
+    // launchCTAs: while CTAs remain and fewer than max_ctas are resident,
+    // the next CTA's warps take the lowest free warp slots (max_ctas
+    // leaves a free slot for each), the CTA the lowest free CTA slot.
+    if (started_q || launch_i) begin
+      for (int k = 0; k < CtaSlots; k++) n_res = n_res + 32'(cta_busy[k]);
+      if (l_max_ctas > n_res) n_new = l_max_ctas - n_res;
+      if (l_nctas - next_cta_d < n_new) n_new = l_nctas - next_cta_d;
+      for (int w = 0; w < NumWarps; w++) begin
+        if (lc < n_new && !valid_d[w]) begin
+          if (lw == 32'd0) begin
+            for (int k = CtaSlots - 1; k >= 0; k--) begin
+              if (!cta_busy[k] && !cta_taken[k]) cur_k = CtaSlotWidth'(k);
+            end
+            cta_taken[cur_k] = 1'b1;
+            cta_lin_d[cur_k] = next_cta_d + lc;
+            live_d[cur_k]    = 11'(l_nthreads);
+            bar_cnt_d[cur_k] = '0;
+          end
+          nth = l_nthreads - lw * 32'd32;
+          launch_w[w]       = 1'b1;
+          valid_d[w]        = 1'b1;
+          done_d[w]         = 1'b0;
+          cta_d[w]          = cur_k;
+          in_cta_d[w]       = 6'(lw);
+          lane_valid_d[w]   = (nth >= 32'd32) ? 32'hffff_ffff : ((32'd1 << nth) - 32'd1);
+          exited_d[w]       = '0;
+          for (int l = 0; l < 32; l++) lane_pc_d[w][l] = l_entry;
+          pc_d[w]           = l_entry;
+          active_mask_d[w]  = lane_valid_d[w];
+          fetch_until_d[w]  = lcyc + 32'(LatFetch);
+          branch_until_d[w] = '0;
+          last_issue_d[w]   = '0;
+          issued_d[w]       = 1'b0;
+          mem_busy_d[w]     = '0;
+          blocked_d[w]      = '0;
+          bar_wait_d[w]     = 1'b0;
+          block_until_d[w]  = '0;
+          lw = lw + 32'd1;
+          if (lw == l_nwarps) begin
+            lw = '0;
+            lc = lc + 32'd1;
+          end
+        end
+      end
+      next_cta_d = next_cta_d + n_new;
     end
   end
+  assign smem_clr = cta_taken;
 
   // ---------------------------------------------------------------------
   // Registers: q <= d; the register file, the scoreboard and the predicate
@@ -636,19 +1062,24 @@ module sm_top #(
       started_q  <= 1'b0;
       launched_q <= '0;
       nthreads_q <= '0;
-      for (int w = 0; w < NumWarps; w++) begin
-        valid_q[w]        <= 1'b0;
-        done_q[w]         <= 1'b0;
-        pc_q[w]           <= '0;
-        active_mask_q[w]  <= '0;
-        lane_valid_q[w]   <= '0;
-        exited_q[w]       <= '0;
-        fetch_until_q[w]  <= '0;
-        branch_until_q[w] <= '0;
-        last_issue_q[w]   <= '0;
-        issued_q[w]       <= 1'b0;
-        mem_busy_q[w]     <= '0;
-        for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= '0;
+      nwarps_q   <= '0;
+      nctas_q    <= '0;
+      max_ctas_q <= '0;
+      entry_q    <= '0;
+      next_cta_q <= '0;
+      dyn_smem_q         <= '0;
+      explicit_cluster_q <= 1'b0;
+      for (int i = 0; i < 3; i++) begin
+        ntid_q[i]     <= '0;
+        nctaid_q[i]   <= '0;
+        ncluster_q[i] <= '0;
+      end
+      smem_size_q   <= '0;
+      smem_stride_q <= '0;
+      for (int k = 0; k < CtaSlots; k++) begin
+        cta_lin_q[k] <= '0;
+        bar_cnt_q[k] <= '0;
+        live_q[k]    <= '0;
       end
       for (int s = 0; s < NumSched; s++) begin
         issue_warp_hold_q[s] <= '0;
@@ -659,21 +1090,28 @@ module sm_top #(
     end else begin
       started_q  <= started_q || launch_i;
       cycle_q    <= started_q ? cycle_q + 32'd1 : cycle_q;
-      if (launch_i && !started_q) nthreads_q <= nthreads_i;
-      for (int w = 0; w < NumWarps; w++) begin
-        launched_q[w]     <= launch_i && !started_q && 32'(w) < nwarps_i;
-        valid_q[w]        <= valid_d[w];
-        done_q[w]         <= done_d[w];
-        pc_q[w]           <= pc_d[w];
-        active_mask_q[w]  <= active_mask_d[w];
-        lane_valid_q[w]   <= lane_valid_d[w];
-        exited_q[w]       <= exited_d[w];
-        fetch_until_q[w]  <= fetch_until_d[w];
-        branch_until_q[w] <= branch_until_d[w];
-        last_issue_q[w]   <= last_issue_d[w];
-        issued_q[w]       <= issued_d[w];
-        mem_busy_q[w]     <= mem_busy_d[w];
-        for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= lane_pc_d[w][l];
+      launched_q <= launch_w;
+      next_cta_q <= next_cta_d;
+      if (first_launch) begin
+        nthreads_q <= nthreads_i;
+        nwarps_q   <= nwarps_i;
+        nctas_q    <= nctas_i;
+        max_ctas_q <= max_ctas_i;
+        entry_q    <= entry_pc_i;
+        smem_size_q   <= smem_size_i;
+        smem_stride_q <= smem_stride_i;
+        dyn_smem_q         <= dyn_smem_i;
+        explicit_cluster_q <= explicit_cluster_i;
+        for (int i = 0; i < 3; i++) begin
+          ntid_q[i]     <= ntid_i[i];
+          nctaid_q[i]   <= nctaid_i[i];
+          ncluster_q[i] <= ncluster_i[i];
+        end
+      end
+      for (int k = 0; k < CtaSlots; k++) begin
+        cta_lin_q[k] <= cta_lin_d[k];
+        bar_cnt_q[k] <= bar_cnt_d[k];
+        live_q[k]    <= live_d[k];
       end
       for (int s = 0; s < NumSched; s++) begin
         if (iv[s]) begin
@@ -686,16 +1124,60 @@ module sm_top #(
     end
   end
 
+  // The warp slots' registers, a process per slot (constant indices keep
+  // the delayed assignments out of loops at any sm.max_warps).
+  for (genvar w = 0; w < NumWarps; w++) begin : g_wreg
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        blocked_q[w]      <= '0;
+        bar_wait_q[w]     <= 1'b0;
+        block_until_q[w]  <= '0;
+        valid_q[w]        <= 1'b0;
+        done_q[w]         <= 1'b0;
+        pc_q[w]           <= '0;
+        active_mask_q[w]  <= '0;
+        lane_valid_q[w]   <= '0;
+        exited_q[w]       <= '0;
+        fetch_until_q[w]  <= '0;
+        branch_until_q[w] <= '0;
+        last_issue_q[w]   <= '0;
+        issued_q[w]       <= 1'b0;
+        mem_busy_q[w]     <= '0;
+        cta_q[w]          <= '0;
+        in_cta_q[w]       <= '0;
+        for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= '0;
+      end else begin
+        blocked_q[w]      <= blocked_d[w];
+        bar_wait_q[w]     <= bar_wait_d[w];
+        block_until_q[w]  <= block_until_d[w];
+        valid_q[w]        <= valid_d[w];
+        done_q[w]         <= done_d[w];
+        pc_q[w]           <= pc_d[w];
+        active_mask_q[w]  <= active_mask_d[w];
+        lane_valid_q[w]   <= lane_valid_d[w];
+        exited_q[w]       <= exited_d[w];
+        fetch_until_q[w]  <= fetch_until_d[w];
+        branch_until_q[w] <= branch_until_d[w];
+        last_issue_q[w]   <= last_issue_d[w];
+        issued_q[w]       <= issued_d[w];
+        mem_busy_q[w]     <= mem_busy_d[w];
+        cta_q[w]          <= cta_d[w];
+        in_cta_q[w]       <= in_cta_d[w];
+        for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= lane_pc_d[w][l];
+      end
+    end
+  end
+
   // Write ports: the predicates (writeDest, lanes of emask) and the
   // scoreboard (the destinations are available lat cycles on), which a
   // launch clears (the Go warp's reset).
-  logic launch_clear;
-  assign launch_clear = launch_i && !started_q;
-
   for (genvar w = 0; w < NumWarps; w++) begin : g_wport
     always_ff @(posedge clk_i) begin
-      if (launch_clear) begin
-        for (int r = 0; r < MaxRegs; r++) rdy_q[w][r] <= '0;
+      if (launch_w[w]) begin
+        for (int r = 0; r < MaxRegs; r++) begin
+          rdy_q[w][r]   <= '0;
+          rlong_q[w][r] <= 1'b0;
+        end
         for (int p = 0; p < MaxPreds; p++) begin
           prdy_q[w][p] <= '0;
           pr_q[w][p]   <= '0;
@@ -705,10 +1187,15 @@ module sm_top #(
           if (iv[s] && 32'(islot[s]) == w) begin
             if (x_lat[s] != 32'd0) begin
               unique case (x_d1_kind[s])
-                DReg32: rdy_q[w][RegIdxWidth'(x_d1[s])] <= cycle_q + x_lat[s];
+                DReg32: begin
+                  rdy_q[w][RegIdxWidth'(x_d1[s])]   <= cycle_q + x_lat[s];
+                  rlong_q[w][RegIdxWidth'(x_d1[s])] <= x_long[s];
+                end
                 DReg64: begin
-                  rdy_q[w][RegIdxWidth'(x_d1[s])]        <= cycle_q + x_lat[s];
-                  rdy_q[w][RegIdxWidth'(x_d1[s] + 8'd1)] <= cycle_q + x_lat[s];
+                  rdy_q[w][RegIdxWidth'(x_d1[s])]          <= cycle_q + x_lat[s];
+                  rdy_q[w][RegIdxWidth'(x_d1[s] + 8'd1)]   <= cycle_q + x_lat[s];
+                  rlong_q[w][RegIdxWidth'(x_d1[s])]        <= x_long[s];
+                  rlong_q[w][RegIdxWidth'(x_d1[s] + 8'd1)] <= x_long[s];
                 end
                 DPred:  prdy_q[w][PredIdxWidth'(x_d1[s])] <= cycle_q + x_lat[s];
                 default: ;
@@ -822,12 +1309,12 @@ module sm_top #(
   assign lsu_addr_o  = lsu_addr_q;
 
   // ---------------------------------------------------------------------
-  // (4) The run ends when the launched CTA's warps have all retired.
+  // (4) The run ends when the grid's CTAs have all launched and retired.
   always_comb begin
     logic any;
     any = 1'b0;
     for (int w = 0; w < NumWarps; w++) any = any | valid_q[w];
-    done_o = started_q && !any;
+    done_o = started_q && !any && next_cta_q >= nctas_q;
   end
   assign status_o = done_o ? StatusCompleted : StatusRunning;
   assign cycle_o  = cycle_q;
