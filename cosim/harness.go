@@ -261,36 +261,56 @@ func tailLines(s string, n int) string {
 	return strings.Join(ls, "\n")
 }
 
-// runMake runs make's target in vdir with the variables vars (and the
-// shared Verilator runtime's COMMON) under the lock of the shared build
-// directory, which serializes the builds of every harness and the SM bench
-// (concurrent test binaries must not race). The output also goes to
-// opt.BuildLog; on failure it is returned with an error naming the command.
+// runMake runs make target in vdir with vars. The Verilator runtime's
+// objects, which every build links, are made first under the build
+// directory's lock (.lock); then the target under a lock of its own, named
+// by the target and its variables (which name its build directory), so
+// that builds of different harnesses and benches run at the same time
+// (concurrent test binaries use both cores) while two runs of one build
+// wait for each other. The output also goes to opt.BuildLog; on failure
+// it is returned with an error naming the command.
 func runMake(ctx context.Context, vdir string, opt HarnessOptions, target string, vars ...string) (string, error) {
-	common := filepath.Join(vdir, "build")
-	if err := os.MkdirAll(common, 0o755); err != nil {
+	build := filepath.Join(vdir, "build")
+	if err := os.MkdirAll(build, 0o755); err != nil {
 		return "", err
 	}
-	lock, err := os.OpenFile(filepath.Join(common, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return "", err
-	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return "", fmt.Errorf("lock: %w", err)
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-	args := append([]string{"-C", vdir, "--no-print-directory", "-j2", target}, vars...)
-	args = append(args, "COMMON="+filepath.Join(common, "common"))
-	cmd := exec.CommandContext(ctx, "make", args...)
+	common := "COMMON=" + filepath.Join(build, "common")
 	var out bytes.Buffer
 	var w io.Writer = &out
 	if opt.BuildLog != nil {
 		w = io.MultiWriter(&out, opt.BuildLog)
 	}
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Run(); err != nil {
-		return out.String(), fmt.Errorf("make failed: %w (make %s)", err, strings.Join(args, " "))
+	run := func(args ...string) error {
+		args = append([]string{"-C", vdir, "--no-print-directory", "-j2"}, args...)
+		cmd := exec.CommandContext(ctx, "make", args...)
+		cmd.Stdout, cmd.Stderr = w, w
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("make failed: %w (make %s)", err, strings.Join(args, " "))
+		}
+		return nil
 	}
-	return out.String(), nil
+	if err := withFileLock(filepath.Join(build, ".lock"), func() error { return run("common", common) }); err != nil {
+		return out.String(), err
+	}
+	h := fnv.New64a()
+	h.Write([]byte(target + "\x00" + strings.Join(vars, "\x00")))
+	err := withFileLock(filepath.Join(build, fmt.Sprintf(".lock-%016x", h.Sum64())), func() error {
+		return run(append(append([]string{target}, vars...), common)...)
+	})
+	return out.String(), err
+}
+
+// withFileLock runs f holding an exclusive flock on the file at path
+// (made if missing).
+func withFileLock(path string, f func() error) error {
+	lock, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("lock: %w", err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	return f()
 }
