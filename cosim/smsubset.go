@@ -148,7 +148,7 @@ func smInstUnsupported(in isa.Inst) string {
 		if sp != isa.SpaceGlobal && sp != isa.SpaceShared && sp != isa.SpaceLocal && !(sp == isa.SpaceParam && in.Op == isa.OpLD) {
 			return bad(isa.SpaceName(sp))
 		}
-		if in.Mods&^uint16(isa.ModSpaceMask|isa.ModNC|isa.ModVolatile) != 0 {
+		if in.Mods&^uint16(isa.ModSpaceMask|isa.ModNC|isa.ModVolatile|isa.ModCacheMask) != 0 {
 			return bad(fmt.Sprintf("mods-%#x", in.Mods))
 		}
 		if !int3264 {

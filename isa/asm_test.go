@@ -210,6 +210,8 @@ func TestStaticErrors(t *testing.T) {
 		{"pmevent.mask range", "pmevent.mask 0x10000;", "t.ptx:6:14: pmevent.mask operand 0x10000 does not fit 16 bits"},
 		{"unsupported op", ".reg .b32 %r<4>;\nmma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%r0}, {%r1}, {%r2}, {%r3};", "t.ptx:7:1: unsupported: mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"},
 		{"barrier id", "bar.sync 16;", "t.ptx:6:10: barrier 16: barriers are numbered 0..15"},
+		{"two cache operators", ".reg .b64 %rd<2>;\nld.global.cg.L1::evict_first.u64 %rd1, [%rd1];", "t.ptx:7:1: ld.cg and .L1::evict_first disagree on how the load uses the L1"},
+		{"cache operator on a strong load", ".reg .b64 %rd<2>;\nld.relaxed.gpu.global.L1::evict_first.u64 %rd1, [%rd1];", "t.ptx:7:1: ld.L1::evict_first on a strong load at .gpu scope (served by the L2)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -369,4 +371,54 @@ func FuzzDisasmText(f *testing.F) {
 			t.Fatal("round trip differs")
 		}
 	})
+}
+
+// A load's cache operator (Mods bits 8..10): the .cop, the L1 eviction
+// priority, or the L2 path of a strong load above .cta scope.
+func TestLoadCacheOperators(t *testing.T) {
+	cases := []struct {
+		ld   string
+		want int
+	}{
+		{"ld.global.u64", isa.CacheCA},
+		{"ld.global.ca.u64", isa.CacheCA},
+		{"ld.global.L1::evict_last.u64", isa.CacheCA},
+		{"ld.global.cg.u64", isa.CacheCG},
+		{"ld.global.cs.u64", isa.CacheCS},
+		{"ld.global.lu.u64", isa.CacheCS},
+		{"ld.global.nc.L1::evict_first.u64", isa.CacheCS},
+		{"ld.global.cv.u64", isa.CacheCV},
+		{"ld.global.L1::no_allocate.u64", isa.CacheNoAlloc},
+		{"ld.global.L1::evict_unchanged.u64", isa.CacheUnchanged},
+		{"ld.volatile.global.u64", isa.CacheCG},
+		{"ld.relaxed.gpu.global.u64", isa.CacheCG},
+		{"ld.acquire.sys.global.u64", isa.CacheCG},
+		{"ld.relaxed.cta.global.u64", isa.CacheCA},
+		{"ld.relaxed.gpu.global.cg.u64", isa.CacheCG},
+		{"ld.u64", isa.CacheCA},
+	}
+	for _, c := range cases {
+		src := kernelHead + ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\n" + c.ld + " %rd2, [%rd1];\nst.global.cs.u64 [%rd1], %rd2;\nret;\n}\n"
+		im, err := isa.AssembleSource("t.ptx", []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", c.ld, err)
+		}
+		var got []int
+		pretty := ""
+		for _, in := range im.Code {
+			if in.Op == isa.OpLD || in.Op == isa.OpST {
+				got = append(got, int(in.Mods&isa.ModCacheMask>>isa.ModCacheShift))
+				if len(got) == 2 {
+					pretty = in.Pretty()
+				}
+			}
+		}
+		// ld.param, the load, the store (stores carry none).
+		if len(got) != 3 || got[0] != isa.CacheCA || got[1] != c.want || got[2] != 0 {
+			t.Fatalf("%s: cache operators %v, want [0 %d 0]", c.ld, got, c.want)
+		}
+		if c.want != isa.CacheCA && !strings.Contains(pretty, "."+isa.CacheName(c.want)+".u64") {
+			t.Fatalf("%s: the disassembly %q does not show .%s", c.ld, pretty, isa.CacheName(c.want))
+		}
+	}
 }

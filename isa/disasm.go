@@ -208,6 +208,9 @@ func (in Inst) Pretty() string {
 		if in.Op == OpCVTA && in.Mods&ModCvtaTo != 0 {
 			b.WriteString(".to")
 		}
+		if c := int(in.Mods & ModCacheMask >> ModCacheShift); c != CacheCA && in.Op == OpLD {
+			fmt.Fprintf(&b, ".%s", CacheName(c))
+		}
 		if v := in.Mods & ModVecMask >> ModVecShift; v != 0 && in.Op != OpATOM && in.Op != OpCVTA {
 			fmt.Fprintf(&b, ".v%d", 1<<v)
 		}

@@ -107,6 +107,55 @@ func isCacheMod(m string) bool {
 	return false
 }
 
+// loadCacheOp is the cache operator (Cache*) of ld in: its .cop
+// (.ca .cg .cs .lu .cv), its L1 eviction priority, or the L2-only path of
+// a strong load (.volatile, .mmio, .relaxed or .acquire at .gpu, .cluster
+// or .sys scope: the L1 is not coherent, so such a load is served by the
+// L2). Two that disagree are refused.
+func (st *fnState) loadCacheOp(in *Instr, ms modSet) (int, bool) {
+	c, from := CacheCA, ""
+	strong, scope := false, ""
+	for _, m := range ms.rest {
+		op := -1
+		switch m {
+		case "ca", "L1::evict_normal", "L1::evict_last":
+			op = CacheCA
+		case "cg":
+			op = CacheCG
+		case "cs", "lu", "L1::evict_first":
+			op = CacheCS
+		case "cv":
+			op = CacheCV
+		case "L1::no_allocate":
+			op = CacheNoAlloc
+		case "L1::evict_unchanged":
+			op = CacheUnchanged
+		case "volatile", "mmio":
+			strong, scope = true, "sys"
+		case "relaxed", "acquire":
+			strong = true
+		case "cta", "cluster", "gpu", "sys":
+			scope = m
+		}
+		if op < 0 {
+			continue
+		}
+		if from != "" && op != c {
+			st.a.errorf(in.Pos, "ld.%s and .%s disagree on how the load uses the L1", from, m)
+			return 0, false
+		}
+		c, from = op, m
+	}
+	if strong && scope != "" && scope != "cta" {
+		if from != "" && c != CacheCG {
+			st.a.errorf(in.Pos, "ld.%s on a strong load at .%s scope (served by the L2)", from, scope)
+			return 0, false
+		}
+		c = CacheCG
+	}
+	return c, true
+}
+
 // memAddr resolves "[...]" for a memory instruction whose instruction-level
 // space is space (SpaceGeneric when none). It sets A, Type2 (base width) and
 // Imm, and returns the effective space.
@@ -245,6 +294,14 @@ func (st *fnState) lowerMem(in *Instr, ms modSet, mi minst) {
 		st.lowerMemHalves(in, mi, t)
 		return
 	}
+	store := in.Op == "st"
+	if !store {
+		c, ok := st.loadCacheOp(in, ms)
+		if !ok {
+			return
+		}
+		mi.in.Mods |= uint16(c) << ModCacheShift
+	}
 	space, vec := SpaceGeneric, 1
 	for _, m := range ms.rest {
 		if s, ok := spaceOf(m); ok {
@@ -268,7 +325,6 @@ func (st *fnState) lowerMem(in *Instr, ms modSet, mi minst) {
 			return
 		}
 	}
-	store := in.Op == "st"
 	// st.const assembles: the model faults when it executes (the .const
 	// bank is read-only), with the warp, PC and line.
 	mi.in.Type = t

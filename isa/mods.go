@@ -1,5 +1,7 @@
 package isa
 
+import "fmt"
+
 // Modifier-field (Inst.Mods) layouts, per opcode group. docs/isa.md mirrors this file.
 
 // Arithmetic group (ADD SUB MUL MAD DIV REM MIN MAX NEG ABS FMA SQRT RCP CVT).
@@ -121,6 +123,30 @@ const (
 	MbarPhaseBit  = 63
 )
 
+// Cache operators of LD (Mods&ModCacheMask>>ModCacheShift): what a load
+// of global memory does in the L1 (docs/memory.md, "Cache operators").
+// Loads of other spaces and stores ignore them (global stores always
+// write through and do not allocate).
+const (
+	CacheCA        = iota // .ca (the default), .L1::evict_normal, .L1::evict_last: cached in the L1 and the L2
+	CacheCG               // .cg, and strong loads (.volatile, .mmio, .relaxed/.acquire above .cta scope): the L2 only, the L1 neither looked up nor allocated
+	CacheCS               // .cs, .lu, .L1::evict_first: allocated first in line for eviction, a hit does not promote
+	CacheCV               // .cv: the L1's copy of the sectors is dropped and the load fetches them again from the L2
+	CacheNoAlloc          // .L1::no_allocate: hits in the L1, a miss does not allocate
+	CacheUnchanged        // .L1::evict_unchanged: a hit leaves the line's eviction order
+	NumCacheOps
+)
+
+var cacheNames = [NumCacheOps]string{"ca", "cg", "cs", "cv", "L1::no_allocate", "L1::evict_unchanged"}
+
+// CacheName is the PTX spelling of cache operator c.
+func CacheName(c int) string {
+	if c >= 0 && c < NumCacheOps {
+		return cacheNames[c]
+	}
+	return fmt.Sprintf("cache%d", c)
+}
+
 // Memory group (LD ST ATOM CVTA).
 const (
 	ModSpaceMask  = 0x7
@@ -129,7 +155,9 @@ const (
 	ModNC         = 1 << 5 // LD: .nc
 	ModVolatile   = 1 << 6 // LD/ST: .volatile / .relaxed / .acquire / .release
 	ModLdExt      = 1 << 7 // LD: the destination is a 64-bit register pair; the loaded value (Type <= 32 bits) is sign- or zero-extended by Type
-	ModAtomShift  = 3      // ATOM: 4-bit operation
+	ModCacheShift = 8      // LD: the L1 cache operator, 3 bits (Cache*)
+	ModCacheMask  = 0x7 << ModCacheShift
+	ModAtomShift  = 3 // ATOM: 4-bit operation
 	ModAtomMask   = 0xf << ModAtomShift
 	ModMbarTry    = 1 << 7  // ATOM mbarrier.test_wait(.parity): try_wait, which may suspend the thread
 	ModMbarHint   = 1 << 8  // ATOM try_wait: C is the suspendTimeHint in ns (clear: the model's time limit)

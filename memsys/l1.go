@@ -283,13 +283,17 @@ func (c *L1) access(r Req) bool {
 		c.toL2.push(r)
 		return true
 	}
+	bypass := r.Cache == CacheGlobal || r.Cache == CacheVolatile
+	if r.Cache == CacheVolatile && w != nil {
+		w.valid &^= r.Sectors // fetched again from the L2
+	}
 	var have uint8
-	if w != nil {
+	if w != nil && !bypass {
 		have = w.valid
 	}
 	if r.Sectors&^have == 0 {
 		c.countLoad(r, have)
-		w.lru = c.now
+		c.touch(w, r.Cache)
 		c.out.push(c.now+uint64(c.p.HitLatency), Resp{ID: r.ID, Op: OpLoad, Addr: r.Addr, Sectors: r.Sectors})
 		return true
 	}
@@ -325,15 +329,28 @@ func (c *L1) access(r Req) bool {
 	}
 	c.countLoad(r, have)
 	need := r.Sectors &^ have
-	if w == nil {
+	switch {
+	case w != nil && !bypass:
+		c.touch(w, r.Cache)
+	case w == nil && !bypass && r.Cache != CacheNoAllocate:
 		w = c.allocate(r.Addr)
+		if r.Cache == CacheStream {
+			w.lru = 0 // first in line for eviction
+		}
 	}
-	w.lru = c.now
 	*free = mshr{valid: true, addr: r.Addr, pending: need, targets: append(free.targets[:0], target{id: r.ID, sectors: r.Sectors})}
 	c.mshrOf[r.Addr] = c.free[len(c.free)-1]
 	c.free = c.free[:len(c.free)-1]
 	c.sendLoad(r.Addr, need)
 	return true
+}
+
+// touch updates w's place in the eviction order for a load hitting it
+// with cache operator op.
+func (c *L1) touch(w *way, op CacheOp) {
+	if w != nil && op != CacheStream && op != CacheUnchanged {
+		w.lru = c.now
+	}
 }
 
 func (c *L1) countLoad(r Req, have uint8) {

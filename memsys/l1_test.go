@@ -236,3 +236,89 @@ func TestParamChecks(t *testing.T) {
 		t.Error("L1 hit of 1 accepted")
 	}
 }
+
+// The cache operators: .cg and .cv are served by the L2 whatever the L1
+// holds (.cv also drops the L1's copy), .L1::no_allocate hits but does
+// not allocate, .cs allocates its line as the set's next victim and a hit
+// does not promote it, .L1::evict_unchanged hits without promoting.
+func TestL1CacheOperators(t *testing.T) {
+	p := testL1Params() // 8 sets of 4 ways
+	stride := uint64(8 * LineBytes)
+	load := func(r *l1Rig, id uint32, addr uint64, op CacheOp) uint64 {
+		t0 := r.c.Now()
+		r.step(Req{ID: id, Op: OpLoad, Addr: addr, Sectors: 1, Cache: op})
+		r.run(40)
+		return r.latency(id, t0)
+	}
+	t.Run("cg", func(t *testing.T) {
+		r := newL1Rig(t, p, 25)
+		if got := load(r, 1, 0, CacheGlobal); got < 25 || r.c.Present(0) != 0 {
+			t.Fatalf("cold .cg: %d cycles, present %#b (want the L2's latency, no allocation)", got, r.c.Present(0))
+		}
+		load(r, 2, 0, CacheAll) // allocates
+		if got := load(r, 3, 0, CacheGlobal); got < 25 || len(r.sent) != 3 {
+			t.Fatalf(".cg of a present line: %d cycles, %d L2 requests (want the L2, 3)", got, len(r.sent))
+		}
+		if r.c.Present(0) != 1 {
+			t.Fatal(".cg dropped a line")
+		}
+		if st := r.c.Stats(); st.SectorHits != 0 || st.SectorMisses != 3 {
+			t.Fatalf("%+v: .cg loads count as misses", st)
+		}
+	})
+	t.Run("cv", func(t *testing.T) {
+		r := newL1Rig(t, p, 25)
+		load(r, 1, 0, CacheAll)
+		r.step(Req{ID: 2, Op: OpLoad, Addr: 0, Sectors: 1, Cache: CacheVolatile})
+		if r.c.Present(0) != 0 {
+			t.Fatalf(".cv kept the L1's copy: %#b", r.c.Present(0))
+		}
+		r.run(40)
+		if len(r.sent) != 2 {
+			t.Fatalf(".cv sent %d requests to the L2, want 2", len(r.sent))
+		}
+		// The fill of the line the .cv found allocated makes it valid again.
+		if got := load(r, 3, 0, CacheAll); got != uint64(p.HitLatency) {
+			t.Fatalf("load after .cv: %d cycles, want a hit", got)
+		}
+	})
+	t.Run("no_allocate", func(t *testing.T) {
+		r := newL1Rig(t, p, 25)
+		if load(r, 1, 0, CacheNoAllocate); r.c.Present(0) != 0 {
+			t.Fatal(".L1::no_allocate allocated")
+		}
+		load(r, 2, 0, CacheAll)
+		if got := load(r, 3, 0, CacheNoAllocate); got != uint64(p.HitLatency) {
+			t.Fatalf(".L1::no_allocate of a present line: %d cycles, want a hit", got)
+		}
+	})
+	// Four lines fill a set, then a fifth comes in: which one goes.
+	victimAfter := func(op CacheOp, touch CacheOp) uint64 {
+		r := newL1Rig(t, p, 5)
+		load(r, 1, 0, op) // line 0 with op, oldest of the normal order if op is normal
+		for i := uint64(1); i < 4; i++ {
+			load(r, uint32(10+i), i*stride, CacheAll)
+		}
+		load(r, 20, 0, touch) // a hit on line 0
+		load(r, 21, 4*stride, CacheAll)
+		for i := uint64(0); i < 4; i++ {
+			if r.c.Present(i*stride) == 0 {
+				return i
+			}
+		}
+		t.Fatal("nothing evicted")
+		return 0
+	}
+	if v := victimAfter(CacheAll, CacheAll); v != 1 {
+		t.Fatalf(".ca line hit last: line %d evicted, want 1", v)
+	}
+	if v := victimAfter(CacheStream, CacheAll); v != 1 {
+		t.Fatalf(".cs line hit by .ca: line %d evicted, want 1 (a .ca hit promotes it)", v)
+	}
+	if v := victimAfter(CacheStream, CacheStream); v != 0 {
+		t.Fatalf(".cs line hit by .cs: line %d evicted, want 0 (evict first)", v)
+	}
+	if v := victimAfter(CacheAll, CacheUnchanged); v != 0 {
+		t.Fatalf(".ca line hit by .L1::evict_unchanged: line %d evicted, want 0 (the hit does not promote)", v)
+	}
+}

@@ -59,6 +59,9 @@ type Request struct {
 	// Mask has bit l set when lane l takes part. A request with no lane is
 	// taken and answered the next cycle.
 	Mask uint32
+	// Cache is a global load's cache operator (how it uses the L1);
+	// ignored for other spaces and operations.
+	Cache CacheOp
 	// Addr[l] is lane l's byte address: global and local addresses for
 	// those spaces, the offset in the shared window for shared, the
 	// address in the constant bank (or parameter space) for const and
@@ -166,6 +169,7 @@ type portSlot struct {
 	tag    uint32
 	op     Op
 	space  Space
+	cache  CacheOp
 	issued uint64
 	lines  int // global/local: line responses still to come
 }
@@ -470,7 +474,7 @@ func (t *Port) Eval(req *Request) *PortOutputs {
 	if co.OutValid {
 		hin.ReqValid = true
 		hin.Req = Req{ID: co.OutID, Op: Op(co.OutOp), Addr: co.OutAddr, Sectors: co.OutSectors, Lanes: uint8(bits.OnesCount32(co.OutLanes)),
-			Local: t.slots[co.OutID].space == SpaceLocal}
+			Local: t.slots[co.OutID].space == SpaceLocal, Cache: t.slots[co.OutID].cache}
 	}
 	if o.Ready && (r.Space == SpaceConst || r.Space == SpaceParam) && !empty {
 		hin.ConstValid, hin.ConstID = true, uint32(slot)
@@ -512,6 +516,9 @@ func (t *Port) Tick() {
 		r := &t.req
 		s := &t.slots[t.take]
 		*s = portSlot{busy: true, tag: r.Tag, op: r.Op, space: r.Space, issued: t.now, lines: o.Facts.Lines}
+		if r.Op == OpLoad && r.Space == SpaceGlobal {
+			s.cache = r.Cache
+		}
 		t.free = t.free[:len(t.free)-1]
 		switch {
 		case r.Mask == 0:

@@ -103,7 +103,38 @@ type Req struct {
 	// local store writes (the stack and spills are cached in the L1;
 	// global stores do not allocate).
 	Local bool
+	// Cache is how a load uses the L1 (a global load's cache operator).
+	Cache CacheOp
 }
+
+// CacheOp is how a global load uses the L1: PTX's cache operators and
+// L1 eviction priorities (ld.cg, ld.cs, ld.L1::no_allocate, ...). Its
+// values are isa's Cache* encodings.
+type CacheOp uint8
+
+// The cache operators.
+const (
+	// CacheAll (.ca, the default): looked up, allocated on a miss, and
+	// every access makes the line the most recently used.
+	CacheAll CacheOp = iota
+	// CacheGlobal (.cg, and strong loads): served by the L2; the L1 is
+	// neither looked up nor allocated (a fill still validates the sectors
+	// of a line another load allocated).
+	CacheGlobal
+	// CacheStream (.cs, .lu, .L1::evict_first): allocated as the set's
+	// least recently used line, so it is the next to go; a hit does not
+	// promote it.
+	CacheStream
+	// CacheVolatile (.cv): the L1's copy of the requested sectors is
+	// dropped, and the load is served by the L2 as CacheGlobal.
+	CacheVolatile
+	// CacheNoAllocate (.L1::no_allocate): hits in the L1; a miss does not
+	// allocate.
+	CacheNoAllocate
+	// CacheUnchanged (.L1::evict_unchanged): a hit leaves the line's place
+	// in the eviction order; a miss allocates as CacheAll.
+	CacheUnchanged
+)
 
 // Resp is the response to a Req: a load's data is available, a store or
 // an atomic has been performed.

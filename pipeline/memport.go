@@ -200,6 +200,9 @@ func (sm *SM) offer(w *warp, d *dinst, emask uint32, base *[32]uint64, off uint6
 	case isa.SpaceConst:
 		r.Space = memsys.SpaceConst
 	}
+	if d.cat == catLD {
+		r.Cache = memsys.CacheOp(d.in.Mods & isa.ModCacheMask >> isa.ModCacheShift)
+	}
 	var tag uint32
 	if k := len(mp.free); k > 0 {
 		tag = mp.free[k-1]

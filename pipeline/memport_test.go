@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -107,16 +108,24 @@ func chaseRun(t *testing.T, cfg config.Config, lines, warm, warps int) (float64,
 // CTA (which the chase does not touch: it only sizes the carveout).
 func chaseRunSmem(t *testing.T, cfg config.Config, lines, warm, warps int, smem uint32) (float64, *Report) {
 	t.Helper()
+	return chaseRunEntry(t, cfg, "chase", lines, warm, warps, smem)
+}
+
+// chaseRunEntry is chaseRunSmem with the chase kernel entry (chase,
+// chase_cg, chase_cs, chase_cv: the cache operator of its loads).
+func chaseRunEntry(t *testing.T, cfg config.Config, entry string, lines, warm, warps int, smem uint32) (float64, *Report) {
+	t.Helper()
 	im := calibKernel(t, "chase.ptx")
 	size := lines * memsys.LineBytes
-	l := Launch{Entry: "chase", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{uint32(32 * warps), 1, 1}, DynamicSmem: smem,
-		Buffers: []Buffer{{Param: "chase_param_0", Size: size}, {Param: "chase_param_1", Size: 64}},
-		Args:    map[string]uint64{"chase_param_2": uint64(lines), "chase_param_3": uint64(warm)}}
+	p := func(i int) string { return fmt.Sprintf("%s_param_%d", entry, i) }
+	l := Launch{Entry: entry, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{uint32(32 * warps), 1, 1}, DynamicSmem: smem,
+		Buffers: []Buffer{{Param: p(0), Size: size}, {Param: p(1), Size: 64}},
+		Args:    map[string]uint64{p(2): uint64(lines), p(3): uint64(warm)}}
 	probe, err := New(cfg, im, l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, ok := probe.BufferAddr("chase_param_0")
+	base, ok := probe.BufferAddr(p(0))
 	if !ok {
 		t.Fatal("no chase buffer")
 	}
@@ -128,10 +137,10 @@ func chaseRunSmem(t *testing.T, cfg config.Config, lines, warm, warps int, smem 
 	}
 	l.Buffers[0].Init = init
 	sm, rep := runCalib(t, cfg, im, l)
-	if a, _ := sm.BufferAddr("chase_param_0"); a != base {
+	if a, _ := sm.BufferAddr(p(0)); a != base {
 		t.Fatalf("the chain buffer moved from %#x to %#x", base, a)
 	}
-	out := rep.Buffers["chase_param_1"]
+	out := rep.Buffers[p(1)]
 	return float64(out[0]) / float64(out[1]), rep
 }
 
@@ -152,6 +161,37 @@ func TestSML1HitAfterFill(t *testing.T) {
 	}
 	if hr := rep.Metrics["l1tex__t_sector_hit_rate.pct"]; hr != 50 {
 		t.Errorf("warm chase: L1 sector hit rate %v%%, want 50 (one pass of misses, one of hits)", hr)
+	}
+}
+
+// The cache operators of a load (docs/memory.md, "Cache operators"): a
+// chain of 16 lines the first pass brought in hits in the L1 on the second
+// pass with ld.global and ld.global.cs, and is served by the L2 with
+// ld.global.cg and ld.global.cv, each step costing an L2 hit (near or far
+// partition), none hitting in the L1.
+func TestSMCacheOperators(t *testing.T) {
+	cfg := h100Hier(t)
+	l1 := float64(cfg.L1.HitLatency + 1)
+	reads := map[string]float64{}
+	for _, c := range []struct {
+		entry string
+		l1    bool
+	}{{"chase", true}, {"chase_cs", true}, {"chase_cg", false}, {"chase_cv", false}} {
+		warm, rep := chaseRunEntry(t, cfg, c.entry, 16, 1, 1, 0)
+		hr := rep.Metrics["l1tex__t_sector_hit_rate.pct"]
+		switch {
+		case c.l1 && (math.Abs(warm-l1) >= 0.5 || hr != 50):
+			t.Errorf("%s: %.2f cycles a step, L1 hit rate %v%%; want l1.hit_latency + 1 = %v and 50%%", c.entry, warm, hr, l1)
+		case !c.l1 && (warm < float64(cfg.L2.LatencyNear) || warm > float64(cfg.L2.LatencyFar+1) || hr != 0):
+			t.Errorf("%s: %.2f cycles a step, L1 hit rate %v%%; want an L2 hit (%d to %d cycles) and 0%%", c.entry, warm, hr, cfg.L2.LatencyNear, cfg.L2.LatencyFar)
+		}
+		reads[c.entry] = rep.Metrics["lts__t_sectors_op_read.sum"]
+	}
+	// The second pass reads its 16 sectors from the L2 again.
+	for _, e := range []string{"chase_cg", "chase_cv"} {
+		if reads[e] != reads["chase"]+16 || reads["chase_cs"] != reads["chase"] {
+			t.Errorf("L2 read sectors %v: want %s 16 more than chase, chase_cs as many", reads, e)
+		}
 	}
 }
 
@@ -334,5 +374,18 @@ func TestSMSharedBandwidth(t *testing.T) {
 	}
 	if wf := rep.Metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"]; wf != threads/32*iters*8*4 {
 		t.Errorf("%v wavefronts, want 4 per warp request (%d)", wf, threads/32*iters*8*4)
+	}
+}
+
+// The image's cache operators (isa.Cache*) are memsys's CacheOp values:
+// offer passes the field through.
+func TestCacheOperatorEncodings(t *testing.T) {
+	for enc, op := range map[int]memsys.CacheOp{
+		isa.CacheCA: memsys.CacheAll, isa.CacheCG: memsys.CacheGlobal, isa.CacheCS: memsys.CacheStream,
+		isa.CacheCV: memsys.CacheVolatile, isa.CacheNoAlloc: memsys.CacheNoAllocate, isa.CacheUnchanged: memsys.CacheUnchanged,
+	} {
+		if memsys.CacheOp(enc) != op {
+			t.Errorf("isa cache operator %s is %d, memsys's is %d", isa.CacheName(enc), enc, op)
+		}
 	}
 }
