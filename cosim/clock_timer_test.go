@@ -12,13 +12,21 @@ import (
 	"github.com/smsim/smsim/clocktimer"
 )
 
-// unitMillion runs one million random cycles (100,000 with -short) on
+// shortCycles is n, or with -short a fiftieth of it (at least 5,000):
+// make test's second pass (-race -short) checks the Go side's
+// concurrency, which a few thousand cycles exercise as well as a million;
+// the first pass runs them all.
+func shortCycles(n uint64) uint64 {
+	if testing.Short() {
+		return max(n/50, 5000)
+	}
+	return n
+}
+
+// unitMillion runs one million random cycles (20,000 with -short) on
 // every standard parameter set of module, with zero mismatches.
 func unitMillion(t *testing.T, module string, seed uint64) {
-	cycles := uint64(1_000_000)
-	if testing.Short() {
-		cycles = 100_000
-	}
+	cycles := shortCycles(1_000_000)
 	info, ok := LookupUnit(module)
 	if !ok {
 		t.Fatalf("%s is not in Units", module)
@@ -193,7 +201,7 @@ func TestClockTimerOddSizes(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(ParamString(u.Params()), func(t *testing.T) {
-			if _, err := Run(context.Background(), u, random(u, uint64(400+i)), Options{Cycles: 100_000}); err != nil {
+			if _, err := Run(context.Background(), u, random(u, uint64(400+i)), Options{Cycles: shortCycles(100_000)}); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -140,10 +140,7 @@ func TestRegPoolMutation(t *testing.T) {
 // whole number of their Go elements, so a wrong element width would pass
 // the codec's checks and show only here.
 func TestRegPoolOddSizes(t *testing.T) {
-	cycles := uint64(300_000)
-	if testing.Short() {
-		cycles = 50_000
-	}
+	cycles := shortCycles(300_000)
 	for i, p := range []regpool.Params{
 		{NumCTAs: 1, NumPorts: 3, AllocGranularity: 2, MaxThreadsPerCTA: 1024, MaxRegsPerThread: 248, Regfile: 40000, RegAllocUnit: 96},
 		{NumCTAs: 2, NumPorts: 1, AllocGranularity: 4, MaxThreadsPerCTA: 1000, MaxRegsPerThread: 200, Regfile: 100000, RegAllocUnit: 128},

@@ -34,7 +34,7 @@ func TestTrapUnitOddSizes(t *testing.T) {
 	} {
 		u := trapUnit(t, c.p)
 		t.Run(ParamString(u.Params()), func(t *testing.T) {
-			if _, err := Run(context.Background(), u, random(u, 9), Options{Cycles: c.cycles}); err != nil {
+			if _, err := Run(context.Background(), u, random(u, 9), Options{Cycles: shortCycles(c.cycles)}); err != nil {
 				t.Fatal(err)
 			}
 		})
