@@ -460,7 +460,7 @@ func smLines(cfg config.Config, tmp string) {
 
 	// Chases. The buffer's address comes from a first run (the allocation
 	// is deterministic); lines of one partition are picked by address.
-	chase := func(name string, n, warm int, keep func(uint64) bool, pub float64, note string) {
+	chaseEntry := func(entry, name string, n, warm int, keep func(uint64) bool, pub float64, note string) {
 		probe := filepath.Join(tmp, "probe.bin")
 		var offs []uint64
 		span := uint64(8*n) * memsys.LineBytes // room to pick n lines of one partition
@@ -485,11 +485,14 @@ func smLines(cfg config.Config, tmp string) {
 		} else if s > size {
 			fail(fmt.Errorf("chain of %d bytes beyond the probe's %d", s, size))
 		}
-		w, _ = run("chase.ptx", "chase", "1", "--buf", "0=@"+file, "--buf", "1=64", "--arg", "2="+u(n), "--arg", "3="+u(warm))
+		w, _ = run("chase.ptx", entry, "1", "--buf", "0=@"+file, "--buf", "1=64", "--arg", "2="+u(n), "--arg", "3="+u(warm))
 		if b := uint64(w[3]) | uint64(w[4])<<32; b != base {
 			fail(fmt.Errorf("the chain buffer moved from %#x to %#x", base, b))
 		}
 		add(src, name, float64(w[0])/float64(w[1]), pub, lat, note)
+	}
+	chase := func(name string, n, warm int, keep func(uint64) bool, pub float64, note string) {
+		chaseEntry("chase", name, n, warm, keep, pub, note)
 	}
 	near := hp.L2.Near
 	chase("L1 hit latency, chase (cycles)", 64, 1, nil, pubL1, "one load a step")
@@ -497,6 +500,9 @@ func smLines(cfg config.Config, tmp string) {
 	if hp.L2.Partitions > 1 {
 		chase("L2 hit latency, far partition (cycles)", 2*l1Lines, 1, func(a uint64) bool { return !near(a) }, pubL2Far, "one load a step")
 	}
+	// The L2 latency as the microbenchmark papers often take it: ld.cg
+	// (cached in the L2 only) over a chain that would fit the L1.
+	chaseEntry("chase_cg", "L2 hit latency, near, ld.global.cg (cycles)", 64, 1, near, pubL2Near, "64 lines, the L1 bypassed")
 	chase("DRAM latency, cold chase (cycles)", min(4096, int(cfg.SM.GlobalBytes/(16*memsys.LineBytes))), 0, nil, pubDRAM, "one load a step")
 
 	const steps = 512
