@@ -237,6 +237,48 @@ func TestRaceCheckGlobal(t *testing.T) {
 	}
 }
 
+// --check race on data read through the read-only path: a store before
+// or after an ld.global.nc of the same bytes is an nc_modified record
+// naming both; reads alone, and the same kernel without the check,
+// nothing.
+func TestRaceCheckNonCoherent(t *testing.T) {
+	d, m := openLoad(t, "memcheck.ptx", memcheckPTX)
+	data, _ := d.Alloc("data", 4)
+	out, _ := d.Alloc("out", 4*64)
+	lc := LaunchConfig{Block: Dim3{64}}
+	if rep, err := m.Launch("nc_reader", lc, data, out, 1); err != nil || len(rep.Sanitizer) != 0 {
+		t.Fatalf("without the check: %v %+v", err, rep.Sanitizer)
+	}
+	d.SetChecks(pipeline.Checks{Race: true})
+	if rep, err := m.Launch("nc_reader", lc, data, out, 0); err != nil || len(rep.Sanitizer) != 0 {
+		t.Fatalf("reads only: %v %+v", err, rep.Sanitizer)
+	}
+	ld := ptxLineIn(t, "nc_reader", "ld.global.nc.u32")
+	st1 := ptxLineIn(t, "nc_reader", "st.global.u32")
+	st2 := ptxLineNth(t, "nc_reader", "st.global.u32", 3)
+	for _, c := range []struct {
+		mode            int
+		line, other     string
+		detail          string
+		warp, otherWarp int
+	}{
+		// The first warp to read reports (-1: either warp).
+		{1, ld, st1, "ld.global.nc reads bytes this kernel wrote (warp 0 of CTA (0,0,0) at " + st1 + ")", -1, 0},
+		{2, st2, ld, "a store or atomic writes bytes that ld.global.nc read (warp ", 0, -1},
+	} {
+		rep, err := m.Launch("nc_reader", lc, data, out, c.mode)
+		if err != nil || len(rep.Sanitizer) != 1 {
+			t.Fatalf("mode %d: %v %+v", c.mode, err, rep.Sanitizer)
+		}
+		s := rep.Sanitizer[0]
+		if s.Kind != "nc_modified" || s.Space != "global" || s.Address != uint64(data) || s.Size != 4 || s.Line != c.line ||
+			s.Other == nil || s.Other.Line != c.other || c.warp >= 0 && s.WarpInCTA != c.warp || c.otherWarp >= 0 && s.Other.WarpInCTA != c.otherWarp ||
+			!strings.Contains(s.Detail, c.detail) {
+			t.Errorf("mode %d: record %+v (other %+v), want at %s against %s", c.mode, s, s.Other, c.line, c.other)
+		}
+	}
+}
+
 // testdata/memcheck.ptx is exactly clang-16's output for memcheck.cu.
 func TestMemcheckPTXIsClangOutput(t *testing.T) {
 	clangtest.CheckPTX(t, "testdata/memcheck.cu", memcheckPTX)

@@ -254,6 +254,7 @@ func (sm *SM) locate(w *warp, lane int, space int, addr uint64, n int, write boo
 		}
 		if sm.mc.chk.race {
 			sm.raceGlobal(w, lane, orig, addr, end, write)
+			sm.ncGlobal(w, lane, orig, addr, end, write)
 		}
 		return memRef{gaddr: addr, space: space}, nil
 	case isa.SpaceShared:

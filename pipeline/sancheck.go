@@ -28,6 +28,12 @@
 //     accesses here: a named barrier of some warps, or a fence with a
 //     flag, is not recognized, so such producer-consumer code is
 //     reported. Atomics are left out, and so are races between CTAs.
+//     Also under race: global bytes read with ld.global.nc (the
+//     non-coherent read-only path, __ldg) that the kernel writes, before
+//     or after the read, by any thread of any CTA (a store or an atomic),
+//     are an nc_modified record (one per instruction): data read through
+//     that path must not change while the kernel runs, or the load may
+//     return a stale value.
 //
 // Off, a check costs a false test per shared access (init, race) or
 // nothing at all (sync and race's barrier tracking hang off an issue hook,
@@ -48,7 +54,7 @@ import (
 type Checks struct {
 	Init bool // uninitialized shared-memory reads
 	Sync bool // barriers reached by divergent warps or with different counts
-	Race bool // shared-memory races between the warps of a CTA
+	Race bool // races between the warps of a CTA, and .nc data the kernel writes
 }
 
 // checkNames lists the names ParseChecks accepts, for messages.
@@ -78,6 +84,21 @@ type sancheck struct {
 	init, sync, race bool
 	seen             map[sanKey]bool // instructions already reported, per kind
 	phases           map[*cta]*[numBarriers]barPhase
+	nc               map[uint64]*ncCell // per global byte written or read with ld.global.nc (race)
+}
+
+// ncCell is what the kernel did to one global byte, for nc_modified: the
+// first write and the first ld.global.nc read.
+type ncCell struct {
+	written, read bool
+	w, r          ncAccess
+}
+
+// ncAccess is one access of an ncCell.
+type ncAccess struct {
+	cta  [3]uint32
+	warp int // in the CTA
+	pc   uint32
 }
 
 type sanKey struct {
@@ -106,6 +127,9 @@ type warpArrival struct {
 func (sm *SM) initChecks() {
 	c := sm.launch.Checks
 	sm.mc.chk = sancheck{init: c.Init, sync: c.Sync, race: c.Race, seen: map[sanKey]bool{}}
+	if c.Race {
+		sm.mc.chk.nc = map[uint64]*ncCell{}
+	}
 	if c.Sync || c.Race {
 		sm.mc.chk.phases = map[*cta]*[numBarriers]barPhase{}
 		sm.OnIssue(sm.barrierHook)
@@ -363,6 +387,52 @@ func (sm *SM) raceGlobal(w *warp, lane int, orig, addr, end uint64, write bool) 
 		}
 		return x
 	})
+}
+
+// ncGlobal checks lane's access [addr, end) of global memory against
+// the kernel's ld.global.nc reads and writes of the same bytes
+// (nc_modified): a write of bytes an .nc load read, or an .nc load of
+// bytes the kernel wrote.
+func (sm *SM) ncGlobal(w *warp, lane int, orig, addr, end uint64, write bool) {
+	pc := w.gpc
+	d := &sm.code[pc]
+	nc := !write && d.cat == catLD && d.in.Mods&isa.ModNC != 0
+	if !write && !nc {
+		return
+	}
+	me := ncAccess{cta: w.cta.id, warp: w.inCTA, pc: pc}
+	var found *ncAccess
+	for b := addr; b < end; b++ {
+		x := sm.mc.chk.nc[b]
+		if x == nil {
+			x = &ncCell{}
+			sm.mc.chk.nc[b] = x
+		}
+		switch {
+		case write && x.read && found == nil:
+			found = &x.r
+		case nc && x.written && found == nil:
+			found = &x.w
+		}
+		if write && !x.written {
+			x.written, x.w = true, me
+		}
+		if nc && !x.read {
+			x.read, x.r = true, me
+		}
+	}
+	if found == nil {
+		return
+	}
+	what := "a store or atomic writes bytes that ld.global.nc read"
+	if nc {
+		what = "ld.global.nc reads bytes this kernel wrote"
+	}
+	r := SanitizerReport{Kind: "nc_modified", Space: "global", Lane: lane, Address: orig, Size: int(end - addr),
+		Other: &RaceAccess{WarpInCTA: found.warp, PC: found.pc, Line: sm.lineOf(found.pc)},
+		Detail: fmt.Sprintf("%s (warp %d of CTA (%d,%d,%d) at %s): data read through the non-coherent path must not change while the kernel runs, or the load may return a stale value",
+			what, found.warp, found.cta[0], found.cta[1], found.cta[2], sm.lineOf(found.pc))}
+	sm.record(w, pc, "", r)
 }
 
 // atomicAt reports whether the instruction at pc is an atomic (atomics do

@@ -28,8 +28,8 @@ type SanitizerReport struct {
 	// Kind is the check's stable name: "out_of_bounds" (memcheck: outside
 	// every allocation), "misaligned" (an address not a multiple of the
 	// access size), "uninitialized_read" (--check init),
-	// "barrier_divergence" (--check sync), "shared_race" (--check race;
-	// sancheck.go).
+	// "barrier_divergence" (--check sync), "shared_race", "global_race"
+	// and "nc_modified" (--check race; sancheck.go).
 	Kind string `json:"kind"`
 	// Space is the state space accessed: global, shared, local, param or
 	// const (after a generic address is resolved).

@@ -48,7 +48,7 @@ func runFlags() []cli.Flag {
 	return append(fs,
 		&cli.StringFlag{Name: "seed", Usage: "seed of every pseudo-random choice (run.seed)"},
 		&cli.StringSliceFlag{Name: "out", Usage: "PARAM=file.bin writes the final bytes of the buffer bound to PARAM to the file (repeatable)"},
-		&cli.StringFlag{Name: "check", Usage: "optional sanitizer checks, comma-separated: init (uninitialized reads), race (races between the warps of a CTA), sync (divergent barriers); a finding exits 1; memcheck is always on"},
+		&cli.StringFlag{Name: "check", Usage: "optional sanitizer checks, comma-separated: init (uninitialized reads), race (races between the warps of a CTA, and ld.global.nc data the kernel writes), sync (divergent barriers); a finding exits 1; memcheck is always on"},
 		&cli.BoolFlag{Name: "json", Usage: "print exactly one JSON object on stdout"},
 		&cli.StringFlag{Name: "trap-handler", Usage: "the .func entered on a trap or warp error (trap.handler); without one a trap ends the run"},
 		&cli.StringFlag{Name: "on-trap", Value: "abort", Usage: "host policy on a trap: abort | resume (wake paused warps once every warp has paused or exited)"},

@@ -79,3 +79,18 @@ extern "C" __global__ void last_writer(unsigned *out, int all) {
   if (i % 32 == 0 && (all || i == 0))
     out[0] = i;
 }
+
+// Every thread reads data[0] through the read-only path (__ldg:
+// ld.global.nc) between two barriers; with mode 1 thread 0 writes it
+// before, with mode 2 after: a kernel modifying data it reads with
+// ld.global.nc (--check race: nc_modified). Mode 0 only reads.
+extern "C" __global__ void nc_reader(u32 *data, u32 *out, int mode) {
+  u32 i = tid_x();
+  if (mode == 1 && i == 0)
+    data[0] = 7;
+  __syncthreads();
+  out[i] = __nvvm_ldg_ui(data);
+  __syncthreads();
+  if (mode == 2 && i == 0)
+    data[0] = out[1] + 1;
+}
