@@ -22,10 +22,13 @@ func coalescerInfo() *UnitInfo {
 		return []Unit{u}, nil
 	}
 	return &UnitInfo{
-		Module:     "coalescer",
-		Summary:    "coalescing stage of the load/store unit (32-byte sectors, 128-byte lines, one line a cycle)",
-		Sets:       one,
-		AreaSets:   one,
+		Module:  "coalescer",
+		Summary: "coalescing stage of the load/store unit (32-byte sectors, 128-byte lines, one line a cycle)",
+		Sets:    one,
+		// Not synthesized by make area: Yosys 0.23 does not finish it in
+		// 15 minutes, with or without -noshare (its 32 lanes' 64-bit
+		// addresses compared pairwise to group them into lines).
+		AreaSets:   func() ([]Unit, error) { return nil, nil },
 		FromConfig: func(config.Config) (Unit, error) { return Coalescer() },
 	}
 }

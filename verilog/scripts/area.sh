@@ -14,9 +14,11 @@ stamps under `lrr`). FSM extraction is off (`-nofsm`): Yosys 0.23's fsm
 pass fails an internal assertion on warp_sched. Parameter values as the
 RTL takes them: warp_sched's Policy is a `smsim_pkg::sched_policy_e` value
 (0 lrr, 1 gto, 2 two_level). A unit's extra `synth` options, if any, are
-in the last column (`cosim.UnitInfo.SynthFlags` says why): reg_pool is
-synthesized with `-noshare`, Yosys's SAT-based resource sharing never
-finishing on it, so its count is an upper bound.
+in the last column (`cosim.UnitInfo.SynthFlags` says why): reg_pool and
+smem_banks are synthesized with `-noshare`, Yosys's SAT-based resource
+sharing never finishing on them, so their counts are upper bounds. The
+coalescer is not synthesized: Yosys does not finish it in 15 minutes,
+with or without `-noshare`.
 
 | unit | parameters | cells | flip-flops | wires | wire bits | synth options |
 |------|------------|------:|-----------:|------:|----------:|---------------|

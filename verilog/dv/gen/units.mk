@@ -17,7 +17,7 @@ clock_timer_984f9942f71d_PARAMS := NumWarps=8 NumPorts=2 MHz=1000 ClockStartLo=0
 UNITS += coalescer
 coalescer_RTL := smsim_pkg.sv coalescer.sv
 coalescer_SETS := 932f77e4b052
-coalescer_AREA_SETS := 932f77e4b052
+coalescer_AREA_SETS := 
 coalescer_SYNTH := 
 coalescer_932f77e4b052_PARAMS := 
 
@@ -50,7 +50,7 @@ UNITS += smem_banks
 smem_banks_RTL := smsim_pkg.sv smem_banks.sv
 smem_banks_SETS := cbbe78b7953c f3b386462290
 smem_banks_AREA_SETS := cbbe78b7953c
-smem_banks_SYNTH := 
+smem_banks_SYNTH := -noshare
 smem_banks_cbbe78b7953c_PARAMS := Banks=32 BankBytes=4
 smem_banks_f3b386462290_PARAMS := Banks=16 BankBytes=8
 
