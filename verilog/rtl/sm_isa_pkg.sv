@@ -100,6 +100,7 @@ package sm_isa_pkg;
   localparam logic [1:0] KindSpecial = 2'd3;  // isa.KindSpecial
   localparam logic [1:0] SpecialPred = 2'd0;  // isa.SpecialPred
   localparam logic [1:0] SpecialZero = 2'd1;  // isa.SpecialZero
+  localparam logic [1:0] SpecialFP = 2'd2;  // isa.SpecialFP
 
   // State spaces (LD/ST Mods bits 0..2).
   localparam logic [2:0] SpaceGlobal = 3'd1;  // isa.SpaceGlobal
@@ -118,6 +119,13 @@ package sm_isa_pkg;
   localparam logic [15:0] ModSat = 16'd4;  // isa.ModSat
   localparam logic [15:0] ModShfLeft = 16'd1;  // isa.ModShfLeft
   localparam logic [15:0] ModShfWrap = 16'd2;  // isa.ModShfWrap
+  localparam logic [15:0] ModLdExt = 16'd128;  // isa.ModLdExt
+  localparam logic [15:0] ModCallInd = 16'd2;  // isa.ModCallInd
+  localparam logic [15:0] ModFrameShift = 16'd2;  // isa.ModFrameShift
+  localparam logic [15:0] ModBrxLenShift = 16'd1;  // isa.ModBrxLenShift
+
+  // Function addresses (an indirect CALL's target minus this is the callee's entry PC).
+  localparam logic [63:0] FuncAddrBase = 64'd268435456;  // isa.FuncAddrBase
 
   // PRMT modes (Mods bits 0..2).
   localparam logic [2:0] PrmtDefault = 3'd0;  // isa.PrmtDefault

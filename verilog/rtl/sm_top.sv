@@ -1,8 +1,11 @@
 // sm_top: the SM, twin of pipeline.SM (docs/sm-rtl.md), for the subset of
 // steps 2 and 3: a grid of CTAs (1-, 2- or 3-D), launched into free warp
 // slots as they retire, the integer operations of sm_alu, special
-// registers, ld.param, ld/st.global, bra (divergent, min-PC
-// reconvergence), ret at depth 0 and exit, under lrr and gto. The Go model is the reference; its timing
+// registers, ld.param, ld/st.global, shared and local memory, bar.sync,
+// bra and brx.idx (divergent), direct and indirect calls with a frame
+// pointer and a return stack per lane (sm_callstack), ret (divergent; at
+// depth 0 an exit) and exit, regrouping the lanes of the maximum call
+// depth at the minimum PC, under lrr, gto and two_level. The Go model is the reference; its timing
 // is kept by the same timestamps the Go warp keeps, compared with a cycle
 // counter (docs/sm-rtl.md, "Timing is the Go model's").
 //
@@ -45,13 +48,15 @@ module sm_top #(
   parameter int unsigned SmId        = 0,    // %smid (sm.id)
   parameter int unsigned NSmId       = 1,    // %nsmid (sm.count)
   parameter int unsigned MaxCtas     = 4,    // resident CTAs (sm.max_ctas)
+  parameter int unsigned RetDepth    = 16,   // return-stack entries per thread (Go: 65,536)
   // Derived; do not override.
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int unsigned SchedWarps    = NumWarps / NumSched,
   parameter int unsigned LocalWidth    = (SchedWarps > 1) ? $clog2(SchedWarps) : 1,
   // CTA slots: a resident CTA has at least one warp.
   parameter int unsigned CtaSlots      = (MaxCtas < NumWarps) ? MaxCtas : NumWarps,
-  parameter int unsigned CtaSlotWidth  = (CtaSlots > 1) ? $clog2(CtaSlots) : 1
+  parameter int unsigned CtaSlotWidth  = (CtaSlots > 1) ? $clog2(CtaSlots) : 1,
+  parameter int unsigned DepthWidth    = $clog2(RetDepth + 1)
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -80,6 +85,11 @@ module sm_top #(
   // Constant-table port: per scheduler, slots A, B, C.
   output logic [9:0]               const_idx_o  [NumSched][3],
   input  logic [63:0]              const_val_i  [NumSched][3],
+
+  // Branch-table port (brx.idx): per scheduler and lane, the entry of
+  // the image's branch tables (BrTables) at Imm + the lane's index.
+  output logic [31:0]              brt_idx_o [NumSched][32],
+  input  logic [31:0]              brt_val_i [NumSched][32],
 
   // Memory port, per scheduler (docs/sm-rtl.md section 3): a request in
   // the cycle the instruction issues, load data in the same cycle.
@@ -125,6 +135,9 @@ module sm_top #(
 
   output logic [31:0]              cycle_o,
   output logic                     done_o,
+  // A call by a lane whose return stack (RetDepth entries) is full: the
+  // RTL cannot follow the Go model further (the bench stops).
+  output logic                     call_overflow_o,
   output logic [2:0]               status_o
 );
   import sm_isa_pkg::*;
@@ -132,7 +145,8 @@ module sm_top #(
   localparam int unsigned RegIdxWidth  = (MaxRegs > 1) ? $clog2(MaxRegs) : 1;
   localparam int unsigned PredIdxWidth = (MaxPreds > 1) ? $clog2(MaxPreds) : 1;
   localparam logic [3:0] CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
-                         CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatBar = 4'd8;
+                         CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatBar = 4'd8,
+                         CatCall = 4'd9, CatBrx = 4'd10;
   localparam logic [3:0] LatAluC = 4'd0, LatMulC = 4'd1, LatSRegC = 4'd2, LatParamC = 4'd3,
                          LatGlobalC = 4'd4, LatNoneC = 4'd5, LatSharedC = 4'd6, LatDivC = 4'd7,
                          LatLocalC = 4'd8;
@@ -209,6 +223,11 @@ module sm_top #(
   logic [CtaSlotWidth-1:0]  cta_q    [NumWarps];
   logic [5:0]               in_cta_q [NumWarps];
   logic [31:0]              cta_lin_q [CtaSlots];
+  // Per warp slot and lane, the call state (g_call[N].u_callstack): the
+  // call depth, the frame pointer and the return PC at the stack's top.
+  logic [DepthWidth-1:0]    depth_w  [NumWarps][32];
+  logic [31:0]              fp_w     [NumWarps][32];
+  logic [31:0]              top_pc_w [NumWarps][32];
 
   // ---------------------------------------------------------------------
   // (1) Readiness of each warp's group instruction (warp.refresh).
@@ -388,6 +407,10 @@ module sm_top #(
   logic [31:0] x_lat       [NumSched];       // 0: no result (latNone)
   logic        x_ctrl      [NumSched];
   logic        x_mem       [NumSched];       // a load or store (busyUntil, lanes or none)
+  logic [DepthWidth-1:0] x_depth [NumSched][32];  // the lanes' next call depths
+  logic [31:0] x_call      [NumSched];       // lanes that call (push)
+  logic [31:0] x_ret       [NumSched];       // lanes that return (pop)
+  logic [31:0] x_adv       [NumSched];       // a call's frame advance in bytes
 
   logic [63:0] smem_rdata [NumSched][32];   // sm_smem's load data
   logic [63:0] lmem_rdata [NumSched][32];   // local memory's
@@ -500,8 +523,13 @@ module sm_top #(
                 : {32'd0, rf_q[w][RegIdxWidth'(v[7:0])][l]};
             KindImm:   opnd[i][l] = imm64 & tm;
             KindConst: opnd[i][l] = const_val_i[s][i] & tm;
-            default:   opnd[i][l] = (v[9:8] == SpecialPred)
-                ? {63'd0, pr_q[w][PredIdxWidth'(v[5:0])][l] ^ v[6]} : 64'd0;
+            default: begin
+            unique case (v[9:8])
+              SpecialPred: opnd[i][l] = {63'd0, pr_q[w][PredIdxWidth'(v[5:0])][l] ^ v[6]};
+              SpecialFP:   opnd[i][l] = {32'd0, fp_w[w][l]};  // the lane's frame pointer
+              default:     opnd[i][l] = 64'd0;
+            endcase
+          end
           endcase
         end
       end
@@ -548,12 +576,14 @@ module sm_top #(
     for (genvar l = 0; l < 32; l++) begin : g_mem
       assign mem_req_addr_o[s][l]  = opnd[0][l] + imm64;
       assign mem_req_wdata_o[s][l] = opnd[1][l];
+      assign brt_idx_o[s][l]       = imm + opnd[0][l][31:0];
     end
 
     // Results, special registers (sreg.go), flow (flow.go) and the new
     // group (simt.go regroup).
     always_comb begin
       logic [31:0] tid, minpc, runnable;
+      logic [DepthWidth-1:0] maxd;
       logic [63:0] lin;
       logic [31:0] cid [3];
       logic [31:0] sr;
@@ -561,6 +591,8 @@ module sm_top #(
       logic [1:0]  ck;
       logic        found;
       x_exits[s] = '0;
+      x_call[s]  = '0;
+      x_ret[s]   = '0;
       lin = {32'd0, cta_lin_q[cta_q[w]]};
       cid[0] = 32'(lin % {32'd0, nctaid_q[0]});
       cid[1] = 32'(lin / {32'd0, nctaid_q[0]} % {32'd0, nctaid_q[1]});
@@ -572,7 +604,10 @@ module sm_top #(
         tid = 32'(in_cta_q[w]) * 32'd32 + 32'(l);  // the thread's linear index in the CTA
         x_we[s][l]  = emask[l] && (d1_kind == DReg32 || d1_kind == DReg64);
         unique case (cat)
-          CatLd:  x_res[s][l] = (mem_req_size_o[s] == 4'd8) ? ld_data[l] : {32'd0, ld_data[l][31:0]};
+          // ModLdExt: a signed type sign-extends into the pair (ext64).
+          CatLd:  x_res[s][l] = (mem_req_size_o[s] == 4'd8) ? ld_data[l] :
+                                ((mods & ModLdExt) != 16'd0 && ty == TyS32)
+                                ? {{32{ld_data[l][31]}}, ld_data[l][31:0]} : {32'd0, ld_data[l][31:0]};
           CatS2r: begin
             // sregValue (sreg.go): the thread's and the CTA's indices
             // from their linear indices.
@@ -625,14 +660,34 @@ module sm_top #(
           end
           default: x_res[s][l] = alu_d[l];
         endcase
-        // Next PC of the group's lanes.
+        // Next PC and call depth of the group's lanes (execFlow).
         x_lane_pc[s][l] = lane_pc_q[w][l];
+        x_depth[s][l]   = depth_w[w][l];
         if (mask[l]) begin
           x_lane_pc[s][l] = pc + 32'd1;
           if (emask[l]) begin
             unique case (cat)
-              CatBra:          x_lane_pc[s][l] = imm;
-              CatRet, CatExit: begin
+              CatBra: x_lane_pc[s][l] = imm;
+              CatBrx: x_lane_pc[s][l] = brt_val_i[s][l];
+              CatCall: begin
+                // The callee's entry: Imm, or the function address in A.
+                x_lane_pc[s][l] = ((mods & ModCallInd) != 16'd0)
+                    ? 32'(opnd[0][l] - FuncAddrBase) : imm;
+                x_call[s][l]    = 1'b1;
+                if (depth_w[w][l] != DepthWidth'(RetDepth)) x_depth[s][l] = depth_w[w][l] + DepthWidth'(1);
+              end
+              CatRet: begin
+                if (depth_w[w][l] == '0) begin
+                  // ret at depth 0 ends the thread.
+                  x_lane_pc[s][l] = lane_pc_q[w][l];
+                  x_exits[s][l]   = 1'b1;
+                end else begin
+                  x_lane_pc[s][l] = top_pc_w[w][l];
+                  x_ret[s][l]     = 1'b1;
+                  x_depth[s][l]   = depth_w[w][l] - DepthWidth'(1);
+                end
+              end
+              CatExit: begin
                 x_lane_pc[s][l] = lane_pc_q[w][l];
                 x_exits[s][l]   = 1'b1;
               end
@@ -648,24 +703,29 @@ module sm_top #(
       if (cat == CatS2r) begin
         for (int l = 0; l < 32; l++) x_p[s][l] = x_res[s][l] != 64'd0;
       end
-      // regroup: the runnable lanes at the minimum PC.
+      // regroup (simt.go): the runnable lanes of the maximum call depth
+      // at the minimum PC among them.
       runnable = lane_valid_q[w] & ~(exited_q[w] | x_exits[s]) & ~(blocked_q[w] | x_block[s]);
       found    = 1'b0;
       minpc    = '0;
+      maxd     = '0;
       for (int l = 0; l < 32; l++) begin
-        if (runnable[l] && (!found || x_lane_pc[s][l] < minpc)) begin
+        if (runnable[l] && (!found || x_depth[s][l] > maxd ||
+                            (x_depth[s][l] == maxd && x_lane_pc[s][l] < minpc))) begin
           minpc = x_lane_pc[s][l];
+          maxd  = x_depth[s][l];
           found = 1'b1;
         end
       end
       x_gpc[s]   = found ? minpc : pc;
       x_gmask[s] = '0;
       for (int l = 0; l < 32; l++) begin
-        x_gmask[s][l] = runnable[l] && x_lane_pc[s][l] == minpc;
+        x_gmask[s][l] = runnable[l] && x_depth[s][l] == maxd && x_lane_pc[s][l] == minpc;
       end
     end
 
     assign x_emask[s]   = emask;
+    assign x_adv[s]     = ({16'd0, mods} >> ModFrameShift) * 32'd8;
     assign x_d1_kind[s] = d1_kind;
     assign x_d1[s]      = d1;
     assign x_d2_kind[s] = d2_kind;
@@ -857,6 +917,8 @@ module sm_top #(
   logic [CtaSlotWidth-1:0]  cur_k;
   logic [31:0]              rg_runnable, rg_minpc, gpc, gmask;  // regroup, fetchNext
   logic                     rg_found;
+  logic [DepthWidth-1:0]    rg_maxd;
+  logic [DepthWidth-1:0]    lane_depth_n [NumWarps][32];  // the call depths after the edge
 
   always_comb begin
     nth       = '0;
@@ -874,6 +936,7 @@ module sm_top #(
     rg_runnable = '0;
     rg_minpc    = '0;
     rg_found    = 1'b0;
+    rg_maxd     = '0;
     gpc         = '0;
     gmask       = '0;
     next_cta_d = first_launch ? 32'd0 : next_cta_q;
@@ -905,10 +968,12 @@ module sm_top #(
       blocked_d[w]      = blocked_q[w];
       bar_wait_d[w]     = bar_wait_q[w];
       block_until_d[w]  = block_until_q[w];
+      lane_depth_n[w]   = depth_w[w];
     end
     for (int s = 0; s < NumSched; s++) begin
       if (iv[s]) begin
         xw = islot[s];
+        lane_depth_n[xw] = x_depth[s];
         issued_d[xw]     = 1'b1;
         last_issue_d[xw] = cycle_q;
         lane_pc_d[xw]    = x_lane_pc[s];
@@ -950,20 +1015,24 @@ module sm_top #(
           bar_wait_d[w]    = 1'b0;
           block_until_d[w] = cycle_q + 32'(LatBarrier);
         end
-        // regroup.
+        // regroup: the maximum call depth, the minimum PC.
         rg_runnable = lane_valid_d[w] & ~exited_d[w];
         rg_found    = 1'b0;
         rg_minpc    = '0;
+        rg_maxd     = '0;
         for (int l = 0; l < 32; l++) begin
-          if (rg_runnable[l] && (!rg_found || lane_pc_d[w][l] < rg_minpc)) begin
+          if (rg_runnable[l] && (!rg_found || lane_depth_n[w][l] > rg_maxd ||
+                                 (lane_depth_n[w][l] == rg_maxd && lane_pc_d[w][l] < rg_minpc))) begin
             rg_minpc = lane_pc_d[w][l];
+            rg_maxd  = lane_depth_n[w][l];
             rg_found = 1'b1;
           end
         end
         if (rg_found) begin
           pc_d[w] = rg_minpc;
           for (int l = 0; l < 32; l++)
-            active_mask_d[w][l] = rg_runnable[l] && lane_pc_d[w][l] == rg_minpc;
+            active_mask_d[w][l] = rg_runnable[l] && lane_depth_n[w][l] == rg_maxd &&
+                                  lane_pc_d[w][l] == rg_minpc;
         end
         fn_pre[w] = !fn_bar[w];  // fn_bar: its BAR completed the barrier
       end
@@ -1052,6 +1121,34 @@ module sm_top #(
     end
   end
   assign smem_clr = cta_taken;
+
+  // ---------------------------------------------------------------------
+  // The call state of each warp slot (flow.go CALL and RET): the
+  // scheduler issuing the slot's instruction drives its port; a launch
+  // clears it.
+  logic [NumWarps-1:0] cs_overflow;
+  for (genvar w = 0; w < NumWarps; w++) begin : g_call
+    localparam int unsigned Sched = w % NumSched;
+    logic        on;
+    assign on = iv[Sched] && 32'(islot[Sched]) == w;
+
+    sm_callstack #(
+      .Depth (RetDepth)
+    ) u_callstack (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .clr_i      (launch_w[w]),
+      .call_i     (on ? x_call[Sched] : 32'd0),
+      .ret_pc_i   (pc_q[w] + 32'd1),
+      .adv_i      (x_adv[Sched]),
+      .ret_i      (on ? x_ret[Sched] : 32'd0),
+      .depth_o    (depth_w[w]),
+      .fp_o       (fp_w[w]),
+      .top_pc_o   (top_pc_w[w]),
+      .overflow_o (cs_overflow[w])
+    );
+  end
+  assign call_overflow_o = cs_overflow != '0;
 
   // ---------------------------------------------------------------------
   // Registers: q <= d; the register file, the scoreboard and the predicate
