@@ -65,7 +65,9 @@ func u32s(vs ...uint32) []byte {
 // (sm_sreg), and __syncthreads in divergent code (sm_bardiv: each warp's
 // lanes arrive at two bar.sync instructions), and calls (sm_calls: .param
 // sequences through each lane's frame, nested and divergent calls, a
-// recursion to a depth per lane that some lanes leave early).
+// recursion to a depth per lane that some lanes leave early), and the
+// warp operations (sm_warpops: activemask, vote, shfl, redux, converged
+// and in a divergent branch).
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -83,6 +85,7 @@ func smCases(t *testing.T) []SMOptions {
 	sreg := smKernel(t, "sm_sreg")
 	bardiv := smKernel(t, "sm_bardiv")
 	calls := smKernel(t, "sm_calls")
+	warpops := smKernel(t, "sm_warpops")
 	edge := []uint32{0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 3, 5, 31, 32, 33, 63, 64, 0xfffffffe, 0x12345678, 0x9abcdef0}
 	ops := make([]uint32, 64)
 	for i := range ops {
@@ -143,6 +146,11 @@ func smCases(t *testing.T) []SMOptions {
 			Entry: calls.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{80, 1, 1},
 			Args:    map[string]uint64{calls.Kernels[0].Params[2].Name: 9},
 			Buffers: []pipeline.Buffer{{Param: calls.Kernels[0].Params[0].Name, Size: 80 * 4 * 4}, {Param: calls.Kernels[0].Params[1].Name, Size: 80 * 8}},
+		}},
+		{Config: cfg, Image: warpops, Launch: pipeline.Launch{
+			Entry: warpops.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{96, 1, 1},
+			Args:    map[string]uint64{warpops.Kernels[0].Params[1].Name: 0x5a5},
+			Buffers: []pipeline.Buffer{{Param: warpops.Kernels[0].Params[0].Name, Size: 96 * 24 * 4}},
 		}},
 	}
 }

@@ -162,6 +162,28 @@ func smInstUnsupported(in isa.Inst) string {
 		// Calls (direct and indirect, per-lane frame pointer and return
 		// stack) and brx.idx: sm_callstack and the branch-table port.
 		return ""
+	case isa.OpACTIVEMASK:
+		return ""
+	case isa.OpVOTE:
+		// all, any, uni, ballot (Mods bits 0..1).
+		if in.Mods&^3 != 0 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		return ""
+	case isa.OpSHFL:
+		if in.Mods&^uint16(3|isa.ModShflPred|isa.ModShflMaskReg) != 0 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if t.Bits() != 32 {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpREDUX:
+		// The integer forms (add, min, max of u32/s32; and, or, xor of b32).
+		if in.Mods&^uint16(isa.ModReduxMask) != 0 || int(in.Mods&isa.ModReduxMask) > isa.ReduxXor {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		return ""
 	case isa.OpBAR:
 		// bar.sync 0 / barrier.sync 0 of every thread of the CTA.
 		switch {

@@ -146,7 +146,7 @@ module sm_top #(
   localparam int unsigned PredIdxWidth = (MaxPreds > 1) ? $clog2(MaxPreds) : 1;
   localparam logic [3:0] CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
                          CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatBar = 4'd8,
-                         CatCall = 4'd9, CatBrx = 4'd10;
+                         CatCall = 4'd9, CatBrx = 4'd10, CatWarp = 4'd11;
   localparam logic [3:0] LatAluC = 4'd0, LatMulC = 4'd1, LatSRegC = 4'd2, LatParamC = 4'd3,
                          LatGlobalC = 4'd4, LatNoneC = 4'd5, LatSharedC = 4'd6, LatDivC = 4'd7,
                          LatLocalC = 4'd8;
@@ -301,6 +301,13 @@ module sm_top #(
             sb_long  = rlong_q[w][RegIdxWidth'(r + 8'd1)];
           end
         end
+      end
+      // shfl.sync's member mask in a register (ModShflMaskReg): a
+      // register source after the slots.
+      if (op == OpSHFL && (mods & ModShflMaskReg) != 16'd0 &&
+          rdy_q[w][RegIdxWidth'(imm[7:0])] > sb_until) begin
+        sb_until = rdy_q[w][RegIdxWidth'(imm[7:0])];
+        sb_long  = rlong_q[w][RegIdxWidth'(imm[7:0])];
       end
       if (d1_kind == DReg32 || d1_kind == DReg64) begin
         if (rdy_q[w][RegIdxWidth'(d1)] > sb_until) begin
@@ -553,6 +560,98 @@ module sm_top #(
       );
     end
 
+    // The warp operations (exec.go, exec_warp.go, warpops.go): activemask
+    // gives the group's mask; vote and redux take the member mask from the
+    // first executing lane and cover the executing lanes in it (all of
+    // them when none is); shfl reads the source of lane j, or its own when
+    // j is out of range (the predicate says which).
+    logic [31:0] wo_res [32];
+    logic [31:0] wo_p, wo_q;
+    always_comb begin
+      logic [31:0] member, part, pm, acc, v, b, cc, clamp, seg, maxl, minl, j;
+      logic        ok, vb, first_lane;
+      logic [4:0]  l0;
+      l0 = '0;
+      for (int l = 31; l >= 0; l--) begin
+        if (emask[l]) l0 = 5'(l);
+      end
+      member = opnd[1][l0][31:0];
+      part   = emask & member;
+      if (part == 32'd0) part = emask;
+      pm = '0;
+      for (int l = 0; l < 32; l++) pm[l] = opnd[0][l][0];
+      pm = pm & part;
+      unique case (mods[1:0])
+        VoteAll: vb = pm == part;
+        VoteAny: vb = pm != 32'd0;
+        VoteUni: vb = pm == 32'd0 || pm == part;
+        default: vb = 1'b0;
+      endcase
+      // reduxOf: the reduction over the lanes of part, from the first.
+      acc        = '0;
+      first_lane = 1'b1;
+      for (int l = 0; l < 32; l++) begin
+        if (part[l]) begin
+          v = opnd[0][l][31:0];
+          if (first_lane) begin
+            acc = v;
+          end else begin
+            unique case (3'(mods & ModReduxMask))
+              ReduxAdd: acc = acc + v;
+              ReduxMin: if ((ty == TyS32) ? ($signed(v) < $signed(acc)) : (v < acc)) acc = v;
+              ReduxMax: if ((ty == TyS32) ? ($signed(v) > $signed(acc)) : (v > acc)) acc = v;
+              ReduxAnd: acc = acc & v;
+              ReduxOr:  acc = acc | v;
+              default:  acc = acc ^ v;
+            endcase
+          end
+          first_lane = 1'b0;
+        end
+      end
+      for (int l = 0; l < 32; l++) begin
+        // execShfl: the source lane j and whether it is in range.
+        b     = opnd[1][l][31:0];
+        cc    = opnd[2][l][31:0];
+        clamp = cc & 32'h1f;
+        seg   = (cc >> 8) & 32'h1f;
+        maxl  = (32'(l) & seg) | (clamp & ~seg);
+        minl  = 32'(l) & seg;
+        unique case (mods[1:0])
+          ShflUp: begin
+            j  = 32'(l) - b;
+            ok = $signed(j) >= $signed(maxl);
+          end
+          ShflDown: begin
+            j  = 32'(l) + b;
+            ok = j <= maxl;
+          end
+          ShflBfly: begin
+            j  = 32'(l) ^ b;
+            ok = j <= maxl;
+          end
+          default: begin
+            j  = minl | (b & ~seg);
+            ok = j <= maxl;
+          end
+        endcase
+        if (!ok || j > 32'd31) j = 32'(l);
+        wo_p[l] = 1'b0;
+        wo_q[l] = 1'b0;
+        unique case (op)
+          OpACTIVEMASK: wo_res[l] = mask;
+          OpVOTE: begin
+            wo_res[l] = (mods[1:0] == VoteBallot) ? pm : {31'd0, vb};
+            wo_p[l]   = vb;
+          end
+          OpREDUX: wo_res[l] = acc;
+          default: begin
+            wo_res[l] = opnd[0][j[4:0]][31:0];
+            wo_q[l]   = ok;
+          end
+        endcase
+      end
+    end
+
     // Load data: shared and local memory inside the SM (sm_smem), the
     // other spaces from the memory port.
     logic [63:0] ld_data [32];
@@ -658,6 +757,7 @@ module sm_top #(
               end
             endcase
           end
+          CatWarp: x_res[s][l] = {32'd0, wo_res[l]};
           default: x_res[s][l] = alu_d[l];
         endcase
         // Next PC and call depth of the group's lanes (execFlow).
@@ -702,6 +802,10 @@ module sm_top #(
       x_q[s] = alu_q;
       if (cat == CatS2r) begin
         for (int l = 0; l < 32; l++) x_p[s][l] = x_res[s][l] != 64'd0;
+      end
+      if (cat == CatWarp) begin
+        x_p[s] = wo_p;
+        x_q[s] = wo_q;
       end
       // regroup (simt.go): the runnable lanes of the maximum call depth
       // at the minimum PC among them.
