@@ -223,11 +223,12 @@ module sm_top #(
   logic [CtaSlotWidth-1:0]  cta_q    [NumWarps];
   logic [5:0]               in_cta_q [NumWarps];
   logic [31:0]              cta_lin_q [CtaSlots];
-  // Per warp slot and lane, the call state (g_call[N].u_callstack): the
-  // call depth, the frame pointer and the return PC at the stack's top.
-  logic [DepthWidth-1:0]    depth_w  [NumWarps][32];
-  logic [31:0]              fp_w     [NumWarps][32];
-  logic [31:0]              top_pc_w [NumWarps][32];
+  // The call state (u_callstack): per warp slot and lane the call depth;
+  // per scheduler, of the warp slot it issues, the lanes' frame pointers
+  // and the return PCs at their stacks' tops.
+  logic [DepthWidth-1:0]    depth_w   [NumWarps][32];
+  logic [31:0]              fp_cs     [NumSched][32];
+  logic [31:0]              top_pc_cs [NumSched][32];
 
   // ---------------------------------------------------------------------
   // (1) Readiness of each warp's group instruction (warp.refresh).
@@ -533,7 +534,7 @@ module sm_top #(
             default: begin
             unique case (v[9:8])
               SpecialPred: opnd[i][l] = {63'd0, pr_q[w][PredIdxWidth'(v[5:0])][l] ^ v[6]};
-              SpecialFP:   opnd[i][l] = {32'd0, fp_w[w][l]};  // the lane's frame pointer
+              SpecialFP:   opnd[i][l] = {32'd0, fp_cs[s][l]};  // the lane's frame pointer
               default:     opnd[i][l] = 64'd0;
             endcase
           end
@@ -782,7 +783,7 @@ module sm_top #(
                   x_lane_pc[s][l] = lane_pc_q[w][l];
                   x_exits[s][l]   = 1'b1;
                 end else begin
-                  x_lane_pc[s][l] = top_pc_w[w][l];
+                  x_lane_pc[s][l] = top_pc_cs[s][l];
                   x_ret[s][l]     = 1'b1;
                   x_depth[s][l]   = depth_w[w][l] - DepthWidth'(1);
                 end
@@ -1227,32 +1228,32 @@ module sm_top #(
   assign smem_clr = cta_taken;
 
   // ---------------------------------------------------------------------
-  // The call state of each warp slot (flow.go CALL and RET): the
-  // scheduler issuing the slot's instruction drives its port; a launch
-  // clears it.
-  logic [NumWarps-1:0] cs_overflow;
-  for (genvar w = 0; w < NumWarps; w++) begin : g_call
-    localparam int unsigned Sched = w % NumSched;
-    logic        on;
-    assign on = iv[Sched] && 32'(islot[Sched]) == w;
-
-    sm_callstack #(
-      .Depth (RetDepth)
-    ) u_callstack (
-      .clk_i      (clk_i),
-      .rst_ni     (rst_ni),
-      .clr_i      (launch_w[w]),
-      .call_i     (on ? x_call[Sched] : 32'd0),
-      .ret_pc_i   (pc_q[w] + 32'd1),
-      .adv_i      (x_adv[Sched]),
-      .ret_i      (on ? x_ret[Sched] : 32'd0),
-      .depth_o    (depth_w[w]),
-      .fp_o       (fp_w[w]),
-      .top_pc_o   (top_pc_w[w]),
-      .overflow_o (cs_overflow[w])
-    );
+  // The call state (flow.go CALL and RET): each scheduler's port drives
+  // the warp slot it issues; a launch clears a slot's.
+  logic [31:0] cs_ret_pc [NumSched];
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) cs_ret_pc[s] = pc_q[islot[s]] + 32'd1;
   end
-  assign call_overflow_o = cs_overflow != '0;
+
+  sm_callstack #(
+    .NumWarps (NumWarps),
+    .NumSched (NumSched),
+    .Depth    (RetDepth)
+  ) u_callstack (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .clr_i      (launch_w),
+    .valid_i    (iv),
+    .warp_i     (islot),
+    .call_i     (x_call),
+    .ret_pc_i   (cs_ret_pc),
+    .adv_i      (x_adv),
+    .ret_i      (x_ret),
+    .depth_o    (depth_w),
+    .fp_o       (fp_cs),
+    .top_pc_o   (top_pc_cs),
+    .overflow_o (call_overflow_o)
+  );
 
   // ---------------------------------------------------------------------
   // Registers: q <= d; the register file, the scoreboard and the predicate
