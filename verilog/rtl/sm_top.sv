@@ -5,7 +5,8 @@
 // bra and brx.idx (divergent), direct and indirect calls with a frame
 // pointer and a return stack per lane (sm_callstack), ret (divergent; at
 // depth 0 an exit) and exit, regrouping the lanes of the maximum call
-// depth at the minimum PC, under lrr, gto and two_level. The Go model is the reference; its timing
+// depth at the minimum PC, activemask, vote, shfl and redux (across the
+// lanes), under lrr, gto and two_level. The Go model is the reference; its timing
 // is kept by the same timestamps the Go warp keeps, compared with a cycle
 // counter (docs/sm-rtl.md, "Timing is the Go model's").
 //
