@@ -65,6 +65,10 @@ type SMMismatch struct {
 	// History holds the last cycles' issue records (up to 16), oldest
 	// first: "cycle N: go ... | rtl ...".
 	History []string
+	// GoFault names the Go model's fault when it faulted (bad_call_target,
+	// stack_overflow, brx_index_out_of_range, ...): the RTL does not model
+	// faults, so the run diverges there.
+	GoFault string
 	// Waves are the waveforms showing the mismatch (nil if they were not
 	// written: WavesErr says why, when they failed).
 	Waves    *Waves
@@ -74,6 +78,9 @@ type SMMismatch struct {
 func (m *SMMismatch) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "SM mismatch at cycle %d: %s: Go %s, RTL %s", m.Cycle, m.Signal, m.Go, m.RTL)
+	if m.GoFault != "" {
+		fmt.Fprintf(&b, "\nthe Go model faulted (the SM RTL does not model faults): %s", m.GoFault)
+	}
 	if len(m.History) > 0 {
 		b.WriteString("\nissue history (last cycles):")
 		for _, h := range m.History {
@@ -143,6 +150,7 @@ func SMParams(cfg config.Config) []Param {
 		{"SmId", cfg.SM.ID},
 		{"NSmId", cfg.SM.Count},
 		{"GlobalBytes", int(cfg.SM.GlobalBytes)},
+		{"RetDepth", smRetDepth},
 	}
 }
 
@@ -228,6 +236,7 @@ func RunSM(ctx context.Context, o SMOptions) (*SMResult, error) {
 	args := []string{
 		"+code=" + filepath.Join(dir, "code.hex"), "+consts=" + filepath.Join(dir, "consts.hex"),
 		"+param=" + filepath.Join(dir, "param.hex"), "+global=" + filepath.Join(dir, "global.hex"),
+		"+brtables=" + filepath.Join(dir, "brtables.hex"),
 		fmt.Sprintf("+entry=%d", k.PC), fmt.Sprintf("+nthreads=%d", threads),
 		fmt.Sprintf("+nwarps=%d", (threads+31)/32), fmt.Sprintf("+max_cycles=%d", maxCycles),
 		fmt.Sprintf("+ntid_x=%d", bl[0]), fmt.Sprintf("+ntid_y=%d", bl[1]), fmt.Sprintf("+ntid_z=%d", bl[2]),
@@ -369,6 +378,14 @@ func lockstepSM(sm *pipeline.SM, r io.Reader, tail uint64) (*SMResult, error) {
 		}
 		res.Mismatch = &SMMismatch{Cycle: c, Signal: sig, Go: gov, RTL: rtlv, History: h}
 		res.Status = sm.Status()
+		if res.Status == pipeline.StatusFault {
+			for _, e := range sm.Report().Errors {
+				if !e.Warning {
+					res.Mismatch.GoFault = fmt.Sprintf("%s at pc %d (%s): %s", e.Kind, e.PC, e.Line, e.Message)
+					break
+				}
+			}
+		}
 	}
 	cfg := sm.Config()
 	d := newSMRecReader(r)
@@ -523,7 +540,8 @@ func compareSMCycle(g, r *smCycle) (sig, gv, rv string) {
 }
 
 // writeSMFiles writes the bench's $readmemh files into dir and returns
-// the global range [lo, hi) the bound buffers occupy.
+// the global range [lo, hi) the bound buffers occupy. global.hex holds
+// the image's .global data (at isa.GlobalDataBase) and the bound buffers.
 func writeSMFiles(dir string, im *isa.Image, sm *pipeline.SM, l pipeline.Launch) (lo, hi uint64, err error) {
 	var code bytes.Buffer
 	for _, in := range im.Code {
@@ -533,6 +551,10 @@ func writeSMFiles(dir string, im *isa.Image, sm *pipeline.SM, l pipeline.Launch)
 	var consts bytes.Buffer
 	for _, c := range im.Consts {
 		fmt.Fprintf(&consts, "%016x\n", c)
+	}
+	var brt bytes.Buffer
+	for _, t := range im.BrTables {
+		fmt.Fprintf(&brt, "%08x\n", t)
 	}
 	hexBytes := func(w *bytes.Buffer, b []byte) {
 		for _, x := range b {
@@ -548,6 +570,12 @@ func writeSMFiles(dir string, im *isa.Image, sm *pipeline.SM, l pipeline.Launch)
 		}
 	}
 	var global bytes.Buffer
+	if n := len(im.Data); n > 0 && l.Memory == nil {
+		g := make([]byte, n)
+		sm.ReadGlobal(isa.GlobalDataBase, g)
+		fmt.Fprintf(&global, "@%x\n", uint64(isa.GlobalDataBase))
+		hexBytes(&global, g)
+	}
 	if hi > lo {
 		g := make([]byte, hi-lo)
 		sm.ReadGlobal(lo, g)
@@ -556,7 +584,7 @@ func writeSMFiles(dir string, im *isa.Image, sm *pipeline.SM, l pipeline.Launch)
 	} else {
 		lo, hi = 0, 0
 	}
-	for name, b := range map[string]*bytes.Buffer{"code.hex": &code, "consts.hex": &consts, "param.hex": &param, "global.hex": &global} {
+	for name, b := range map[string]*bytes.Buffer{"code.hex": &code, "consts.hex": &consts, "param.hex": &param, "global.hex": &global, "brtables.hex": &brt} {
 		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
 			return 0, 0, err
 		}

@@ -63,7 +63,11 @@ func u32s(vs ...uint32) []byte {
 // the ALU's integer operations on edge cases (sm_intops), and the special
 // registers of the lane and the launch with dynamic shared memory
 // (sm_sreg), and __syncthreads in divergent code (sm_bardiv: each warp's
-// lanes arrive at two bar.sync instructions).
+// lanes arrive at two bar.sync instructions), and calls (sm_calls: .param
+// sequences through each lane's frame, nested and divergent calls, a
+// recursion to a depth per lane that some lanes leave early), and the
+// warp operations (sm_warpops: activemask, vote, shfl, redux, converged
+// and in a divergent branch).
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -80,6 +84,8 @@ func smCases(t *testing.T) []SMOptions {
 	intops := smKernel(t, "sm_intops")
 	sreg := smKernel(t, "sm_sreg")
 	bardiv := smKernel(t, "sm_bardiv")
+	calls := smKernel(t, "sm_calls")
+	warpops := smKernel(t, "sm_warpops")
 	edge := []uint32{0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 3, 5, 31, 32, 33, 63, 64, 0xfffffffe, 0x12345678, 0x9abcdef0}
 	ops := make([]uint32, 64)
 	for i := range ops {
@@ -135,6 +141,16 @@ func smCases(t *testing.T) []SMOptions {
 			Entry: bardiv.Kernels[0].Name, Grid: [3]uint32{2, 1, 1}, Block: [3]uint32{96, 1, 1},
 			Args:    map[string]uint64{bardiv.Kernels[0].Params[1].Name: 7},
 			Buffers: []pipeline.Buffer{{Param: bardiv.Kernels[0].Params[0].Name, Size: 2 * 96 * 4}},
+		}},
+		{Config: cfg, Image: calls, Launch: pipeline.Launch{
+			Entry: calls.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{80, 1, 1},
+			Args:    map[string]uint64{calls.Kernels[0].Params[2].Name: 9},
+			Buffers: []pipeline.Buffer{{Param: calls.Kernels[0].Params[0].Name, Size: 80 * 4 * 4}, {Param: calls.Kernels[0].Params[1].Name, Size: 80 * 8}},
+		}},
+		{Config: cfg, Image: warpops, Launch: pipeline.Launch{
+			Entry: warpops.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{96, 1, 1},
+			Args:    map[string]uint64{warpops.Kernels[0].Params[1].Name: 0x5a5},
+			Buffers: []pipeline.Buffer{{Param: warpops.Kernels[0].Params[0].Name, Size: 96 * 24 * 4}},
 		}},
 	}
 }
@@ -200,6 +216,90 @@ func TestSMLockstep(t *testing.T) {
 			}
 			t.Logf("%d cycles, zero mismatches, equal buffers", res.Cycles)
 		})
+	}
+}
+
+// TestSMCallDepth: a recursion as deep as the RTL's return stack
+// (smRetDepth calls) runs in lockstep; one call deeper, which the Go
+// model allows, stops the bench with an error that says so.
+func TestSMCallDepth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the Verilated SM")
+	}
+	cfg, err := config.Preset("small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := []byte(`.version 7.8
+.target sm_90
+.address_size 64
+.func (.param .b32 r) f(.param .b32 a)
+{
+.reg .pred %p<2>;
+.reg .b32 %r<5>;
+ld.param.u32 %r1, [a];
+mov.u32 %r4, 7;
+setp.eq.u32 %p1, %r1, 0;
+@%p1 bra $L__done;
+add.s32 %r2, %r1, -1;
+{
+.param .b32 a0;
+st.param.b32 [a0], %r2;
+.param .b32 r0;
+call.uni (r0), f, (a0);
+ld.param.b32 %r3, [r0];
+}
+mad.lo.s32 %r4, %r3, 3, %r1;
+$L__done:
+st.param.b32 [r], %r4;
+ret;
+}
+.visible .entry k(.param .u64 p, .param .u32 n)
+{
+.reg .b32 %r<5>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [p];
+ld.param.u32 %r1, [n];
+mov.u32 %r2, %laneid;
+and.b32 %r3, %r2, 3;
+sub.s32 %r1, %r1, %r3;
+{
+.param .b32 a0;
+st.param.b32 [a0], %r1;
+.param .b32 r0;
+call.uni (r0), f, (a0);
+ld.param.b32 %r4, [r0];
+}
+mul.wide.u32 %rd2, %r2, 4;
+add.s64 %rd3, %rd1, %rd2;
+st.global.u32 [%rd3], %r4;
+ret;
+}
+`)
+	im, err := isa.AssembleSource("depth.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(n uint64) (*SMResult, error) {
+		return RunSM(context.Background(), SMOptions{Config: cfg, Image: im, Launch: pipeline.Launch{
+			Entry: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1},
+			Args: map[string]uint64{"n": n}, Buffers: []pipeline.Buffer{{Param: "p", Size: 128}},
+		}})
+	}
+	// f(n) nests n+1 calls deep: lane 0 reaches smRetDepth, lanes 1..3
+	// less (their ret comes while lane 0 is deeper).
+	res, err := run(smRetDepth - 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK() || res.Status != pipeline.StatusCompleted {
+		t.Fatalf("depth %d: %v %v, status %s", smRetDepth, res.Mismatch, res.BufferDiffs, res.Status)
+	}
+	t.Logf("depth %d: %d cycles, zero mismatches, equal buffers", smRetDepth, res.Cycles)
+	_, err = run(smRetDepth)
+	var he *HarnessError
+	if !errors.As(err, &he) || !strings.Contains(err.Error(), "nests deeper than the SM RTL's return stack (RetDepth 16") {
+		t.Fatalf("depth %d: %v", smRetDepth+1, err)
 	}
 }
 
@@ -364,6 +464,26 @@ func TestCheckSMRefuses(t *testing.T) {
 	var bue *UnsupportedError
 	if err := CheckSM(cfg, bim, l); !errors.As(err, &bue) || bue.What != "BAR.id" {
 		t.Fatalf("bar.sync 1: %v", err)
+	}
+	// What a callee holds counts: bfind in a function the kernel calls.
+	callee := []byte(".version 7.8\n.target sm_90\n.address_size 64\n.func (.param .b32 r) f(.param .b32 a)\n{\n.reg .b32 %r<3>;\nld.param.u32 %r1, [a];\nbfind.u32 %r2, %r1;\nst.param.b32 [r], %r2;\nret;\n}\n" +
+		".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n{\n.param .b32 a0;\nst.param.b32 [a0], %r1;\n.param .b32 r0;\ncall.uni (r0), f, (a0);\nld.param.b32 %r2, [r0];\n}\nst.global.u32 [%rd1], %r2;\nret;\n}\n")
+	cim, err := isa.AssembleSource("callee.ptx", callee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cue *UnsupportedError
+	if err := CheckSM(cfg, cim, l); !errors.As(err, &cue) || cue.What != "BFIND" || !strings.Contains(cue.Where, "callee.ptx:8") {
+		t.Fatalf("a callee's bfind: %v", err)
+	}
+	// .const data is not in the subset (.global data is).
+	cst := []byte(".version 7.8\n.target sm_90\n.address_size 64\n.const .align 4 .u32 c[2] = {1, 2};\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.const.u32 %r1, [c];\nst.global.u32 [%rd1], %r1;\nret;\n}\n")
+	kim, err := isa.AssembleSource("const.ptx", cst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckSM(cfg, kim, l); err == nil || !strings.Contains(err.Error(), ".const data") {
+		t.Fatalf(".const data: %v", err)
 	}
 	big := cfg
 	big.SM.LocalBytes = 524288

@@ -45,6 +45,7 @@ func SMISAPackage() []byte {
 	lp("KindSpecial", 2, uint64(isa.KindSpecial), "KindSpecial")
 	lp("SpecialPred", 2, isa.SpecialPred, "SpecialPred")
 	lp("SpecialZero", 2, isa.SpecialZero, "SpecialZero")
+	lp("SpecialFP", 2, isa.SpecialFP, "SpecialFP")
 	sec("State spaces (LD/ST Mods bits 0..2).")
 	lp("SpaceGlobal", 3, isa.SpaceGlobal, "SpaceGlobal")
 	lp("SpaceShared", 3, isa.SpaceShared, "SpaceShared")
@@ -61,6 +62,26 @@ func SMISAPackage() []byte {
 	lp("ModSat", 16, isa.ModSat, "ModSat")
 	lp("ModShfLeft", 16, isa.ModShfLeft, "ModShfLeft")
 	lp("ModShfWrap", 16, isa.ModShfWrap, "ModShfWrap")
+	lp("ModLdExt", 16, isa.ModLdExt, "ModLdExt")
+	lp("ModCallInd", 16, isa.ModCallInd, "ModCallInd")
+	lp("ModFrameShift", 16, isa.ModFrameShift, "ModFrameShift")
+	lp("ModBrxLenShift", 16, isa.ModBrxLenShift, "ModBrxLenShift")
+	sec("Warp operations: VOTE modes (Mods bits 0..1), SHFL modes and flags, REDUX operations.")
+	for i, n := range []string{"All", "Any", "Uni", "Ballot"} {
+		lp("Vote"+n, 2, uint64(i), "ModVoteShift mode "+n)
+	}
+	lp("ShflUp", 2, isa.ShflUp, "ShflUp")
+	lp("ShflDown", 2, isa.ShflDown, "ShflDown")
+	lp("ShflBfly", 2, isa.ShflBfly, "ShflBfly")
+	lp("ShflIdx", 2, isa.ShflIdx, "ShflIdx")
+	lp("ModShflPred", 16, isa.ModShflPred, "ModShflPred")
+	lp("ModShflMaskReg", 16, isa.ModShflMaskReg, "ModShflMaskReg")
+	lp("ModReduxMask", 16, isa.ModReduxMask, "ModReduxMask")
+	for i, n := range []string{"Add", "Min", "Max", "And", "Or", "Xor"} {
+		lp("Redux"+n, 3, uint64(isa.ReduxAdd+i), "Redux"+n)
+	}
+	sec("Function addresses (an indirect CALL's target minus this is the callee's entry PC).")
+	lp("FuncAddrBase", 64, isa.FuncAddrBase, "FuncAddrBase")
 	sec("PRMT modes (Mods bits 0..2).")
 	for i, n := range []string{"Default", "F4E", "B4E", "RC8", "ECL", "ECR", "RC16"} {
 		lp("Prmt"+n, 3, uint64(isa.PrmtDefault+i), "Prmt"+n)

@@ -8,7 +8,7 @@ import (
 	"github.com/smsim/smsim/pipeline"
 )
 
-// The SM RTL runs a subset of the machine (docs/sm-rtl.md, steps 2 and 3). A
+// The SM RTL runs a subset of the machine (docs/sm-rtl.md, steps 2 to 4). A
 // launch outside it would silently diverge, so CheckSM refuses it before
 // anything runs, naming the first thing the RTL does not have.
 
@@ -20,7 +20,13 @@ const (
 	smCodeWords  = 4096
 	smParamBytes = 4096
 	smConstWords = 1024
-	smWbDepth    = 16
+	smBrtWords   = 1024 // branch-table entries (sm_tb's BrtWords)
+	// smRetDepth is the return stack per thread (sm_top's RetDepth; the
+	// Go model's maxCallDepth is 65,536). How deep a kernel recurses is
+	// not known before it runs: a deeper call stops the bench with an
+	// error naming it.
+	smRetDepth = 16
+	smWbDepth  = 16
 	// smLocalTotal bounds sm_top's local memory (a byte array of
 	// sm.max_warps x 32 threads x sm.local_bytes; h100: 32 MiB).
 	smLocalTotal = 64 << 20
@@ -78,28 +84,70 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 	switch {
 	case len(l.Vars) > 0 || l.Memory != nil:
 		return unsupported("module variables or a host's device memory")
-	case len(im.Data) > 0 || len(im.ConstBank) > 0:
-		return unsupported(".global or .const data")
+	case len(im.ConstBank) > 0:
+		return unsupported(".const data")
 	case int(k.Regs) > smMaxRegs || l.MaxNReg > smMaxRegs || k.MaxNReg > smMaxRegs:
 		return unsupported("%d registers per thread (the RTL holds %d)", max(int(k.Regs), int(l.MaxNReg), int(k.MaxNReg)), smMaxRegs)
 	case int(k.Preds) > smMaxPreds:
 		return unsupported("%d predicates (the RTL holds %d)", k.Preds, smMaxPreds)
-	case len(im.Code) > smCodeWords || len(im.Consts) > smConstWords || int(k.ParamBytes) > smParamBytes:
-		return unsupported("an image larger than the bench's memories (%d instructions, %d constants, %d parameter bytes)", smCodeWords, smConstWords, smParamBytes)
+	case len(im.Code) > smCodeWords || len(im.Consts) > smConstWords || int(k.ParamBytes) > smParamBytes || len(im.BrTables) > smBrtWords:
+		return unsupported("an image larger than the bench's memories (%d instructions, %d constants, %d parameter bytes, %d branch-table entries)", smCodeWords, smConstWords, smParamBytes, smBrtWords)
 	}
-	lo, hi := uint32(len(im.Code)), uint32(len(im.Code))
-	for _, f := range im.Funcs {
-		if f.PC == k.PC {
-			lo, hi = f.PC, f.End
-		}
-	}
-	for pc := lo; pc < hi; pc++ {
-		if what := smInstUnsupported(im.Code[pc]); what != "" {
-			pos, _ := im.Where(pc)
-			return &UnsupportedError{What: what, Where: fmt.Sprintf("%s (pc %d)", pos, pc)}
+	// The kernel's function and every function it can call.
+	for _, f := range smReachable(im, k.PC) {
+		for pc := f.PC; pc < f.End && int(pc) < len(im.Code); pc++ {
+			if what := smInstUnsupported(im.Code[pc]); what != "" {
+				pos, _ := im.Where(pc)
+				return &UnsupportedError{What: what, Where: fmt.Sprintf("%s (pc %d)", pos, pc)}
+			}
 		}
 	}
 	return nil
+}
+
+// smReachable returns the function at entry and the functions its calls
+// can reach, in the order found: a direct call's callee, an indirect
+// call's listed targets (its .calltargets or prototype's functions), or
+// every function that is not a kernel when the call lists none.
+func smReachable(im *isa.Image, entry uint32) []isa.FuncInfo {
+	at := make(map[uint32]int, len(im.Funcs))
+	for i, f := range im.Funcs {
+		at[f.PC] = i
+	}
+	var out []isa.FuncInfo
+	seen := make(map[int]bool)
+	visit := func(pc uint32) {
+		if i, ok := at[pc]; ok && !seen[i] {
+			seen[i] = true
+			out = append(out, im.Funcs[i])
+		}
+	}
+	visit(entry)
+	for n := 0; n < len(out); n++ {
+		f := out[n]
+		for pc := f.PC; pc < f.End && int(pc) < len(im.Code); pc++ {
+			in := im.Code[pc]
+			if in.Op != isa.OpCALL {
+				continue
+			}
+			switch {
+			case in.Mods&isa.ModCallInd == 0:
+				visit(in.Imm)
+			case in.Imm != 0:
+				first, cnt := int(in.Imm&0xffff)-1, int(in.Imm>>16)
+				for i := first; i >= 0 && i < first+cnt && i < len(im.BrTables); i++ {
+					visit(im.BrTables[i])
+				}
+			default:
+				for _, g := range im.Funcs {
+					if !g.Kernel {
+						visit(g.PC)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // smInstUnsupported names what the RTL lacks to run in ("" when it has
@@ -109,10 +157,32 @@ func smInstUnsupported(in isa.Inst) string {
 	t := in.Type
 	int3264 := t == isa.B32 || t == isa.U32 || t == isa.S32 || t == isa.B64 || t == isa.U64 || t == isa.S64
 	bad := func(detail string) string { return op + "." + detail }
-	// The frame pointer (an FP operand) reads 0: without calls a thread
-	// runs in the kernel's frame at local offset 0.
 	switch in.Op {
-	case isa.OpNOP, isa.OpBRA, isa.OpEXIT, isa.OpRET:
+	case isa.OpNOP, isa.OpBRA, isa.OpEXIT, isa.OpRET, isa.OpBRX, isa.OpCALL:
+		// Calls (direct and indirect, per-lane frame pointer and return
+		// stack) and brx.idx: sm_callstack and the branch-table port.
+		return ""
+	case isa.OpACTIVEMASK:
+		return ""
+	case isa.OpVOTE:
+		// all, any, uni, ballot (Mods bits 0..1).
+		if in.Mods&^3 != 0 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		return ""
+	case isa.OpSHFL:
+		if in.Mods&^uint16(3|isa.ModShflPred|isa.ModShflMaskReg) != 0 {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
+		if t.Bits() != 32 {
+			return bad(t.String())
+		}
+		return ""
+	case isa.OpREDUX:
+		// The integer forms (add, min, max of u32/s32; and, or, xor of b32).
+		if in.Mods&^uint16(isa.ModReduxMask) != 0 || int(in.Mods&isa.ModReduxMask) > isa.ReduxXor {
+			return bad(fmt.Sprintf("mods-%#x", in.Mods))
+		}
 		return ""
 	case isa.OpBAR:
 		// bar.sync 0 / barrier.sync 0 of every thread of the CTA.
@@ -148,7 +218,7 @@ func smInstUnsupported(in isa.Inst) string {
 		if sp != isa.SpaceGlobal && sp != isa.SpaceShared && sp != isa.SpaceLocal && !(sp == isa.SpaceParam && in.Op == isa.OpLD) {
 			return bad(isa.SpaceName(sp))
 		}
-		if in.Mods&^uint16(isa.ModSpaceMask|isa.ModNC|isa.ModVolatile|isa.ModCacheMask) != 0 {
+		if in.Mods&^uint16(isa.ModSpaceMask|isa.ModNC|isa.ModVolatile|isa.ModLdExt|isa.ModCacheMask) != 0 || (in.Op == isa.OpST && in.Mods&isa.ModLdExt != 0) {
 			return bad(fmt.Sprintf("mods-%#x", in.Mods))
 		}
 		if !int3264 {

@@ -1,11 +1,12 @@
 // sm_tb: the SM lockstep's test bench (docs/sm-rtl.md sections 2-4), not
 // synthesizable. It loads the image and the memories the Go side wrote
-// ($readmemh: +code= +consts= +param= +global=), launches the grid
+// ($readmemh: +code= +consts= +param= +global= +brtables=; global holds
+// the image's .global data and the bound buffers), launches the grid
 // (+entry= +nthreads= +nwarps= per CTA, +ntid_x/y/z= the block,
 // +nctaid_x/y/z= the grid, +nctas= its CTAs, +max_ctas= resident at
 // once, +smem_size= +smem_stride= a CTA's shared memory and the distance
-// between two CTA slots' shared memory), serves the fetch, constant and memory
-// ports from behavioural memories with the flat model's timing (read and
+// between two CTA slots' shared memory), serves the fetch, constant,
+// branch-table and memory ports from behavioural memories with the flat model's timing (read and
 // written at issue), and hands one record per cycle to sm_main.cpp, which
 // writes the binary record stream (docs/sm-rtl.md section 4) for the Go
 // side; the Go side steps the Go SM beside it and compares. A record is
@@ -18,7 +19,8 @@
 //
 // At the end (done_o, or +max_cycles=) it ends the stream (sm_rec_done),
 // prints "sm_tb: done at cycle N", writes global memory [+dump_lo,
-// +dump_hi) to +dump= and finishes.
+// +dump_hi) to +dump= and finishes. A call past the SM's return stack
+// (call_overflow_o) stops the bench with an error (no end record).
 module sm_tb #(
   parameter int unsigned NumWarps    = 8,
   parameter int unsigned NumSched    = 2,
@@ -47,6 +49,8 @@ module sm_tb #(
   parameter int unsigned CodeWords   = 4096,
   parameter int unsigned ParamBytes  = 4096,
   parameter int unsigned ConstWords  = 1024,
+  parameter int unsigned BrtWords    = 1024,
+  parameter int unsigned RetDepth    = 16,
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1
 ) (
   input logic clk_i,
@@ -54,6 +58,7 @@ module sm_tb #(
 );
   logic [127:0] code   [CodeWords];
   logic [63:0]  consts [ConstWords];
+  logic [31:0]  brt    [BrtWords];
   logic [7:0]   pmem   [ParamBytes];
   logic [7:0]   gmem   [GlobalBytes];
 
@@ -63,15 +68,17 @@ module sm_tb #(
   logic [31:0] ntid [3];
   logic [31:0] nctaid [3];
   longint unsigned max_cycles, dump_lo, dump_hi;
-  string code_f, consts_f, param_f, global_f, dump_f;
+  string code_f, consts_f, param_f, global_f, dump_f, brt_f;
 
   initial begin
     for (int i = 0; i < CodeWords; i++) code[i] = '0;
     for (int i = 0; i < ConstWords; i++) consts[i] = '0;
+    for (int i = 0; i < BrtWords; i++) brt[i] = '0;
     for (int i = 0; i < ParamBytes; i++) pmem[i] = '0;
     for (int i = 0; i < GlobalBytes; i++) gmem[i] = '0;
     if ($value$plusargs("code=%s", code_f)) $readmemh(code_f, code);
     if ($value$plusargs("consts=%s", consts_f)) $readmemh(consts_f, consts);
+    if ($value$plusargs("brtables=%s", brt_f)) $readmemh(brt_f, brt);
     if ($value$plusargs("param=%s", param_f)) $readmemh(param_f, pmem);
     if ($value$plusargs("global=%s", global_f)) $readmemh(global_f, gmem);
     if (!$value$plusargs("entry=%d", entry)) entry = 0;
@@ -114,6 +121,9 @@ module sm_tb #(
   logic [127:0]             fetch_inst [NumWarps];
   logic [9:0]               const_idx  [NumSched][3];
   logic [63:0]              const_val  [NumSched][3];
+  logic [31:0]              brt_idx    [NumSched][32];
+  logic [31:0]              brt_val    [NumSched][32];
+  logic                     call_overflow;
   logic                     req_valid  [NumSched];
   logic                     req_we     [NumSched];
   logic [2:0]               req_space  [NumSched];
@@ -154,7 +164,7 @@ module sm_tb #(
     .LatShared (LatShared), .LatBarrier (LatBarrier), .SmemBytes (SmemBytes),
     .LatLocal (LatLocal), .LocalBytes (LocalBytes),
     .GlobalPorts (GlobalPorts), .Policy (Policy), .MaxCtas (MaxCtas),
-    .TwoLevelActive (TwoLevelActive), .SmId (SmId), .NSmId (NSmId)
+    .TwoLevelActive (TwoLevelActive), .SmId (SmId), .NSmId (NSmId), .RetDepth (RetDepth)
   ) u_sm_top (
     .clk_i (clk_i), .rst_ni (rst_ni),
     .launch_i (launch_q), .entry_pc_i (entry), .ntid_i (ntid), .nctaid_i (nctaid),
@@ -163,6 +173,7 @@ module sm_tb #(
     .ncluster_i (ncluster), .explicit_cluster_i (explicit_cluster[0]),
     .fetch_pc_o (fetch_pc), .fetch_inst_i (fetch_inst),
     .const_idx_o (const_idx), .const_val_i (const_val),
+    .brt_idx_o (brt_idx), .brt_val_i (brt_val),
     .mem_req_valid_o (req_valid), .mem_req_we_o (req_we), .mem_req_space_o (req_space),
     .mem_req_size_o (req_size), .mem_req_mask_o (req_mask), .mem_req_addr_o (req_addr),
     .mem_req_wdata_o (req_wdata), .mem_rsp_rdata_i (rsp_rdata),
@@ -173,14 +184,16 @@ module sm_tb #(
     .issue_op_o (issue_op), .issue_mask_o (issue_mask), .issue_exec_o (issue_exec),
     .wb_valid_o (wb_valid), .wb_warp_o (wb_warp), .wb_pc_o (wb_pc), .wb_count_o (wb_count),
     .warp_valid_o (warp_valid), .warp_pc_o (warp_pc), .warp_active_mask_o (warp_mask),
-    .cycle_o (cycle), .done_o (done), .status_o (status)
+    .cycle_o (cycle), .done_o (done), .call_overflow_o (call_overflow), .status_o (status)
   );
 
-  // Fetch and constant ports.
+  // Fetch, constant and branch-table ports.
   always_comb begin
     for (int w = 0; w < NumWarps; w++) fetch_inst[w] = code[fetch_pc[w] % CodeWords];
-    for (int s = 0; s < NumSched; s++)
+    for (int s = 0; s < NumSched; s++) begin
       for (int i = 0; i < 3; i++) const_val[s][i] = consts[const_idx[s][i] % ConstWords];
+      for (int l = 0; l < 32; l++) brt_val[s][l] = brt[brt_idx[s][l] % BrtWords];
+    end
   end
 
   // Memory port: param and global, little-endian, read at issue.
@@ -235,7 +248,11 @@ module sm_tb #(
   initial rec_on = sm_rec_open(NumSched, NumWarps, RecFields);
 
   always_ff @(posedge clk_i) begin
-    if (launched_q) begin
+    if (launched_q && call_overflow) begin
+      $display("sm_tb: error: at cycle %0d a call nests deeper than the SM RTL's return stack (RetDepth %0d entries per thread; docs/sm-rtl.md section 6)",
+               cycle, RetDepth);
+      $finish;
+    end else if (launched_q) begin
       if (done || 64'(cycle) >= max_cycles) begin
         sm_rec_done(cycle);
         $display("sm_tb: done at cycle %0d", cycle);

@@ -24,7 +24,7 @@ module sm_decode (
   output logic [7:0]   d1_o,
   output logic [1:0]   d2_kind_o,
   output logic [7:0]   d2_o,
-  output logic [3:0]   cat_o,        // CatAlu .. CatBar below
+  output logic [3:0]   cat_o,        // CatAlu .. CatWarp below
   output logic [3:0]   lat_o,        // LatAlu .. LatLocal below
   output logic         ctrl_o,       // control flow (branch_resolving)
   output logic         uses_port_o,  // needs a global memory port
@@ -34,7 +34,8 @@ module sm_decode (
 
   localparam logic [3:0] CatAlu = 4'd0, CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
                          CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatNop = 4'd7,
-                         CatBar = 4'd8;
+                         CatBar = 4'd8, CatCall = 4'd9, CatBrx = 4'd10,
+                         CatWarp = 4'd11;
   localparam logic [3:0] LatAlu = 4'd0, LatMul = 4'd1, LatSReg = 4'd2, LatParam = 4'd3,
                          LatGlobal = 4'd4, LatNone = 4'd5, LatShared = 4'd6, LatDiv = 4'd7,
                          LatLocal = 4'd8;
@@ -153,6 +154,8 @@ module sm_decode (
         src_wide_o[0]  = ty2_o != TyU32;
         src_pred_o[0]  = 1'b0;
         if (op_o == OpST) d1_kind_o = DNone;
+        // ModLdExt: a 32-bit value into a register pair, extended by the type.
+        if (op_o == OpLD && (mods_o & ModLdExt) != 16'd0) d1_kind_o = DReg64;
         supported_o    = space == SpaceGlobal || space == SpaceShared || space == SpaceLocal ||
                          (space == SpaceParam && op_o == OpLD);
       end
@@ -161,6 +164,53 @@ module sm_decode (
       end
       OpRET: begin
         cat_o = CatRet; lat_o = LatNone; ctrl_o = 1'b1; d1_kind_o = DNone;
+      end
+      OpBRX: begin
+        // brx.idx: A the u32 index into the branch table at Imm.
+        cat_o = CatBrx; lat_o = LatNone; ctrl_o = 1'b1; d1_kind_o = DNone;
+        src_used_o    = 3'b001;
+        src_wide_o[0] = 1'b0;
+        src_pred_o[0] = 1'b0;
+      end
+      OpCALL: begin
+        // Direct: the target PC in Imm. Indirect (ModCallInd): A holds a
+        // function address, of the type when it is 32 or 64 bits wide,
+        // else u64.
+        cat_o = CatCall; lat_o = LatNone; ctrl_o = 1'b1; d1_kind_o = DNone;
+        src_used_o    = ((mods_o & ModCallInd) != 16'd0) ? 3'b001 : 3'b000;
+        src_wide_o[0] = !(ty_o == TyB32 || ty_o == TyU32 || ty_o == TyS32 || ty_o == TyF32);
+        src_pred_o[0] = 1'b0;
+      end
+      // The warp operations (warpops.go, exec_warp.go): results across
+      // the lanes, computed in sm_top.
+      OpACTIVEMASK: begin
+        cat_o = CatWarp; d1_kind_o = DReg32;
+      end
+      OpVOTE: begin
+        // A the predicate, B the member mask; ballot writes a b32.
+        cat_o = CatWarp;
+        src_used_o = 3'b011;
+        src_wide_o = 3'b000;
+        src_pred_o = 3'b001;
+        d1_kind_o  = (mods_o[1:0] == VoteBallot) ? DReg32 : DPred;
+      end
+      OpSHFL: begin
+        // A the value, B the lane or offset, C the clamp and segment
+        // mask; ModShflPred: the in-range predicate into Dst2.
+        cat_o = CatWarp; lat_o = LatShared;
+        src_used_o = 3'b111;
+        src_wide_o = 3'b000;
+        src_pred_o = 3'b000;
+        d1_kind_o  = DReg32;
+        if ((mods_o & ModShflPred) != 16'd0) d2_kind_o = DPred;
+      end
+      OpREDUX: begin
+        // A the value, B the member mask.
+        cat_o = CatWarp; lat_o = LatShared;
+        src_used_o = 3'b011;
+        src_wide_o = 3'b000;
+        src_pred_o = 3'b000;
+        d1_kind_o  = DReg32;
       end
       OpEXIT: begin
         cat_o = CatExit; lat_o = LatNone; ctrl_o = 1'b1; d1_kind_o = DNone;

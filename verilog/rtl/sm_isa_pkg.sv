@@ -100,6 +100,7 @@ package sm_isa_pkg;
   localparam logic [1:0] KindSpecial = 2'd3;  // isa.KindSpecial
   localparam logic [1:0] SpecialPred = 2'd0;  // isa.SpecialPred
   localparam logic [1:0] SpecialZero = 2'd1;  // isa.SpecialZero
+  localparam logic [1:0] SpecialFP = 2'd2;  // isa.SpecialFP
 
   // State spaces (LD/ST Mods bits 0..2).
   localparam logic [2:0] SpaceGlobal = 3'd1;  // isa.SpaceGlobal
@@ -118,6 +119,32 @@ package sm_isa_pkg;
   localparam logic [15:0] ModSat = 16'd4;  // isa.ModSat
   localparam logic [15:0] ModShfLeft = 16'd1;  // isa.ModShfLeft
   localparam logic [15:0] ModShfWrap = 16'd2;  // isa.ModShfWrap
+  localparam logic [15:0] ModLdExt = 16'd128;  // isa.ModLdExt
+  localparam logic [15:0] ModCallInd = 16'd2;  // isa.ModCallInd
+  localparam logic [15:0] ModFrameShift = 16'd2;  // isa.ModFrameShift
+  localparam logic [15:0] ModBrxLenShift = 16'd1;  // isa.ModBrxLenShift
+
+  // Warp operations: VOTE modes (Mods bits 0..1), SHFL modes and flags, REDUX operations.
+  localparam logic [1:0] VoteAll = 2'd0;  // isa.ModVoteShift mode All
+  localparam logic [1:0] VoteAny = 2'd1;  // isa.ModVoteShift mode Any
+  localparam logic [1:0] VoteUni = 2'd2;  // isa.ModVoteShift mode Uni
+  localparam logic [1:0] VoteBallot = 2'd3;  // isa.ModVoteShift mode Ballot
+  localparam logic [1:0] ShflUp = 2'd0;  // isa.ShflUp
+  localparam logic [1:0] ShflDown = 2'd1;  // isa.ShflDown
+  localparam logic [1:0] ShflBfly = 2'd2;  // isa.ShflBfly
+  localparam logic [1:0] ShflIdx = 2'd3;  // isa.ShflIdx
+  localparam logic [15:0] ModShflPred = 16'd4;  // isa.ModShflPred
+  localparam logic [15:0] ModShflMaskReg = 16'd8;  // isa.ModShflMaskReg
+  localparam logic [15:0] ModReduxMask = 16'd7;  // isa.ModReduxMask
+  localparam logic [2:0] ReduxAdd = 3'd0;  // isa.ReduxAdd
+  localparam logic [2:0] ReduxMin = 3'd1;  // isa.ReduxMin
+  localparam logic [2:0] ReduxMax = 3'd2;  // isa.ReduxMax
+  localparam logic [2:0] ReduxAnd = 3'd3;  // isa.ReduxAnd
+  localparam logic [2:0] ReduxOr = 3'd4;  // isa.ReduxOr
+  localparam logic [2:0] ReduxXor = 3'd5;  // isa.ReduxXor
+
+  // Function addresses (an indirect CALL's target minus this is the callee's entry PC).
+  localparam logic [63:0] FuncAddrBase = 64'd268435456;  // isa.FuncAddrBase
 
   // PRMT modes (Mods bits 0..2).
   localparam logic [2:0] PrmtDefault = 3'd0;  // isa.PrmtDefault

@@ -1,8 +1,12 @@
 // sm_top: the SM, twin of pipeline.SM (docs/sm-rtl.md), for the subset of
 // steps 2 and 3: a grid of CTAs (1-, 2- or 3-D), launched into free warp
 // slots as they retire, the integer operations of sm_alu, special
-// registers, ld.param, ld/st.global, bra (divergent, min-PC
-// reconvergence), ret at depth 0 and exit, under lrr and gto. The Go model is the reference; its timing
+// registers, ld.param, ld/st.global, shared and local memory, bar.sync,
+// bra and brx.idx (divergent), direct and indirect calls with a frame
+// pointer and a return stack per lane (sm_callstack), ret (divergent; at
+// depth 0 an exit) and exit, regrouping the lanes of the maximum call
+// depth at the minimum PC, activemask, vote, shfl and redux (across the
+// lanes), under lrr, gto and two_level. The Go model is the reference; its timing
 // is kept by the same timestamps the Go warp keeps, compared with a cycle
 // counter (docs/sm-rtl.md, "Timing is the Go model's").
 //
@@ -45,13 +49,15 @@ module sm_top #(
   parameter int unsigned SmId        = 0,    // %smid (sm.id)
   parameter int unsigned NSmId       = 1,    // %nsmid (sm.count)
   parameter int unsigned MaxCtas     = 4,    // resident CTAs (sm.max_ctas)
+  parameter int unsigned RetDepth    = 16,   // return-stack entries per thread (Go: 65,536)
   // Derived; do not override.
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int unsigned SchedWarps    = NumWarps / NumSched,
   parameter int unsigned LocalWidth    = (SchedWarps > 1) ? $clog2(SchedWarps) : 1,
   // CTA slots: a resident CTA has at least one warp.
   parameter int unsigned CtaSlots      = (MaxCtas < NumWarps) ? MaxCtas : NumWarps,
-  parameter int unsigned CtaSlotWidth  = (CtaSlots > 1) ? $clog2(CtaSlots) : 1
+  parameter int unsigned CtaSlotWidth  = (CtaSlots > 1) ? $clog2(CtaSlots) : 1,
+  parameter int unsigned DepthWidth    = $clog2(RetDepth + 1)
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -80,6 +86,11 @@ module sm_top #(
   // Constant-table port: per scheduler, slots A, B, C.
   output logic [9:0]               const_idx_o  [NumSched][3],
   input  logic [63:0]              const_val_i  [NumSched][3],
+
+  // Branch-table port (brx.idx): per scheduler and lane, the entry of
+  // the image's branch tables (BrTables) at Imm + the lane's index.
+  output logic [31:0]              brt_idx_o [NumSched][32],
+  input  logic [31:0]              brt_val_i [NumSched][32],
 
   // Memory port, per scheduler (docs/sm-rtl.md section 3): a request in
   // the cycle the instruction issues, load data in the same cycle.
@@ -125,6 +136,9 @@ module sm_top #(
 
   output logic [31:0]              cycle_o,
   output logic                     done_o,
+  // A call by a lane whose return stack (RetDepth entries) is full: the
+  // RTL cannot follow the Go model further (the bench stops).
+  output logic                     call_overflow_o,
   output logic [2:0]               status_o
 );
   import sm_isa_pkg::*;
@@ -132,7 +146,8 @@ module sm_top #(
   localparam int unsigned RegIdxWidth  = (MaxRegs > 1) ? $clog2(MaxRegs) : 1;
   localparam int unsigned PredIdxWidth = (MaxPreds > 1) ? $clog2(MaxPreds) : 1;
   localparam logic [3:0] CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
-                         CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatBar = 4'd8;
+                         CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatBar = 4'd8,
+                         CatCall = 4'd9, CatBrx = 4'd10, CatWarp = 4'd11;
   localparam logic [3:0] LatAluC = 4'd0, LatMulC = 4'd1, LatSRegC = 4'd2, LatParamC = 4'd3,
                          LatGlobalC = 4'd4, LatNoneC = 4'd5, LatSharedC = 4'd6, LatDivC = 4'd7,
                          LatLocalC = 4'd8;
@@ -209,6 +224,12 @@ module sm_top #(
   logic [CtaSlotWidth-1:0]  cta_q    [NumWarps];
   logic [5:0]               in_cta_q [NumWarps];
   logic [31:0]              cta_lin_q [CtaSlots];
+  // The call state (u_callstack): per warp slot and lane the call depth;
+  // per scheduler, of the warp slot it issues, the lanes' frame pointers
+  // and the return PCs at their stacks' tops.
+  logic [DepthWidth-1:0]    depth_w   [NumWarps][32];
+  logic [31:0]              fp_cs     [NumSched][32];
+  logic [31:0]              top_pc_cs [NumSched][32];
 
   // ---------------------------------------------------------------------
   // (1) Readiness of each warp's group instruction (warp.refresh).
@@ -282,6 +303,13 @@ module sm_top #(
             sb_long  = rlong_q[w][RegIdxWidth'(r + 8'd1)];
           end
         end
+      end
+      // shfl.sync's member mask in a register (ModShflMaskReg): a
+      // register source after the slots.
+      if (op == OpSHFL && (mods & ModShflMaskReg) != 16'd0 &&
+          rdy_q[w][RegIdxWidth'(imm[7:0])] > sb_until) begin
+        sb_until = rdy_q[w][RegIdxWidth'(imm[7:0])];
+        sb_long  = rlong_q[w][RegIdxWidth'(imm[7:0])];
       end
       if (d1_kind == DReg32 || d1_kind == DReg64) begin
         if (rdy_q[w][RegIdxWidth'(d1)] > sb_until) begin
@@ -388,6 +416,10 @@ module sm_top #(
   logic [31:0] x_lat       [NumSched];       // 0: no result (latNone)
   logic        x_ctrl      [NumSched];
   logic        x_mem       [NumSched];       // a load or store (busyUntil, lanes or none)
+  logic [DepthWidth-1:0] x_depth [NumSched][32];  // the lanes' next call depths
+  logic [31:0] x_call      [NumSched];       // lanes that call (push)
+  logic [31:0] x_ret       [NumSched];       // lanes that return (pop)
+  logic [31:0] x_adv       [NumSched];       // a call's frame advance in bytes
 
   logic [63:0] smem_rdata [NumSched][32];   // sm_smem's load data
   logic [63:0] lmem_rdata [NumSched][32];   // local memory's
@@ -500,8 +532,13 @@ module sm_top #(
                 : {32'd0, rf_q[w][RegIdxWidth'(v[7:0])][l]};
             KindImm:   opnd[i][l] = imm64 & tm;
             KindConst: opnd[i][l] = const_val_i[s][i] & tm;
-            default:   opnd[i][l] = (v[9:8] == SpecialPred)
-                ? {63'd0, pr_q[w][PredIdxWidth'(v[5:0])][l] ^ v[6]} : 64'd0;
+            default: begin
+            unique case (v[9:8])
+              SpecialPred: opnd[i][l] = {63'd0, pr_q[w][PredIdxWidth'(v[5:0])][l] ^ v[6]};
+              SpecialFP:   opnd[i][l] = {32'd0, fp_cs[s][l]};  // the lane's frame pointer
+              default:     opnd[i][l] = 64'd0;
+            endcase
+          end
           endcase
         end
       end
@@ -523,6 +560,98 @@ module sm_top #(
         .p_o    (alu_p[l]),
         .q_o    (alu_q[l])
       );
+    end
+
+    // The warp operations (exec.go, exec_warp.go, warpops.go): activemask
+    // gives the group's mask; vote and redux take the member mask from the
+    // first executing lane and cover the executing lanes in it (all of
+    // them when none is); shfl reads the source of lane j, or its own when
+    // j is out of range (the predicate says which).
+    logic [31:0] wo_res [32];
+    logic [31:0] wo_p, wo_q;
+    always_comb begin
+      logic [31:0] member, part, pm, acc, v, b, cc, clamp, seg, maxl, minl, j;
+      logic        ok, vb, first_lane;
+      logic [4:0]  l0;
+      l0 = '0;
+      for (int l = 31; l >= 0; l--) begin
+        if (emask[l]) l0 = 5'(l);
+      end
+      member = opnd[1][l0][31:0];
+      part   = emask & member;
+      if (part == 32'd0) part = emask;
+      pm = '0;
+      for (int l = 0; l < 32; l++) pm[l] = opnd[0][l][0];
+      pm = pm & part;
+      unique case (mods[1:0])
+        VoteAll: vb = pm == part;
+        VoteAny: vb = pm != 32'd0;
+        VoteUni: vb = pm == 32'd0 || pm == part;
+        default: vb = 1'b0;
+      endcase
+      // reduxOf: the reduction over the lanes of part, from the first.
+      acc        = '0;
+      first_lane = 1'b1;
+      for (int l = 0; l < 32; l++) begin
+        if (part[l]) begin
+          v = opnd[0][l][31:0];
+          if (first_lane) begin
+            acc = v;
+          end else begin
+            unique case (3'(mods & ModReduxMask))
+              ReduxAdd: acc = acc + v;
+              ReduxMin: if ((ty == TyS32) ? ($signed(v) < $signed(acc)) : (v < acc)) acc = v;
+              ReduxMax: if ((ty == TyS32) ? ($signed(v) > $signed(acc)) : (v > acc)) acc = v;
+              ReduxAnd: acc = acc & v;
+              ReduxOr:  acc = acc | v;
+              default:  acc = acc ^ v;
+            endcase
+          end
+          first_lane = 1'b0;
+        end
+      end
+      for (int l = 0; l < 32; l++) begin
+        // execShfl: the source lane j and whether it is in range.
+        b     = opnd[1][l][31:0];
+        cc    = opnd[2][l][31:0];
+        clamp = cc & 32'h1f;
+        seg   = (cc >> 8) & 32'h1f;
+        maxl  = (32'(l) & seg) | (clamp & ~seg);
+        minl  = 32'(l) & seg;
+        unique case (mods[1:0])
+          ShflUp: begin
+            j  = 32'(l) - b;
+            ok = $signed(j) >= $signed(maxl);
+          end
+          ShflDown: begin
+            j  = 32'(l) + b;
+            ok = j <= maxl;
+          end
+          ShflBfly: begin
+            j  = 32'(l) ^ b;
+            ok = j <= maxl;
+          end
+          default: begin
+            j  = minl | (b & ~seg);
+            ok = j <= maxl;
+          end
+        endcase
+        if (!ok || j > 32'd31) j = 32'(l);
+        wo_p[l] = 1'b0;
+        wo_q[l] = 1'b0;
+        unique case (op)
+          OpACTIVEMASK: wo_res[l] = mask;
+          OpVOTE: begin
+            wo_res[l] = (mods[1:0] == VoteBallot) ? pm : {31'd0, vb};
+            wo_p[l]   = vb;
+          end
+          OpREDUX: wo_res[l] = acc;
+          default: begin
+            wo_res[l] = opnd[0][j[4:0]][31:0];
+            wo_q[l]   = ok;
+          end
+        endcase
+      end
     end
 
     // Load data: shared and local memory inside the SM (sm_smem), the
@@ -548,12 +677,14 @@ module sm_top #(
     for (genvar l = 0; l < 32; l++) begin : g_mem
       assign mem_req_addr_o[s][l]  = opnd[0][l] + imm64;
       assign mem_req_wdata_o[s][l] = opnd[1][l];
+      assign brt_idx_o[s][l]       = imm + opnd[0][l][31:0];
     end
 
     // Results, special registers (sreg.go), flow (flow.go) and the new
     // group (simt.go regroup).
     always_comb begin
       logic [31:0] tid, minpc, runnable;
+      logic [DepthWidth-1:0] maxd;
       logic [63:0] lin;
       logic [31:0] cid [3];
       logic [31:0] sr;
@@ -561,6 +692,8 @@ module sm_top #(
       logic [1:0]  ck;
       logic        found;
       x_exits[s] = '0;
+      x_call[s]  = '0;
+      x_ret[s]   = '0;
       lin = {32'd0, cta_lin_q[cta_q[w]]};
       cid[0] = 32'(lin % {32'd0, nctaid_q[0]});
       cid[1] = 32'(lin / {32'd0, nctaid_q[0]} % {32'd0, nctaid_q[1]});
@@ -572,7 +705,10 @@ module sm_top #(
         tid = 32'(in_cta_q[w]) * 32'd32 + 32'(l);  // the thread's linear index in the CTA
         x_we[s][l]  = emask[l] && (d1_kind == DReg32 || d1_kind == DReg64);
         unique case (cat)
-          CatLd:  x_res[s][l] = (mem_req_size_o[s] == 4'd8) ? ld_data[l] : {32'd0, ld_data[l][31:0]};
+          // ModLdExt: a signed type sign-extends into the pair (ext64).
+          CatLd:  x_res[s][l] = (mem_req_size_o[s] == 4'd8) ? ld_data[l] :
+                                ((mods & ModLdExt) != 16'd0 && ty == TyS32)
+                                ? {{32{ld_data[l][31]}}, ld_data[l][31:0]} : {32'd0, ld_data[l][31:0]};
           CatS2r: begin
             // sregValue (sreg.go): the thread's and the CTA's indices
             // from their linear indices.
@@ -623,16 +759,37 @@ module sm_top #(
               end
             endcase
           end
+          CatWarp: x_res[s][l] = {32'd0, wo_res[l]};
           default: x_res[s][l] = alu_d[l];
         endcase
-        // Next PC of the group's lanes.
+        // Next PC and call depth of the group's lanes (execFlow).
         x_lane_pc[s][l] = lane_pc_q[w][l];
+        x_depth[s][l]   = depth_w[w][l];
         if (mask[l]) begin
           x_lane_pc[s][l] = pc + 32'd1;
           if (emask[l]) begin
             unique case (cat)
-              CatBra:          x_lane_pc[s][l] = imm;
-              CatRet, CatExit: begin
+              CatBra: x_lane_pc[s][l] = imm;
+              CatBrx: x_lane_pc[s][l] = brt_val_i[s][l];
+              CatCall: begin
+                // The callee's entry: Imm, or the function address in A.
+                x_lane_pc[s][l] = ((mods & ModCallInd) != 16'd0)
+                    ? 32'(opnd[0][l] - FuncAddrBase) : imm;
+                x_call[s][l]    = 1'b1;
+                if (depth_w[w][l] != DepthWidth'(RetDepth)) x_depth[s][l] = depth_w[w][l] + DepthWidth'(1);
+              end
+              CatRet: begin
+                if (depth_w[w][l] == '0) begin
+                  // ret at depth 0 ends the thread.
+                  x_lane_pc[s][l] = lane_pc_q[w][l];
+                  x_exits[s][l]   = 1'b1;
+                end else begin
+                  x_lane_pc[s][l] = top_pc_cs[s][l];
+                  x_ret[s][l]     = 1'b1;
+                  x_depth[s][l]   = depth_w[w][l] - DepthWidth'(1);
+                end
+              end
+              CatExit: begin
                 x_lane_pc[s][l] = lane_pc_q[w][l];
                 x_exits[s][l]   = 1'b1;
               end
@@ -648,24 +805,33 @@ module sm_top #(
       if (cat == CatS2r) begin
         for (int l = 0; l < 32; l++) x_p[s][l] = x_res[s][l] != 64'd0;
       end
-      // regroup: the runnable lanes at the minimum PC.
+      if (cat == CatWarp) begin
+        x_p[s] = wo_p;
+        x_q[s] = wo_q;
+      end
+      // regroup (simt.go): the runnable lanes of the maximum call depth
+      // at the minimum PC among them.
       runnable = lane_valid_q[w] & ~(exited_q[w] | x_exits[s]) & ~(blocked_q[w] | x_block[s]);
       found    = 1'b0;
       minpc    = '0;
+      maxd     = '0;
       for (int l = 0; l < 32; l++) begin
-        if (runnable[l] && (!found || x_lane_pc[s][l] < minpc)) begin
+        if (runnable[l] && (!found || x_depth[s][l] > maxd ||
+                            (x_depth[s][l] == maxd && x_lane_pc[s][l] < minpc))) begin
           minpc = x_lane_pc[s][l];
+          maxd  = x_depth[s][l];
           found = 1'b1;
         end
       end
       x_gpc[s]   = found ? minpc : pc;
       x_gmask[s] = '0;
       for (int l = 0; l < 32; l++) begin
-        x_gmask[s][l] = runnable[l] && x_lane_pc[s][l] == minpc;
+        x_gmask[s][l] = runnable[l] && x_depth[s][l] == maxd && x_lane_pc[s][l] == minpc;
       end
     end
 
     assign x_emask[s]   = emask;
+    assign x_adv[s]     = ({16'd0, mods} >> ModFrameShift) * 32'd8;
     assign x_d1_kind[s] = d1_kind;
     assign x_d1[s]      = d1;
     assign x_d2_kind[s] = d2_kind;
@@ -857,6 +1023,8 @@ module sm_top #(
   logic [CtaSlotWidth-1:0]  cur_k;
   logic [31:0]              rg_runnable, rg_minpc, gpc, gmask;  // regroup, fetchNext
   logic                     rg_found;
+  logic [DepthWidth-1:0]    rg_maxd;
+  logic [DepthWidth-1:0]    lane_depth_n [NumWarps][32];  // the call depths after the edge
 
   always_comb begin
     nth       = '0;
@@ -874,6 +1042,7 @@ module sm_top #(
     rg_runnable = '0;
     rg_minpc    = '0;
     rg_found    = 1'b0;
+    rg_maxd     = '0;
     gpc         = '0;
     gmask       = '0;
     next_cta_d = first_launch ? 32'd0 : next_cta_q;
@@ -905,10 +1074,12 @@ module sm_top #(
       blocked_d[w]      = blocked_q[w];
       bar_wait_d[w]     = bar_wait_q[w];
       block_until_d[w]  = block_until_q[w];
+      lane_depth_n[w]   = depth_w[w];
     end
     for (int s = 0; s < NumSched; s++) begin
       if (iv[s]) begin
         xw = islot[s];
+        lane_depth_n[xw] = x_depth[s];
         issued_d[xw]     = 1'b1;
         last_issue_d[xw] = cycle_q;
         lane_pc_d[xw]    = x_lane_pc[s];
@@ -950,20 +1121,24 @@ module sm_top #(
           bar_wait_d[w]    = 1'b0;
           block_until_d[w] = cycle_q + 32'(LatBarrier);
         end
-        // regroup.
+        // regroup: the maximum call depth, the minimum PC.
         rg_runnable = lane_valid_d[w] & ~exited_d[w];
         rg_found    = 1'b0;
         rg_minpc    = '0;
+        rg_maxd     = '0;
         for (int l = 0; l < 32; l++) begin
-          if (rg_runnable[l] && (!rg_found || lane_pc_d[w][l] < rg_minpc)) begin
+          if (rg_runnable[l] && (!rg_found || lane_depth_n[w][l] > rg_maxd ||
+                                 (lane_depth_n[w][l] == rg_maxd && lane_pc_d[w][l] < rg_minpc))) begin
             rg_minpc = lane_pc_d[w][l];
+            rg_maxd  = lane_depth_n[w][l];
             rg_found = 1'b1;
           end
         end
         if (rg_found) begin
           pc_d[w] = rg_minpc;
           for (int l = 0; l < 32; l++)
-            active_mask_d[w][l] = rg_runnable[l] && lane_pc_d[w][l] == rg_minpc;
+            active_mask_d[w][l] = rg_runnable[l] && lane_depth_n[w][l] == rg_maxd &&
+                                  lane_pc_d[w][l] == rg_minpc;
         end
         fn_pre[w] = !fn_bar[w];  // fn_bar: its BAR completed the barrier
       end
@@ -1052,6 +1227,34 @@ module sm_top #(
     end
   end
   assign smem_clr = cta_taken;
+
+  // ---------------------------------------------------------------------
+  // The call state (flow.go CALL and RET): each scheduler's port drives
+  // the warp slot it issues; a launch clears a slot's.
+  logic [31:0] cs_ret_pc [NumSched];
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) cs_ret_pc[s] = pc_q[islot[s]] + 32'd1;
+  end
+
+  sm_callstack #(
+    .NumWarps (NumWarps),
+    .NumSched (NumSched),
+    .Depth    (RetDepth)
+  ) u_callstack (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .clr_i      (launch_w),
+    .valid_i    (iv),
+    .warp_i     (islot),
+    .call_i     (x_call),
+    .ret_pc_i   (cs_ret_pc),
+    .adv_i      (x_adv),
+    .ret_i      (x_ret),
+    .depth_o    (depth_w),
+    .fp_o       (fp_cs),
+    .top_pc_o   (top_pc_cs),
+    .overflow_o (call_overflow_o)
+  );
 
   // ---------------------------------------------------------------------
   // Registers: q <= d; the register file, the scoreboard and the predicate
