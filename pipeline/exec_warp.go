@@ -103,7 +103,7 @@ func (sm *SM) execShfl(w *warp, d *dinst, pc uint32, emask uint32) {
 	var out [32]res
 	for m := emask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
-		b := uint32(w.value(&d.b, l))
+		b := uint32(w.value(&d.b, l)) & 0x1f // PTX: the lane operand is b[4:0]
 		cc := uint32(w.value(&d.c, l))
 		clamp := cc & 0x1f
 		seg := (cc >> 8) & 0x1f

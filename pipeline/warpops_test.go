@@ -97,6 +97,41 @@ SKIP:
 	}
 }
 
+// shfl.sync's lane operand is b[4:0] (PTX ISA, shfl.sync): idx 40 reads
+// lane 8, bfly 37 is bfly 5, down 33 is down 1.
+func TestShflLaneOperandFiveBits(t *testing.T) {
+	src := kernel(`
+	mul.lo.u32 %r20, %r1, 3;
+	mul.wide.u32 %rd4, %r20, 4;
+	add.s64 %rd5, %rd1, %rd4;
+	mul.lo.u32 %r7, %r1, 3;
+	shfl.sync.idx.b32 %r8|%p1, %r7, 40, 0x1f, 0xffffffff;
+	selp.u32 %r9, 1000, 0, %p1;
+	add.u32 %r8, %r8, %r9;
+	st.global.u32 [%rd5], %r8;
+	shfl.sync.bfly.b32 %r8, %r7, 37, 0x1f, 0xffffffff;
+	st.global.u32 [%rd5+4], %r8;
+	shfl.sync.down.b32 %r8, %r7, 33, 0x1f, 0xffffffff;
+	st.global.u32 [%rd5+8], %r8;
+	ret;`)
+	_, rep := runPTX(t, smallConfig(), src, Launch{Block: [3]uint32{32, 1, 1}, Buffers: outBuf(3 * 32)})
+	if rep.Status != StatusCompleted || len(rep.Errors) != 0 {
+		t.Fatalf("status %s %+v", rep.Status, rep.Errors)
+	}
+	out := rep.Buffers["out"]
+	for l := 0; l < 32; l++ {
+		down := 3 * l
+		if l < 31 {
+			down = 3 * (l + 1)
+		}
+		for k, want := range []uint32{3*8 + 1000, uint32(3 * (l ^ 5)), uint32(down)} {
+			if out[3*l+k] != want {
+				t.Errorf("lane %d, shuffle %d: %d, want %d", l, k, out[3*l+k], want)
+			}
+		}
+	}
+}
+
 func TestNamedBarrierProducerConsumer(t *testing.T) {
 	// Warp 0 produces and arrives at barrier 1 (64 threads) without
 	// waiting; warp 1 waits there, then consumes. Warps 2-3 never touch

@@ -612,7 +612,7 @@ module sm_top #(
       end
       for (int l = 0; l < 32; l++) begin
         // execShfl: the source lane j and whether it is in range.
-        b     = opnd[1][l][31:0];
+        b     = opnd[1][l][31:0] & 32'h1f; // PTX: the lane operand is b[4:0]
         cc    = opnd[2][l][31:0];
         clamp = cc & 32'h1f;
         seg   = (cc >> 8) & 32'h1f;
