@@ -242,9 +242,6 @@ func TestPolicyEncoding(t *testing.T) {
 // TestLint runs `make -C verilog lint`: verilator --lint-only -Wall on
 // every unit at every standard parameter set must be clean.
 func TestLint(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the race pass (-short) does not lint again: make test's first pass did")
-	}
 	vdir := verilogDir(t)
 	cmd := exec.CommandContext(context.Background(), "make", "-C", vdir, "--no-print-directory", "lint")
 	if out, err := cmd.CombinedOutput(); err != nil {
