@@ -43,13 +43,7 @@ var ops = []op{
 	{"and", func(g *gen, wide bool) { g.bin(wide, "and", "b32", "b64") }},
 	{"or", func(g *gen, wide bool) { g.bin(wide, "or", "b32", "b64") }},
 	{"xor", func(g *gen, wide bool) { g.bin(wide, "xor", "b32", "b64") }},
-	{"not", func(g *gen, wide bool) {
-		if wide {
-			g.ins("not.b64", g.dst64(), g.var64())
-			return
-		}
-		g.ins("not.b32", g.dst32(), g.var32())
-	}},
+	{"not", func(g *gen, wide bool) { g.unary(wide, "not", "b") }},
 	{"shl", func(g *gen, wide bool) { g.shift(wide, "shl", "b32", "b64") }},
 	{"shr", func(g *gen, wide bool) {
 		g.shift(wide, "shr", g.pick("u32", "s32"), g.pick("u64", "s64"))
@@ -66,33 +60,15 @@ var ops = []op{
 	{"rem", func(g *gen, wide bool) { g.divrem(wide, "rem") }},
 	{"popc", func(g *gen, _ bool) { g.count("popc") }},
 	{"clz", func(g *gen, _ bool) { g.count("clz") }},
-	{"brev", func(g *gen, wide bool) {
-		if wide {
-			g.ins("brev.b64", g.dst64(), g.var64())
-			return
-		}
-		g.ins("brev.b32", g.dst32(), g.var32())
-	}},
+	{"brev", func(g *gen, wide bool) { g.unary(wide, "brev", "b") }},
 	{"bfe", func(g *gen, _ bool) {
 		g.ins("bfe."+g.pick("u32", "s32"), g.dst32(), g.var32(), g.imm(g.r.intn(32)), g.imm(g.r.intn(33)))
 	}},
 	{"bfi", func(g *gen, _ bool) {
 		g.ins("bfi.b32", g.dst32(), g.var32(), g.src32(), g.imm(g.r.intn(32)), g.imm(g.r.intn(33)))
 	}},
-	{"abs", func(g *gen, wide bool) {
-		if wide {
-			g.ins("abs.s64", g.dst64(), g.var64())
-			return
-		}
-		g.ins("abs.s32", g.dst32(), g.var32())
-	}},
-	{"neg", func(g *gen, wide bool) {
-		if wide {
-			g.ins("neg.s64", g.dst64(), g.var64())
-			return
-		}
-		g.ins("neg.s32", g.dst32(), g.var32())
-	}},
+	{"abs", func(g *gen, wide bool) { g.unary(wide, "abs", "s") }},
+	{"neg", func(g *gen, wide bool) { g.unary(wide, "neg", "s") }},
 	{"mul24", func(g *gen, _ bool) {
 		g.ins("mul24."+g.pick("lo", "hi")+"."+g.pick("u32", "s32"), g.dst32(), g.var32(), g.src32())
 	}},
@@ -114,17 +90,9 @@ var ops = []op{
 	}},
 	{"addc", func(g *gen, wide bool) {
 		// The carry is written and read in the same snippet.
-		t := "u32"
-		if wide {
-			t = "u64"
-		}
-		if wide {
-			g.ins("add.cc."+t, g.tmp64(), g.var64(), g.src64())
-			g.ins("addc."+t, g.dst64(), g.var64(), g.src64())
-			return
-		}
-		g.ins("add.cc."+t, g.tmp32(), g.var32(), g.src32())
-		g.ins("addc."+t, g.dst32(), g.var32(), g.src32())
+		w := g.width(wide)
+		g.ins("add.cc.u"+w.bits, w.tmp(), w.v(), w.src())
+		g.ins("addc.u"+w.bits, w.dst(), w.v(), w.src())
 	}},
 }
 
@@ -196,27 +164,36 @@ func (g *gen) shift(wide bool, name, t32, t64 string) {
 // signed forms, positive (no overflow of the most negative value by -1).
 func (g *gen) divrem(wide bool, name string) {
 	signed := g.r.intn(2) == 0
-	if wide {
-		d := g.tmp64()
-		if signed {
-			g.ins("and.b64", d, g.var64(), "65535")
-			g.ins("or.b64", d, d, "1")
-			g.ins(name+".s64", g.dst64(), g.var64(), d)
-			return
-		}
-		g.ins("or.b64", d, g.var64(), "1")
-		g.ins(name+".u64", g.dst64(), g.var64(), d)
-		return
-	}
-	d := g.tmp32()
+	w := g.width(wide)
+	d := w.tmp()
 	if signed {
-		g.ins("and.b32", d, g.var32(), "65535")
-		g.ins("or.b32", d, d, "1")
-		g.ins(name+".s32", g.dst32(), g.var32(), d)
+		g.ins("and.b"+w.bits, d, w.v(), "65535")
+		g.ins("or.b"+w.bits, d, d, "1")
+		g.ins(name+".s"+w.bits, w.dst(), w.v(), d)
 		return
 	}
-	g.ins("or.b32", d, g.var32(), "1")
-	g.ins(name+".u32", g.dst32(), g.var32(), d)
+	g.ins("or.b"+w.bits, d, w.v(), "1")
+	g.ins(name+".u"+w.bits, w.dst(), w.v(), d)
+}
+
+// regs are the operand makers of one register width.
+type regs struct {
+	bits             string // "32" or "64", the width of the types
+	tmp, v, dst, src func() string
+}
+
+// width is the operand makers of 64-bit (wide) or 32-bit registers.
+func (g *gen) width(wide bool) regs {
+	if wide {
+		return regs{"64", g.tmp64, g.var64, g.dst64, g.src64}
+	}
+	return regs{"32", g.tmp32, g.var32, g.dst32, g.src32}
+}
+
+// unary emits name.<typ><bits> of one variable: typ is "b", "s" or "u".
+func (g *gen) unary(wide bool, name, typ string) {
+	w := g.width(wide)
+	g.ins(name+"."+typ+w.bits, w.dst(), w.v())
 }
 
 // sregs are the special registers a program may read: those whose value
