@@ -169,6 +169,19 @@ WAIT:
 	add.u32 %r8, %r8, %r7;
 	ld.shared.u32 %r9, [%r8];`
 
+// startBulkCopy is the copying side of the bulk-copy latency tests, after
+// bar's initialisation: every thread clears its try_wait count %r10, the
+// lanes of %p3 go to WAIT (tryWaitReadWord), and the others sleep 500 ns
+// (so the waiters are suspended first) before thread 0 (%p2) expects 256
+// bytes on bar with its arrival and copies 256 bytes from global memory
+// (%rd1) to sm.
+const startBulkCopy = `bar.sync 0;
+	mov.u32 %r10, 0;
+	@%p3 bra WAIT;
+	nanosleep.u32 500;
+	@%p2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 256;
+	@%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 256, [bar];`
+
 // wantOneTryWait checks that threads from..to-1 woke from tryWaitReadWord
 // after one try_wait each: counts holds their %r10, indexed by thread.
 func wantOneTryWait(t *testing.T, counts []uint32, from, to int) {
@@ -196,12 +209,7 @@ func TestBulkTxLatency(t *testing.T) {
 	setp.ge.u32 %p3, %r1, 32;
 	@%p2 mbarrier.init.shared::cta.b64 [bar], 1;
 	@%p2 mbarrier.init.shared::cta.b64 [bar+8], 1;
-	bar.sync 0;
-	mov.u32 %r10, 0;
-	@%p3 bra WAIT;
-	nanosleep.u32 500;
-	@%p2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 256;
-	@%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 256, [bar];
+	`+startBulkCopy+`
 	@%p2 mbarrier.expect_tx.shared::cta.b64 [bar], 64;
 	@%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm+256], [%rd1+256], 64, [bar];
 	@%p2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar+8], 64;
@@ -263,12 +271,7 @@ func TestBulkTxLastArrivalAfterCopy(t *testing.T) {
 	setp.eq.u32 %p4, %r1, 1;
 	setp.ge.u32 %p3, %r1, 32;
 	@%p2 mbarrier.init.shared::cta.b64 [bar], 2;
-	bar.sync 0;
-	mov.u32 %r10, 0;
-	@%p3 bra WAIT;
-	nanosleep.u32 500;
-	@%p2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 256;
-	@%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sm], [%rd1], 256, [bar];
+	`+startBulkCopy+`
 	@%p4 mbarrier.arrive.shared::cta.b64 _, [bar];
 	ret;`+tryWaitReadWord+`
 	st.global.u32 [%rd3+512], %r9;

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/smsim/smsim/config"
+	"github.com/smsim/smsim/isa"
 )
 
 const ptxHeader = ".version 7.8\n.target sm_90\n.address_size 64\n"
@@ -27,13 +28,16 @@ func newPTX(t testing.TB, cfg config.Config, src string, l Launch) *SM {
 	if l.Entry == "" {
 		l.Entry = "k"
 	}
+	return newSM(t, cfg, im, l)
+}
+
+// newSM builds an SM for im under l, whose zero grid and block
+// dimensions are taken as 1.
+func newSM(t testing.TB, cfg config.Config, im *isa.Image, l Launch) *SM {
+	t.Helper()
 	for i := range l.Grid {
-		if l.Grid[i] == 0 {
-			l.Grid[i] = 1
-		}
-		if l.Block[i] == 0 {
-			l.Block[i] = 1
-		}
+		l.Grid[i] = max(l.Grid[i], 1)
+		l.Block[i] = max(l.Block[i], 1)
 	}
 	sm, err := New(cfg, im, l)
 	if err != nil {
@@ -42,14 +46,20 @@ func newPTX(t testing.TB, cfg config.Config, src string, l Launch) *SM {
 	return sm
 }
 
-func runPTX(t testing.TB, cfg config.Config, src string, l Launch) (*SM, *Report) {
+// runSM runs sm to its end; an error of Run fails t.
+func runSM(t testing.TB, sm *SM) *Report {
 	t.Helper()
-	sm := newPTX(t, cfg, src, l)
 	rep, err := sm.Run()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sm, rep
+	return rep
+}
+
+func runPTX(t testing.TB, cfg config.Config, src string, l Launch) (*SM, *Report) {
+	t.Helper()
+	sm := newPTX(t, cfg, src, l)
+	return sm, runSM(t, sm)
 }
 
 // lineOfText returns the 1-based line of the full source (header
@@ -107,11 +117,7 @@ func runLogged(t testing.TB, cfg config.Config, src string, l Launch) (*SM, *Rep
 	sm := newPTX(t, cfg, src, l)
 	var log issueLog
 	log.hook(sm)
-	rep, err := sm.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sm, rep, log
+	return sm, runSM(t, sm), log
 }
 
 func wantCompleted(t testing.TB, rep *Report) {

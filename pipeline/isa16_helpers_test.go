@@ -21,18 +21,7 @@ func runKernelFile(t *testing.T, name string, l Launch) *Report {
 	if l.Entry == "" {
 		l.Entry = name
 	}
-	for i := range l.Grid {
-		l.Grid[i] = max(l.Grid[i], 1)
-		l.Block[i] = max(l.Block[i], 1)
-	}
-	sm, err := New(smallConfig(), im, l)
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	rep, err := sm.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := runSM(t, newSM(t, smallConfig(), im, l))
 	wantCompleted(t, rep)
 	return rep
 }

@@ -44,14 +44,8 @@ func h100Hier(t testing.TB) config.Config {
 
 func runCalib(t testing.TB, cfg config.Config, im *isa.Image, l Launch) (*SM, *Report) {
 	t.Helper()
-	sm, err := New(cfg, im, l)
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	rep, err := sm.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sm := newSM(t, cfg, im, l)
+	rep := runSM(t, sm)
 	wantNoErrors(t, rep)
 	return sm, rep
 }

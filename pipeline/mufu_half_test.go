@@ -109,10 +109,7 @@ func TestHalfTranscendentals(t *testing.T) {
 `
 	sm := newPTX(t, smallConfig(), src, Launch{Block: [3]uint32{uint32(n), 1, 1}, Buffers: []Buffer{
 		{Param: "out", Size: 24 * n}, {Param: "in", Size: 8 * n, Init: words32(in)}}})
-	rep, err := sm.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := runSM(t, sm)
 	wantCompleted(t, rep)
 	out := rep.Buffers["out"]
 	check := func(what string, r row, got uint32, bf, ex2 bool) {

@@ -309,11 +309,7 @@ func TestChecksArePassive(t *testing.T) {
 		if err != nil {
 			return nil
 		}
-		rep, err := sm.Run()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rep
+		return runSM(t, sm)
 	}
 	for i := 0; i < 200; i++ {
 		data := make([]byte, 16*(1+r.Intn(40)))
@@ -354,10 +350,7 @@ func TestChecksArePassiveOnExamples(t *testing.T) {
 			if err := sm.SetHostPolicy(e.OnTrap, ""); err != nil {
 				t.Fatal(err)
 			}
-			rep, err := sm.Run()
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := runSM(t, sm)
 			rep.Sanitizer, rep.SanitizerDropped = nil, 0
 			return rep
 		}
