@@ -24,11 +24,10 @@ func (p Policy) String() string {
 
 // ParsePolicy parses "abort" or "resume".
 func ParsePolicy(s string) (Policy, error) {
-	switch s {
-	case "abort":
-		return Abort, nil
-	case "resume":
-		return Resume, nil
+	for _, p := range []Policy{Abort, Resume} {
+		if s == p.String() {
+			return p, nil
+		}
 	}
 	return Abort, fmt.Errorf("trapunit: unknown policy %q (abort, resume)", s)
 }
