@@ -15,6 +15,7 @@
 // "Cache operators"): .cg and .cv are served by the L2 even when the
 // chain fits the L1.
 #include "../../examples/smsim_cuda.h"
+#include "chase.h"
 
 enum { CA, CG, CS, CV };
 
@@ -37,19 +38,10 @@ template <int op> __device__ __forceinline__ void chase_body(const u64 *buf, u32
     for (u32 i = 0; i < steps; i++) {
       STEP
     }
-  // Use p before reading the clock: issue is in order, so the clock is
-  // read once the warm pass's last load has answered (else the timed
-  // steps would include that load, a DRAM miss for a cache that warms).
-  asm volatile("add.u64 %0, %0, 0;" : "+l"(p));
-  u64 t0 = __nvvm_read_ptx_sreg_clock64();
-  for (u32 i = 0; i < steps; i += 4) {
-    STEP STEP STEP STEP
-  }
-  asm volatile("add.u64 %0, %0, 0;" : "+l"(p)); // and the last timed load
-  u64 t1 = __nvvm_read_ptx_sreg_clock64();
-  out[0] = (u32)(t1 - t0);
-  out[1] = (steps + 3) & ~3u;
-  out[2] = (u32)p;
+  // The clock is read once the warm pass's last load has answered (else
+  // the timed steps would include that load, a DRAM miss for a cache that
+  // warms).
+  CHASE_TIMED(STEP)
   out[3] = (u32)(u64)buf;
   out[4] = (u32)((u64)buf >> 32);
 }

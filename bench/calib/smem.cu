@@ -21,6 +21,7 @@
 // %clock64 (low words: the host takes the last end minus the first
 // start); out[64 + tid] = a result. Launch: 1 CTA of up to 1024 threads.
 #include "../../examples/smsim_cuda.h"
+#include "chase.h"
 
 #define WORDS 1024
 #define SSTEP asm volatile("ld.shared.u64 %0, [%0];" : "+l"(p));
@@ -33,16 +34,7 @@ extern "C" __global__ void smem_chase(u32 *out, u32 steps) {
     s[i] = base + ((i + 17) % (WORDS / 2)) * 8;
   __syncthreads();
   u64 p = base;
-  asm volatile("add.u64 %0, %0, 0;" : "+l"(p)); // p is ready before the clock is read
-  u64 t0 = __nvvm_read_ptx_sreg_clock64();
-  for (u32 i = 0; i < steps; i += 4) {
-    SSTEP SSTEP SSTEP SSTEP
-  }
-  asm volatile("add.u64 %0, %0, 0;" : "+l"(p)); // the last load has answered
-  u64 t1 = __nvvm_read_ptx_sreg_clock64();
-  out[0] = (u32)(t1 - t0);
-  out[1] = (steps + 3) & ~3u;
-  out[2] = (u32)p;
+  CHASE_TIMED(SSTEP)
 }
 
 extern "C" __global__ void smem_conflict(u32 *out, u32 steps, u32 stride) {
