@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/smsim
 GOFILES := $(shell find . -name '*.go' -not -path './.git/*')
 
-.PHONY: all deps build demo test vet fuzz bench examples clean
+.PHONY: all deps build demo test vet fuzz bench examples clean sm-mutants
 
 all: build
 
@@ -55,6 +55,11 @@ fuzz:
 
 bench:
 	./bench/run.sh
+
+# The SM RTL's mutation table (docs/sm-rtl.md, "Mutation"): one Verilated
+# SM per mutant, about half an hour in all, so not part of make test.
+sm-mutants: deps
+	$(GO) test -count=1 -tags smmutants -run '^TestSMMutantTable$$' -timeout 90m -v ./cosim
 
 # Regenerate examples/*.ptx from examples/*.cu with clang-16.
 examples: deps
