@@ -52,6 +52,10 @@ type SMOptions struct {
 	// cycles and Elapsed. Its record stream is off, or, with RTLRecords,
 	// written and discarded.
 	RTLOnly, RTLRecords bool
+	// Coverage, when set, runs the coverage bench (BuildSMCoverage, unless
+	// Harness.Binary is one) and has it write its counts to this file at
+	// the end of the run (SMCoverage collects and merges them).
+	Coverage string
 }
 
 // smWaveTail is the number of cycles traced after a mismatch.
@@ -167,6 +171,13 @@ func BuildSMTrace(ctx context.Context, cfg config.Config, opt HarnessOptions) (s
 	return buildSM(ctx, cfg, opt, "sm-trace", "-trace")
 }
 
+// BuildSMCoverage is BuildSM for the bench Verilated with line and
+// toggle coverage (make sm-cov), which writes its counts to +cov= at the
+// end of a run (SMOptions.Coverage).
+func BuildSMCoverage(ctx context.Context, cfg config.Config, opt HarnessOptions) (string, error) {
+	return buildSM(ctx, cfg, opt, "sm-cov", "-cov")
+}
+
 func buildSM(ctx context.Context, cfg config.Config, opt HarnessOptions, target, suffix string) (string, error) {
 	ps := SMParams(cfg)
 	vdir, build, rtlDir, err := opt.dirs()
@@ -175,6 +186,12 @@ func buildSM(ctx context.Context, cfg config.Config, opt HarnessOptions, target,
 	}
 	if err != nil {
 		return "", herr(err.Error(), "", err)
+	}
+	if suffix == "-cov" {
+		// The coverage runtime, once for every set (under its own lock).
+		if out, err := runMake(ctx, vdir, opt, "common-cov", "BUILD="+build); err != nil {
+			return "", herr(err.Error(), out, err)
+		}
 	}
 	set := ParamHash("sm_tb", ps)
 	if out, err := runMake(ctx, vdir, opt, target, "SET="+set, "PARAMS="+ParamString(ps), "BUILD="+build, "RTL_DIR="+rtlDir); err != nil {
@@ -205,7 +222,13 @@ func RunSM(ctx context.Context, o SMOptions) (*SMResult, error) {
 		return nil, err
 	}
 	bin := o.Harness.Binary
-	if bin == "" {
+	switch {
+	case bin != "":
+	case o.Coverage != "":
+		if bin, err = BuildSMCoverage(ctx, o.Config, o.Harness); err != nil {
+			return nil, err
+		}
+	default:
 		if bin, err = BuildSM(ctx, o.Config, o.Harness); err != nil {
 			return nil, err
 		}
@@ -247,6 +270,9 @@ func RunSM(ctx context.Context, o SMOptions) (*SMResult, error) {
 		fmt.Sprintf("+ncluster_x=%d", cl[0]), fmt.Sprintf("+ncluster_y=%d", cl[1]), fmt.Sprintf("+ncluster_z=%d", cl[2]),
 		fmt.Sprintf("+dump_lo=%d", lo), fmt.Sprintf("+dump_hi=%d", hi),
 		"+dump=" + filepath.Join(dir, "dump.hex"),
+	}
+	if o.Coverage != "" {
+		args = append(args, "+cov="+o.Coverage)
 	}
 	if o.RTLOnly {
 		return runSMAlone(ctx, bin, args, o.RTLRecords)

@@ -97,6 +97,9 @@ type SMRandomOptions struct {
 	Features randprog.Features
 	Limits   randprog.Limits
 	Harness  HarnessOptions
+	// Coverage, when set, runs the coverage bench and collects every
+	// program's counts there.
+	Coverage *SMCoverage
 	// Progress, when set, is called after each program that matched.
 	Progress func(i int, p *randprog.Program, res *SMResult)
 }
@@ -128,7 +131,11 @@ func RunSMRandom(ctx context.Context, o SMRandomOptions) (*SMRandomResult, error
 	}
 	h := o.Harness
 	if h.Binary == "" {
-		bin, err := BuildSM(ctx, o.Config, h)
+		build := BuildSM
+		if o.Coverage != nil {
+			build = BuildSMCoverage
+		}
+		bin, err := build(ctx, o.Config, h)
 		if err != nil {
 			return nil, err
 		}
@@ -143,13 +150,22 @@ func RunSMRandom(ctx context.Context, o SMRandomOptions) (*SMRandomResult, error
 		if err != nil {
 			return res, err
 		}
-		r, err := RunSM(ctx, SMOptions{Config: p.Config(o.Config), Image: p.Image, Launch: p.Launch, Harness: h})
+		so := SMOptions{Config: p.Config(o.Config), Image: p.Image, Launch: p.Launch, Harness: h}
+		if o.Coverage != nil {
+			so.Coverage = o.Coverage.Part()
+		}
+		r, err := RunSM(ctx, so)
 		if err == nil && r.OK() && r.Status != pipeline.StatusCompleted {
 			err = fmt.Errorf("cosim: the Go run ended %s (every random program completes)", r.Status)
 		}
 		if err != nil || !r.OK() {
 			res.Failed, res.Result, res.Err = p, r, err
 			return res, nil
+		}
+		if o.Coverage != nil {
+			if err := o.Coverage.Collect(ctx); err != nil {
+				return res, err
+			}
 		}
 		res.Programs++
 		res.Cycles += r.Cycles

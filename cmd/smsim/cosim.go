@@ -7,6 +7,7 @@
 //	smsim cosim --unit warp_sched --set sched.policy=two_level --vcd out/
 //	smsim cosim --sm cosim/testdata/sm/sm_diverge.ptx --preset small --block 80 --buf ... [--vcd out/]
 //	smsim cosim --sm --random 500 --seed 7 --preset small --set sched.policy=gto
+//	smsim cosim --sm --examples --preset small --coverage cov/
 //
 // Exit status: 0 when every cycle matched, 1 on a mismatch or when the RTL
 // side failed (build, crash, hang, protocol), 2 on bad input.
@@ -14,6 +15,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -60,6 +62,8 @@ func cosimCommand() *cli.Command {
 			&cli.StringFlag{Name: "rtl-dir", Usage: "build the RTL from this directory instead of verilog/rtl (e.g. a modified copy)"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only mismatches and errors"},
 			&cli.BoolFlag{Name: "sm", Usage: "cosimulate the whole SM on KERNEL.ptx: the Go SM and the Verilated sm_top in lockstep (docs/sm-rtl.md; run flags as for `smsim run`)"},
+			&cli.BoolFlag{Name: "examples", Usage: "with --sm: every example kernel with its own launch that the SM RTL runs at the configuration (the others are listed with what they need)"},
+			&cli.StringFlag{Name: "coverage", Usage: "with --sm: run the RTL built with Verilator's line and toggle coverage and merge the counts into this directory (adding to what it holds); writes DIR/summary.md (per RTL file, and the lines never run) and DIR/annotated/"},
 		}, append(configFlags(), randomFlags()...)...), launchFlags()...),
 		Action: cosimAction,
 	}
@@ -92,6 +96,11 @@ func cosimAction(c *cli.Context) error {
 	}
 	if c.Bool("sm") {
 		return smCosimAction(c)
+	}
+	for _, f := range []string{"examples", "coverage"} {
+		if c.IsSet(f) {
+			return cosimBad("--%s needs --sm", f)
+		}
 	}
 	if c.NArg() > 0 {
 		return cosimBad("unexpected arguments: %s", strings.Join(c.Args().Slice(), " "))
@@ -304,19 +313,41 @@ func smCosimAction(c *cli.Context) error {
 			return cosimBad("--sm and --%s exclude each other", f)
 		}
 	}
+	if c.Bool("examples") {
+		return smExamplesAction(c)
+	}
 	im, spec, err := kernelArg(c)
 	if err != nil {
 		return err
 	}
-	h := cosim.HarnessOptions{RTLDir: c.String("rtl-dir")}
-	if d := h.RTLDir; d != "" {
-		if st, err := os.Stat(d); err != nil || !st.IsDir() {
-			return cosimBad("--rtl-dir %s: not a directory", d)
-		}
+	h, err := rtlDirHarness(c)
+	if err != nil {
+		return err
+	}
+	cov, err := coverageDir(c)
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
-	res, err := cosim.RunSM(ctx, cosim.SMOptions{Config: spec.cfg, Image: im, Launch: spec.launch, Harness: h, VCDDir: c.String("vcd")})
+	o := cosim.SMOptions{Config: spec.cfg, Image: im, Launch: spec.launch, Harness: h, VCDDir: c.String("vcd")}
+	if cov != nil {
+		o.Coverage = cov.Part()
+	}
+	res, err := cosim.RunSM(ctx, o)
+	if err := smRunError(res, err); err != nil {
+		return err
+	}
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.Writer, "sm_top: %d cycles, 0 mismatches, %d buffers equal (run %s)\n", res.Cycles, len(spec.launch.Buffers), res.Status)
+	}
+	return coverageReport(c, ctx, cov, h)
+}
+
+// smRunError is the command's error for a lockstep's outcome: bad input
+// (exit 2) for a kernel or launch outside the RTL's subset, a failure
+// (exit 1) for a mismatch, unequal buffers or the RTL side failing.
+func smRunError(res *cosim.SMResult, err error) error {
 	var ue *cosim.UnsupportedError
 	switch {
 	case errors.As(err, &ue), pipeline.IsLaunchError(err):
@@ -328,8 +359,117 @@ func smCosimAction(c *cli.Context) error {
 	case len(res.BufferDiffs) > 0:
 		return abnormal(fmt.Errorf("cosim: %d cycles matched, but the buffers differ: %s", res.Cycles, strings.Join(res.BufferDiffs, "; ")))
 	}
+	return nil
+}
+
+// rtlDirHarness is the harness of --rtl-dir (default: verilog/rtl).
+func rtlDirHarness(c *cli.Context) (cosim.HarnessOptions, error) {
+	h := cosim.HarnessOptions{RTLDir: c.String("rtl-dir")}
+	if d := h.RTLDir; d != "" {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return h, cosimBad("--rtl-dir %s: not a directory", d)
+		}
+	}
+	return h, nil
+}
+
+// coverageDir opens --coverage DIR (nil without the flag).
+func coverageDir(c *cli.Context) (*cosim.SMCoverage, error) {
+	if !c.IsSet("coverage") {
+		return nil, nil
+	}
+	d := c.String("coverage")
+	if d == "" {
+		return nil, cosimBad("--coverage: give a directory")
+	}
+	if st, err := os.Stat(d); err == nil && !st.IsDir() {
+		return nil, cosimBad("--coverage %s: not a directory", d)
+	}
+	cov, err := cosim.NewSMCoverage(d)
+	if err != nil {
+		return nil, cosimBad("--coverage %s: %v", d, err)
+	}
+	return cov, nil
+}
+
+// coverageReport merges the runs' counts and prints the coverage table
+// (nothing without --coverage).
+func coverageReport(c *cli.Context, ctx context.Context, cov *cosim.SMCoverage, h cosim.HarnessOptions) error {
+	if cov == nil {
+		return nil
+	}
+	rep, err := cov.Report(ctx, h)
+	if err != nil {
+		return cosimFailed(err)
+	}
 	if !c.Bool("quiet") {
-		fmt.Fprintf(c.App.Writer, "sm_top: %d cycles, 0 mismatches, %d buffers equal (run %s)\n", res.Cycles, len(spec.launch.Buffers), res.Status)
+		fmt.Fprintf(c.App.Writer, "coverage of the SM RTL (all runs merged in %s):\n%ssummary and the lines never run: %s; annotated sources: %s\n",
+			cov.Dir, rep.Table(), rep.Summary, rep.Annotated)
 	}
 	return nil
+}
+
+// smExamplesAction runs `smsim cosim --sm --examples`: every example the
+// SM RTL runs at the configuration, each with its own launch, in lockstep;
+// it stops at the first that fails (exit 1). The refused ones are listed
+// with what they need first.
+func smExamplesAction(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return cosimBad("--examples runs the example kernels: no KERNEL argument (%s)", strings.Join(c.Args().Slice(), " "))
+	}
+	for _, f := range []string{"grid", "block", "buf", "arg", "entry", "cluster", "dynamic-smem", "const", "maxnreg"} {
+		if c.IsSet(f) {
+			return cosimBad("--examples and --%s exclude each other (each example has its own launch)", f)
+		}
+	}
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return err
+	}
+	h, err := rtlDirHarness(c)
+	if err != nil {
+		return err
+	}
+	cov, err := coverageDir(c)
+	if err != nil {
+		return err
+	}
+	exs, err := cosim.SMExamples(cfg)
+	if err != nil {
+		return cosimFailed(err)
+	}
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+	defer stop()
+	ran, refused := 0, 0
+	var cycles uint64
+	for _, x := range exs {
+		if x.Refused != nil {
+			refused++
+			if !c.Bool("quiet") {
+				fmt.Fprintf(c.App.Writer, "%-18s not run: %v\n", x.Name, x.Refused)
+			}
+			continue
+		}
+		o := x.Options
+		o.Harness, o.VCDDir = h, c.String("vcd")
+		if cov != nil {
+			o.Coverage = cov.Part()
+		}
+		res, err := cosim.RunSM(ctx, o)
+		if err := smRunError(res, err); err != nil {
+			return fmt.Errorf("example %s: %w", x.Name, err)
+		}
+		ran++
+		cycles += res.Cycles
+		if !c.Bool("quiet") {
+			fmt.Fprintf(c.App.Writer, "%-18s %d cycles, 0 mismatches, %d buffers equal (run %s)\n", x.Name, res.Cycles, len(o.Launch.Buffers), res.Status)
+		}
+	}
+	if ran == 0 {
+		return cosimBad("no example runs on the SM RTL at this configuration")
+	}
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.Writer, "sm_top: %d examples, %d cycles, 0 mismatches, equal buffers (%d not run)\n", ran, cycles, refused)
+	}
+	return coverageReport(c, ctx, cov, h)
 }

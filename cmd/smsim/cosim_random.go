@@ -58,13 +58,15 @@ func smRandomAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	h := cosim.HarnessOptions{RTLDir: c.String("rtl-dir")}
-	if d := h.RTLDir; d != "" {
-		if st, err := os.Stat(d); err != nil || !st.IsDir() {
-			return cosimBad("--rtl-dir %s: not a directory", d)
-		}
+	h, err := rtlDirHarness(c)
+	if err != nil {
+		return err
 	}
-	o := cosim.SMRandomOptions{Config: cfg, Seed: seed, N: int(n), Harness: h}
+	cov, err := coverageDir(c)
+	if err != nil {
+		return err
+	}
+	o := cosim.SMRandomOptions{Config: cfg, Seed: seed, N: int(n), Harness: h, Coverage: cov}
 	var user randprog.Features
 	if c.IsSet("features") {
 		if user, err = randprog.ParseFeatures(c.String("features")); err != nil {
@@ -93,7 +95,7 @@ func smRandomAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.Writer, "sm_top: %d random programs (seed %d, features: %s), %d cycles, 0 mismatches, equal buffers (%s)\n",
 			res.Programs, seed, res.Features, res.Cycles, time.Since(start).Round(time.Millisecond))
 	}
-	return nil
+	return coverageReport(c, ctx, cov, h)
 }
 
 // randomFailure writes the failing program and its launch into a new

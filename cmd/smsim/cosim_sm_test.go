@@ -27,6 +27,37 @@ func TestCosimSMRefuses(t *testing.T) {
 	}
 }
 
+// TestCosimSMExamplesCoverageUsage: --examples and --coverage belong to
+// --sm; --examples takes no kernel and no launch flags (each example has
+// its own launch); --coverage wants a directory. Each is bad input (exit
+// 2) before anything builds.
+func TestCosimSMExamplesCoverageUsage(t *testing.T) {
+	k := filepath.Join("..", "..", "cosim", "testdata", "sm", "sm_diverge.ptx")
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--examples"}, "--examples needs --sm"},
+		{[]string{"--unit", "warp_sched", "--coverage", t.TempDir()}, "--coverage needs --sm"},
+		{[]string{"--sm", "--examples", k}, "--examples runs the example kernels: no KERNEL argument"},
+		{[]string{"--sm", "--examples", "--preset", "small", "--block", "64"}, "--examples and --block exclude each other"},
+		{[]string{"--sm", "--examples", "--preset", "small", "--coverage", file}, "--coverage " + file + ": not a directory"},
+		{[]string{"--sm", "--examples", "--preset", "small", "--coverage", ""}, "--coverage: give a directory"},
+		{[]string{"--sm", "--preset", "small", "--coverage", file, "--block", "64", "--buf", "0=256", k}, "not a directory"},
+		{[]string{"--sm", "--random", "2", "--preset", "small", "--coverage", file}, "not a directory"},
+	}
+	for _, c := range cases {
+		code, _, stderr := smsim(t, append([]string{"cosim"}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d: %s", c.args, code, stderr)
+		}
+	}
+}
+
 // TestCosimSMMismatchVCD: `cosim --sm --vcd DIR` over a mutated copy of
 // the SM RTL (the writeback latency one cycle short, as cosim's
 // TestSMLockstepCatchesMutant, sharing its directory and so its builds)

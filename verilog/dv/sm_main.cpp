@@ -9,6 +9,8 @@
 // --trace), it also writes a VCD of the cycles [+trace_from=, +trace_to=]
 // to +trace=: cycle c's rising edge at time 10c, its falling edge at
 // 10c+5, in units of 100 ps, as the Go tracer (package trace) writes.
+// Built with SMSIM_SM_COVERAGE (make sm-cov, a bench Verilated with line
+// and toggle coverage), it writes the coverage counts to +cov= at the end.
 #include <cerrno>
 #include <cinttypes>
 #include <cstdint>
@@ -27,6 +29,9 @@
 #include "verilated.h"
 #ifdef SMSIM_SM_TRACE
 #include "verilated_vcd_c.h"
+#endif
+#ifdef SMSIM_SM_COVERAGE
+#include "verilated_cov.h"
 #endif
 
 namespace {
@@ -226,6 +231,12 @@ int main(int argc, char** argv) {
   tb->final();
 #ifdef SMSIM_SM_TRACE
   if (vcd.isOpen()) vcd.close();
+#endif
+#ifdef SMSIM_SM_COVERAGE
+  // The coverage bench (make sm-cov) writes its counts to +cov= at the
+  // end of a run (verilator_coverage merges and annotates them).
+  std::string cov = plusarg(argc, argv, "cov");
+  if (!cov.empty()) ctx->coveragep()->write(cov.c_str());
 #endif
   g_rec.flush();
   return 0;
