@@ -30,6 +30,13 @@ func SMRandomFeatures(cfg config.Config) (randprog.Features, randprog.Limits, er
 		MaxThreads: min(cfg.SM.MaxWarps*cfg.SM.WarpSize, cfg.SM.MaxThreadsPerCTA),
 		MaxCTAs:    max(cfg.SM.MaxCTAs, 2),
 	}
+	// A CTA's warps must find their registers (at the RTL's MaxRegs per
+	// thread, as the Go launch allocates them) in sm.regfile.
+	g := max(cfg.RegPool.AllocGranularity, 1)
+	unit := max(cfg.SM.RegAllocUnit, 1)
+	if perWarp := ((smMaxRegs+g-1)/g*g*32 + unit - 1) / unit * unit; perWarp > 0 {
+		lim.MaxThreads = min(lim.MaxThreads, cfg.SM.Regfile/perWarp*cfg.SM.WarpSize)
+	}
 	if lim.MaxThreads < 1 {
 		return randprog.Features{}, lim, fmt.Errorf("cosim: no threads per CTA at this configuration")
 	}
