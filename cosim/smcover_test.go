@@ -107,7 +107,7 @@ func TestSMCoverage(t *testing.T) {
 			}
 		}
 		if _, ok := byFile["sm_tb.sv"]; ok {
-			t.Error("the bench is counted (coverage.vlt leaves it out)")
+			t.Error("the bench is counted (sm.vlt leaves it out)")
 		}
 		top := byFile["sm_top.sv"]
 		if top.Line.Hit == top.Line.Points || len(top.Uncovered) == 0 || top.Uncovered[0].Source == "" {
