@@ -27,6 +27,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/cosim"
 	"github.com/smsim/smsim/cosim/kernelrec"
 	"github.com/smsim/smsim/pipeline"
@@ -320,11 +321,7 @@ func smCosimAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	h, err := rtlDirHarness(c)
-	if err != nil {
-		return err
-	}
-	cov, err := coverageDir(c)
+	h, cov, err := smHarness(c)
 	if err != nil {
 		return err
 	}
@@ -362,15 +359,43 @@ func smRunError(res *cosim.SMResult, err error) error {
 	return nil
 }
 
-// rtlDirHarness is the harness of --rtl-dir (default: verilog/rtl).
-func rtlDirHarness(c *cli.Context) (cosim.HarnessOptions, error) {
+// smHarness is the SM bench of --rtl-dir (default: verilog/rtl) and the
+// coverage directory of --coverage (nil without it).
+func smHarness(c *cli.Context) (cosim.HarnessOptions, *cosim.SMCoverage, error) {
 	h := cosim.HarnessOptions{RTLDir: c.String("rtl-dir")}
 	if d := h.RTLDir; d != "" {
 		if st, err := os.Stat(d); err != nil || !st.IsDir() {
-			return h, cosimBad("--rtl-dir %s: not a directory", d)
+			return h, nil, cosimBad("--rtl-dir %s: not a directory", d)
 		}
 	}
-	return h, nil
+	cov, err := coverageDir(c)
+	return h, cov, err
+}
+
+// smSetup is the configuration of the configuration flags, then
+// smHarness's bench and coverage directory.
+func smSetup(c *cli.Context) (config.Config, cosim.HarnessOptions, *cosim.SMCoverage, error) {
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return cfg, cosim.HarnessOptions{}, nil, err
+	}
+	h, cov, err := smHarness(c)
+	return cfg, h, cov, err
+}
+
+// smLaunchFlags are the launch flags a generated or example launch
+// replaces.
+var smLaunchFlags = []string{"grid", "block", "buf", "arg", "entry", "cluster", "dynamic-smem", "const", "maxnreg"}
+
+// refuseFlags is bad input naming the first of flags that is set: "--what
+// and --flag exclude each other (why)".
+func refuseFlags(c *cli.Context, what, why string, flags ...string) error {
+	for _, f := range flags {
+		if c.IsSet(f) {
+			return cosimBad("--%s and --%s exclude each other (%s)", what, f, why)
+		}
+	}
+	return nil
 }
 
 // coverageDir opens --coverage DIR (nil without the flag).
@@ -417,20 +442,10 @@ func smExamplesAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return cosimBad("--examples runs the example kernels: no KERNEL argument (%s)", strings.Join(c.Args().Slice(), " "))
 	}
-	for _, f := range []string{"grid", "block", "buf", "arg", "entry", "cluster", "dynamic-smem", "const", "maxnreg"} {
-		if c.IsSet(f) {
-			return cosimBad("--examples and --%s exclude each other (each example has its own launch)", f)
-		}
-	}
-	cfg, err := loadConfig(c)
-	if err != nil {
+	if err := refuseFlags(c, "examples", "each example has its own launch", smLaunchFlags...); err != nil {
 		return err
 	}
-	h, err := rtlDirHarness(c)
-	if err != nil {
-		return err
-	}
-	cov, err := coverageDir(c)
+	cfg, h, cov, err := smSetup(c)
 	if err != nil {
 		return err
 	}

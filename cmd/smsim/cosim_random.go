@@ -41,10 +41,8 @@ func smRandomAction(c *cli.Context) error {
 	case c.NArg() > 0:
 		return cosimBad("--random generates its kernels: no KERNEL argument (%s)", strings.Join(c.Args().Slice(), " "))
 	}
-	for _, f := range []string{"unit", "all", "from-kernel", "grid", "block", "buf", "arg", "entry", "cluster", "dynamic-smem", "const", "maxnreg"} {
-		if c.IsSet(f) {
-			return cosimBad("--random and --%s exclude each other (the generator chooses the launch)", f)
-		}
+	if err := refuseFlags(c, "random", "the generator chooses the launch", append([]string{"unit", "all", "from-kernel"}, smLaunchFlags...)...); err != nil {
+		return err
 	}
 	n, err := parseUintFlag("random", c.String("random"), 31)
 	if err != nil {
@@ -54,15 +52,7 @@ func smRandomAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(c)
-	if err != nil {
-		return err
-	}
-	h, err := rtlDirHarness(c)
-	if err != nil {
-		return err
-	}
-	cov, err := coverageDir(c)
+	cfg, h, cov, err := smSetup(c)
 	if err != nil {
 		return err
 	}
