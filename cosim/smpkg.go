@@ -117,9 +117,12 @@ func SMISAPackage() []byte {
 		{"SrLanemaskGt", isa.SRLanemaskGT, "SRLanemaskGT"},
 		{"SrTotalSmemSize", isa.SRTotalSmemSize, "SRTotalSmemSize"}, {"SrAggrSmemSize", isa.SRAggrSmemSize, "SRAggrSmemSize"},
 		{"SrDynamicSmemSize", isa.SRDynamicSmemSize, "SRDynamicSmemSize"},
+		{"SrGlobalEsr", isa.SRGlobalESR, "SRGlobalESR"}, {"SrWarpEsr", isa.SRWarpESR, "SRWarpESR"},
 	} {
 		lp(s.name, 16, uint64(s.id), s.src)
 	}
+	sec("BPT modes (Mods of OpBPT; trap_unit's event kinds).")
+	lp("BptTrap", 16, isa.BPTTrap, "BPTTrap")
 	smFPUConsts(sec, lp)
 	b.WriteString("\nendpackage\n")
 	return b.Bytes()

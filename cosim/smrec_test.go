@@ -36,6 +36,7 @@ func smRecEncode(ns, nw int, frames [][]uint64, done uint64) []byte {
 	}
 	b = append(b, 'D')
 	u(done)
+	u(smStatusCompleted)
 	return b
 }
 
@@ -84,8 +85,8 @@ func TestSMRecRoundTrip(t *testing.T) {
 			t.Errorf("cycle %d: lsu[0].tag %d, want %d", c, got, want)
 		}
 	}
-	if kind, cyc, err := d.next(); err != nil || kind != 'D' || cyc != 5 {
-		t.Fatalf("end: %c %d %v", kind, cyc, err)
+	if kind, cyc, err := d.next(); err != nil || kind != 'D' || cyc != 5 || d.status != smStatusCompleted {
+		t.Fatalf("end: %c %d status %d %v", kind, cyc, d.status, err)
 	}
 	if _, _, err := d.next(); err != io.EOF {
 		t.Fatalf("after D: %v", err)
@@ -96,20 +97,21 @@ func TestSMRecRoundTrip(t *testing.T) {
 // wrong, never a panic.
 func TestSMRecBadStreams(t *testing.T) {
 	good := smRecEncode(2, 8, [][]uint64{make([]uint64, smRecFields(2, 8))}, 1)
-	hdr := len(smRecEncode(2, 8, nil, 0)) - 2 // without the D record
+	hdr := len(smRecEncode(2, 8, nil, 0)) - 3 // without the D record
 	cases := []struct {
 		name string
 		b    []byte
 		ns   int
 		want string
 	}{
-		{"magic", append([]byte("SMR2"), good[4:]...), 2, "bad magic"},
+		{"magic", append([]byte("SMR1"), good[4:]...), 2, "bad magic"},
 		{"counts", good, 4, "the bench has 2 schedulers, 8 warp slots"},
 		{"truncated header", good[:5], 2, "ends inside a record"},
 		{"kind", append(append([]byte(nil), good[:hdr]...), 'X'), 2, "bad record kind"},
 		{"truncated record", append(append([]byte(nil), good[:hdr]...), 'C', 0, 3, 1), 2, "ends inside a record"},
-		{"index", append(append([]byte(nil), good[:hdr]...), 'C', 0, 1, 0x7f, 1), 2, "field 127 of 114"},
-		{"count", append(append([]byte(nil), good[:hdr]...), 'C', 0, 0x7f, 0), 2, "127 changes of 114 fields"},
+		{"index", append(append([]byte(nil), good[:hdr]...), 'C', 0, 1, 0xc8, 0x01, 1), 2, "field 200 of 135"},
+		{"count", append(append([]byte(nil), good[:hdr]...), 'C', 0, 0xc8, 0x01, 0), 2, "200 changes of 135 fields"},
+		{"status", append(append([]byte(nil), good[:hdr]...), 'D', 1), 2, "ends inside a record"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -127,10 +129,10 @@ func TestSMRecBadStreams(t *testing.T) {
 
 // FuzzSMRecords: any bytes after a good header decode without a panic.
 func FuzzSMRecords(f *testing.F) {
-	f.Add(smRecEncode(2, 8, [][]uint64{make([]uint64, smRecFields(2, 8))}, 1)[len(smRecEncode(2, 8, nil, 0))-2:])
+	f.Add(smRecEncode(2, 8, [][]uint64{make([]uint64, smRecFields(2, 8))}, 1)[len(smRecEncode(2, 8, nil, 0))-3:])
 	f.Add([]byte{'C', 0, 1, 5, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d := newSMRecReader(bytes.NewReader(append(smRecEncode(2, 8, nil, 0)[:len(smRecEncode(2, 8, nil, 0))-2], b...)))
+		d := newSMRecReader(bytes.NewReader(append(smRecEncode(2, 8, nil, 0)[:len(smRecEncode(2, 8, nil, 0))-3], b...)))
 		if err := d.header(2, 8); err != nil {
 			t.Fatal(err)
 		}

@@ -207,6 +207,11 @@ package sm_isa_pkg;
   localparam logic [15:0] SrTotalSmemSize = 16'd44;  // isa.SRTotalSmemSize
   localparam logic [15:0] SrAggrSmemSize = 16'd45;  // isa.SRAggrSmemSize
   localparam logic [15:0] SrDynamicSmemSize = 16'd46;  // isa.SRDynamicSmemSize
+  localparam logic [15:0] SrGlobalEsr = 16'd53;  // isa.SRGlobalESR
+  localparam logic [15:0] SrWarpEsr = 16'd54;  // isa.SRWarpESR
+
+  // BPT modes (Mods of OpBPT; trap_unit's event kinds).
+  localparam logic [15:0] BptTrap = 16'd4;  // isa.BPTTrap
 
   // Floating point (the behavioural FPU, sm_fpu.sv).
   localparam logic [4:0] TyB8 = 5'd0;  // isa.B8
