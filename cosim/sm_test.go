@@ -67,7 +67,9 @@ func u32s(vs ...uint32) []byte {
 // sequences through each lane's frame, nested and divergent calls, a
 // recursion to a depth per lane that some lanes leave early), and the
 // warp operations (sm_warpops: activemask, vote, shfl, redux, converged
-// and in a divergent branch).
+// and in a divergent branch), and traps served by a trap handler
+// (sm_trap: divergent BPT.TRAP with loads in flight, a trap inside a
+// called function, every warp entering the handler, RTT).
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -86,6 +88,9 @@ func smCases(t *testing.T) []SMOptions {
 	bardiv := smKernel(t, "sm_bardiv")
 	calls := smKernel(t, "sm_calls")
 	warpops := smKernel(t, "sm_warpops")
+	trap := smKernel(t, "sm_trap")
+	trapCfg := cfg
+	trapCfg.Trap.Handler = "sm_trap_handler"
 	edge := []uint32{0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 3, 5, 31, 32, 33, 63, 64, 0xfffffffe, 0x12345678, 0x9abcdef0}
 	ops := make([]uint32, 64)
 	for i := range ops {
@@ -151,6 +156,11 @@ func smCases(t *testing.T) []SMOptions {
 			Entry: warpops.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{96, 1, 1},
 			Args:    map[string]uint64{warpops.Kernels[0].Params[1].Name: 0x5a5},
 			Buffers: []pipeline.Buffer{{Param: warpops.Kernels[0].Params[0].Name, Size: 96 * 24 * 4}},
+		}},
+		{Config: trapCfg, Image: trap, Launch: pipeline.Launch{
+			Entry: trap.Kernels[0].Name, Grid: [3]uint32{2, 1, 1}, Block: [3]uint32{80, 1, 1},
+			Args:    map[string]uint64{trap.Kernels[0].Params[2].Name: 9},
+			Buffers: []pipeline.Buffer{{Param: trap.Kernels[0].Params[0].Name, Size: 160 * 4, Init: u32s(ops[:64]...)}, {Param: trap.Kernels[0].Params[1].Name, Size: 160 * 4}},
 		}},
 	}
 }
