@@ -152,6 +152,11 @@ func SMParams(cfg config.Config) []Param {
 		{"NSmId", cfg.SM.Count},
 		{"GlobalBytes", int(cfg.SM.GlobalBytes)},
 		{"RetDepth", smRetDepth},
+		{"MHz", cfg.Clock.MHz},
+		{"ResolutionNsLo", int(cfg.Timer.ResolutionNs & 0xffffffff)},
+		{"ResolutionNsHi", int(cfg.Timer.ResolutionNs >> 32)},
+		{"TimerStartNsLo", int(cfg.Timer.StartNs & 0xffffffff)},
+		{"TimerStartNsHi", int(cfg.Timer.StartNs >> 32)},
 	}
 }
 

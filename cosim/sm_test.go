@@ -165,6 +165,10 @@ func smCases(t *testing.T) []SMOptions {
 	}
 }
 
+// smExampleMaxCycles bounds the examples TestSMLockstep runs (three
+// times each).
+const smExampleMaxCycles = 50000
+
 // smExamples are the example kernels (examples/) whose own launch the SM
 // RTL runs at the small preset; the others are logged with what they need.
 func smExamples(t *testing.T) []SMOptions {
@@ -185,8 +189,15 @@ func smExamples(t *testing.T) []SMOptions {
 			t.Logf("example %s: %v", e.Name, err)
 			continue
 		}
-		if _, err := pipeline.New(o.Config, o.Image, o.Launch); err != nil {
+		sm, err := pipeline.New(o.Config, o.Image, o.Launch)
+		if err != nil {
 			t.Logf("example %s: its launch does not fit the small preset: %v", e.Name, err)
+			continue
+		}
+		// The lockstep runs at tens of thousands of cycles a second: a
+		// long example (sleep_lanes sleeps 1 ms) stays out of the test.
+		if _, err := sm.Run(); err == nil && sm.Cycle() > smExampleMaxCycles {
+			t.Logf("example %s: %d cycles, more than the test's %d", e.Name, sm.Cycle(), smExampleMaxCycles)
 			continue
 		}
 		out = append(out, o)

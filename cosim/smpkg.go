@@ -118,6 +118,9 @@ func SMISAPackage() []byte {
 		{"SrTotalSmemSize", isa.SRTotalSmemSize, "SRTotalSmemSize"}, {"SrAggrSmemSize", isa.SRAggrSmemSize, "SRAggrSmemSize"},
 		{"SrDynamicSmemSize", isa.SRDynamicSmemSize, "SRDynamicSmemSize"},
 		{"SrGlobalEsr", isa.SRGlobalESR, "SRGlobalESR"}, {"SrWarpEsr", isa.SRWarpESR, "SRWarpESR"},
+		{"SrClock", isa.SRClock, "SRClock"}, {"SrClockHi", isa.SRClockHi, "SRClockHi"}, {"SrClock64", isa.SRClock64, "SRClock64"},
+		{"SrGlobalTimer", isa.SRGlobalTimer, "SRGlobalTimer"}, {"SrGlobalTimerLo", isa.SRGlobalTimerLo, "SRGlobalTimerLo"},
+		{"SrGlobalTimerHi", isa.SRGlobalTimerHi, "SRGlobalTimerHi"},
 	} {
 		lp(s.name, 16, uint64(s.id), s.src)
 	}

@@ -105,6 +105,9 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 			if in.Op == isa.OpRTT {
 				return at(pc, "RTT outside the trap handler (an ILLEGAL_INSTR_ENCODING warp error)")
 			}
+			if in.Op == isa.OpNANOSLEEP && cfg.Sleep.Mode != config.SleepExact {
+				return at(pc, "NANOSLEEP with sleep.mode "+string(cfg.Sleep.Mode)+" (the RTL sleeps exactly t)")
+			}
 		}
 	}
 	// The trap handler (trap.handler): a .func that runs converged on a
@@ -218,6 +221,9 @@ func smInstUnsupported(in isa.Inst) string {
 		return ""
 	case isa.OpACTIVEMASK:
 		return ""
+	case isa.OpNANOSLEEP:
+		// clock_timer's nanosleep port (sleep.mode exact: CheckSM).
+		return ""
 	case isa.OpTRAP, isa.OpBRKPT, isa.OpRTT:
 		// trap_unit's events (PTX trap and brkpt, the handler's RTT).
 		return ""
@@ -267,7 +273,14 @@ func smInstUnsupported(in isa.Inst) string {
 			isa.SRSmID, isa.SRNSmID, isa.SRIsExplicitCluster, isa.SRClusterCtaRank, isa.SRClusterNCtaRank,
 			isa.SRLanemaskEQ, isa.SRLanemaskLE, isa.SRLanemaskLT, isa.SRLanemaskGE, isa.SRLanemaskGT,
 			isa.SRTotalSmemSize, isa.SRAggrSmemSize, isa.SRDynamicSmemSize,
-			isa.SRGlobalESR, isa.SRWarpESR:
+			isa.SRGlobalESR, isa.SRWarpESR,
+			isa.SRClock, isa.SRClockHi, isa.SRGlobalTimerLo, isa.SRGlobalTimerHi:
+		case isa.SRClock64, isa.SRGlobalTimer:
+			// clock_timer's 64-bit registers, into a register pair.
+			if t.Bits() != 64 {
+				return bad(isa.SReg(in.Imm).String() + "." + t.String())
+			}
+			return ""
 		default:
 			// The cluster registers %clusterid .. %cluster_nctaid.
 			if sr := isa.SReg(in.Imm); sr < isa.SRClusterIDX || sr > isa.SRClusterNCtaIDZ {

@@ -61,6 +61,11 @@ module sm_tb #(
   parameter int unsigned ConstWords  = 1024,
   parameter int unsigned BrtWords    = 1024,
   parameter int unsigned RetDepth    = 16,
+  parameter int unsigned MHz            = 1755,
+  parameter int unsigned ResolutionNsLo = 32,
+  parameter int unsigned ResolutionNsHi = 0,
+  parameter int unsigned TimerStartNsLo = 0,
+  parameter int unsigned TimerStartNsHi = 0,
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1
 ) (
   input logic clk_i,
@@ -187,7 +192,9 @@ module sm_tb #(
     .LatShared (LatShared), .LatBarrier (LatBarrier), .SmemBytes (SmemBytes),
     .LatLocal (LatLocal), .LocalBytes (LocalBytes),
     .GlobalPorts (GlobalPorts), .Policy (Policy), .MaxCtas (MaxCtas),
-    .TwoLevelActive (TwoLevelActive), .SmId (SmId), .NSmId (NSmId), .RetDepth (RetDepth)
+    .TwoLevelActive (TwoLevelActive), .SmId (SmId), .NSmId (NSmId), .RetDepth (RetDepth),
+    .MHz (MHz), .ResolutionNsLo (ResolutionNsLo), .ResolutionNsHi (ResolutionNsHi),
+    .TimerStartNsLo (TimerStartNsLo), .TimerStartNsHi (TimerStartNsHi)
   ) u_sm_top (
     .clk_i (clk_i), .rst_ni (rst_ni),
     .launch_i (launch_q), .entry_pc_i (entry), .ntid_i (ntid), .nctaid_i (nctaid),

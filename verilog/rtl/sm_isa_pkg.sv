@@ -209,6 +209,12 @@ package sm_isa_pkg;
   localparam logic [15:0] SrDynamicSmemSize = 16'd46;  // isa.SRDynamicSmemSize
   localparam logic [15:0] SrGlobalEsr = 16'd53;  // isa.SRGlobalESR
   localparam logic [15:0] SrWarpEsr = 16'd54;  // isa.SRWarpESR
+  localparam logic [15:0] SrClock = 16'd38;  // isa.SRClock
+  localparam logic [15:0] SrClockHi = 16'd39;  // isa.SRClockHi
+  localparam logic [15:0] SrClock64 = 16'd40;  // isa.SRClock64
+  localparam logic [15:0] SrGlobalTimer = 16'd41;  // isa.SRGlobalTimer
+  localparam logic [15:0] SrGlobalTimerLo = 16'd42;  // isa.SRGlobalTimerLo
+  localparam logic [15:0] SrGlobalTimerHi = 16'd43;  // isa.SRGlobalTimerHi
 
   // BPT modes (Mods of OpBPT; trap_unit's event kinds).
   localparam logic [15:0] BptTrap = 16'd4;  // isa.BPTTrap

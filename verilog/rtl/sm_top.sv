@@ -50,6 +50,13 @@ module sm_top #(
   parameter int unsigned NSmId       = 1,    // %nsmid (sm.count)
   parameter int unsigned MaxCtas     = 4,    // resident CTAs (sm.max_ctas)
   parameter int unsigned RetDepth    = 16,   // return-stack entries per thread (Go: 65,536)
+  // clock_timer (clock.mhz, timer.resolution_ns, timer.start_ns; the
+  // 64-bit values in 32-bit halves).
+  parameter int unsigned MHz            = 1755,
+  parameter int unsigned ResolutionNsLo = 32,
+  parameter int unsigned ResolutionNsHi = 0,
+  parameter int unsigned TimerStartNsLo = 0,
+  parameter int unsigned TimerStartNsHi = 0,
   // Derived; do not override.
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int unsigned SchedWarps    = NumWarps / NumSched,
@@ -174,6 +181,9 @@ module sm_top #(
   // the trap handler's (1), selected per warp by hb_q (pipeline/trap.go:
   // the handler runs on a bank of its own). Register r of bank b is
   // entry {b, r}.
+  localparam logic [63:0] SleepRes =
+      ((64'(ResolutionNsHi) << 32) | 64'(ResolutionNsLo)) == 64'd0 ? 64'd1 :
+      ((64'(ResolutionNsHi) << 32) | 64'(ResolutionNsLo));
   localparam int unsigned RegBank  = 1 << RegIdxWidth;
   localparam int unsigned PredBank = 1 << PredIdxWidth;
 
@@ -182,7 +192,7 @@ module sm_top #(
   localparam logic [3:0] CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
                          CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatBar = 4'd8,
                          CatCall = 4'd9, CatBrx = 4'd10, CatWarp = 4'd11,
-                         CatTrap = 4'd12, CatTu = 4'd13;
+                         CatTrap = 4'd12, CatTu = 4'd13, CatSleep = 4'd14;
   localparam logic [3:0] LatAluC = 4'd0, LatMulC = 4'd1, LatSRegC = 4'd2, LatParamC = 4'd3,
                          LatGlobalC = 4'd4, LatNoneC = 4'd5, LatSharedC = 4'd6, LatDivC = 4'd7,
                          LatLocalC = 4'd8;
@@ -262,6 +272,11 @@ module sm_top #(
   logic [15:0]            tu_warp_esr  [NumWarps];
   logic [31:0]            tu_resume_pc [NumWarps];
   logic [32*NumWarps-1:0] tu_pc;
+  // clock_timer's outputs (registered): the clock registers and the
+  // warps in nanosleep.
+  logic [31:0]            ct_clock, ct_clock_hi, ct_gtimer_lo, ct_gtimer_hi;
+  logic [63:0]            ct_clock64, ct_gtimer;
+  logic [NumWarps-1:0]    ct_sleeping;
 
   // IssueOutputs hold their data when nothing issues (a pipeline
   // register's data): the issued values, or the last ones.
@@ -405,15 +420,17 @@ module sm_top #(
                                   max32(branch_until_q[w], fetch_until_q[w])),
                             block_until_q[w]);
     // A paused warp (warp_paused_o) issues nothing (issue.go refresh).
-    assign eligible[w]  = valid_q[w] && !done_q[w] && !tu_paused[w] && started_q && cycle_q >= ready_at;
+    assign eligible[w]  = valid_q[w] && !done_q[w] && !tu_paused[w] && !ct_sleeping[w] && started_q &&
+                          cycle_q >= ready_at;
     assign port_inst[w] = uses_port;
     // classify (issue.go): a warp that cannot issue is in a long wait
     // when stateAt says barrier (blockUntil first) or long scoreboard; a
-    // paused one is paused or trapped, not a long wait.
-    assign long_wait[w] = valid_q[w] && !done_q[w] && !eligible[w] && !tu_paused[w] &&
+    // paused one is paused or trapped, not a long wait; a sleeping one
+    // (sleeping_o, warpState's first question) is.
+    assign long_wait[w] = valid_q[w] && !done_q[w] && !eligible[w] && (ct_sleeping[w] || !tu_paused[w] &&
                           ((cycle_q < block_until_q[w]) ? 1'b1 :
                            (cycle_q < branch_until_q[w] || cycle_q < fetch_until_q[w]) ? 1'b0 :
-                           (cycle_q < sb_until) && sb_long);
+                           (cycle_q < sb_until) && sb_long));
     assign fetch_pc_o[w] = pc_q[w];
 
     assign warp_valid_o[w]       = valid_q[w];
@@ -484,6 +501,8 @@ module sm_top #(
   logic        x_ev        [NumSched];       // an event for trap_unit
   logic [3:0]  x_ev_kind   [NumSched];
   logic [3:0]  x_ev_arg    [NumSched];
+  logic        x_sleep     [NumSched];       // a nanosleep executed (clock_timer's port)
+  logic [31:0] x_sleep_ns  [NumSched];
 
   logic [63:0] smem_rdata [NumSched][32];   // sm_smem's load data
   logic [63:0] lmem_rdata [NumSched][32];   // local memory's
@@ -809,6 +828,14 @@ module sm_top #(
               // trap_unit's registers (sreg.go): warp_esr_o of the warp,
               // s2r_global_esr_o (BPT_INT reads 0).
               SrWarpEsr:   x_res[s][l] = {48'd0, tu_warp_esr[w]};
+              // clock_timer's registers (the cycle counter from the
+              // launch, the global timer).
+              SrClock:         x_res[s][l] = {32'd0, ct_clock};
+              SrClockHi:       x_res[s][l] = {32'd0, ct_clock_hi};
+              SrClock64:       x_res[s][l] = ct_clock64;
+              SrGlobalTimer:   x_res[s][l] = ct_gtimer;
+              SrGlobalTimerLo: x_res[s][l] = {32'd0, ct_gtimer_lo};
+              SrGlobalTimerHi: x_res[s][l] = {32'd0, ct_gtimer_hi};
               SrGlobalEsr: x_res[s][l] = {48'd0, tu_global_esr & ~smsim_pkg::GlobalEsrBptInt};
               default: begin
                 // The cluster registers (.x/.y/.z in order), from the
@@ -916,6 +943,21 @@ module sm_top #(
     assign x_bar[s]     = iv[s] && cat == CatBar && emask != 32'd0;
     assign x_long[s]    = cat == CatLd && (mem_req_space_o[s] == SpaceGlobal || mem_req_space_o[s] == SpaceLocal);
     assign x_block[s]   = x_bar[s] ? emask : 32'd0;
+    // nanosleep (units.go requestSleep): one duration for the warp, the
+    // smallest t of the executing lanes, down to a multiple of the timer's
+    // resolution (clocktimer.SleepDuration, sleep.mode exact), at most
+    // 1 ms; the warp sleeps from the next cycle.
+    assign x_sleep[s] = iv[s] && cat == CatSleep && emask != 32'd0;
+    always_comb begin
+      logic [63:0] t;
+      t = 64'hffff_ffff;
+      for (int l = 0; l < 32; l++) begin
+        if (emask[l] && {32'd0, opnd[0][l][31:0]} < t) t = {32'd0, opnd[0][l][31:0]};
+      end
+      t = t - t % SleepRes;
+      x_sleep_ns[s] = (t > 64'(smsim_pkg::MaxSleepNs)) ? smsim_pkg::MaxSleepNs : t[31:0];
+    end
+
     // trap_unit's event of the issued instruction (trap.go trapEvent,
     // execTrapUnit, execTrapInst): a BPT, RTT, PTX trap or brkpt with a
     // lane whose guard is true; ev_pc_next_i is its PC + 1.
@@ -966,6 +1008,47 @@ module sm_top #(
     logic unused_exec;
     assign unused_exec = ^{uses_port, supported, iw_local[s], d1_kind, src_used, guard[5:PredIdxWidth]};
   end
+
+  // ---------------------------------------------------------------------
+  // clock_timer (units.go): a nanosleep port per scheduler. It counts
+  // from the launch (held in reset before it): %clock is the SM's cycle.
+  logic [NumSched-1:0]               sl_valid;
+  logic [WarpSlotWidth*NumSched-1:0] sl_warp;
+  logic [32*NumSched-1:0]            sl_ns;
+  logic                              ct_rst_n;
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) begin
+      sl_valid[s]                               = x_sleep[s];
+      sl_warp[WarpSlotWidth*s +: WarpSlotWidth] = islot[s];
+      sl_ns[32*s +: 32]                         = x_sleep_ns[s];
+    end
+  end
+  assign ct_rst_n = rst_ni && started_q;
+
+  clock_timer #(
+    .NumWarps       (NumWarps),
+    .NumPorts       (NumSched),
+    .MHz            (MHz),
+    .ClockStartLo   (0),
+    .ClockStartHi   (0),
+    .ResolutionNsLo (ResolutionNsLo),
+    .ResolutionNsHi (ResolutionNsHi),
+    .TimerStartNsLo (TimerStartNsLo),
+    .TimerStartNsHi (TimerStartNsHi)
+  ) u_clock_timer (
+    .clk_i            (clk_i),
+    .rst_ni           (ct_rst_n),
+    .sleep_valid_i    (sl_valid),
+    .sleep_warp_i     (sl_warp),
+    .sleep_ns_i       (sl_ns),
+    .clock_o          (ct_clock),
+    .clock_hi_o       (ct_clock_hi),
+    .clock64_o        (ct_clock64),
+    .globaltimer_o    (ct_gtimer),
+    .globaltimer_lo_o (ct_gtimer_lo),
+    .globaltimer_hi_o (ct_gtimer_hi),
+    .sleeping_o       (ct_sleeping)
+  );
 
   // ---------------------------------------------------------------------
   // The trap unit (pipeline/trap.go, docs/trap-unit.md "Integration
