@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/pipeline"
 )
 
 // smRecEncode writes a record stream as sm_main.cpp does: the header,
@@ -147,4 +149,42 @@ func FuzzSMRecords(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSMCompareTrap: the trap unit's fields of a cycle are compared and
+// a difference is named by the Go unit's scope (sm_top.u_trap_unit).
+func TestSMCompareTrap(t *testing.T) {
+	mk := func() *smCycle {
+		return &smCycle{
+			issue: make([]pipeline.IssueOutputs, 2), wb: make([]pipeline.WritebackOutputs, 2),
+			pcs: make([]uint32, 4), masks: make([]uint32, 4), lsu: make([]pipeline.LSUOutputs, 2),
+			trap: smTrapCycle{inHandler: 0x5, globalESR: 0x24, irqCount: 3, esr: []uint16{0, 5, 0, 5}, resumePC: []uint32{0, 17, 0, 9}},
+		}
+	}
+	g := mk()
+	if sig, _, _ := compareSMCycle(g, mk()); sig != "" {
+		t.Fatalf("equal cycles differ at %s", sig)
+	}
+	cases := []struct {
+		change func(c *smCycle)
+		sig    string
+	}{
+		{func(c *smCycle) { c.trap.trapped = true }, "sm_top.u_trap_unit.sm_trapped_o"},
+		{func(c *smCycle) { c.trap.inHandler = 0x4 }, "sm_top.u_trap_unit.warp_in_handler_o"},
+		{func(c *smCycle) { c.trap.paused = 0x1 }, "sm_top.u_trap_unit.warp_paused_o"},
+		{func(c *smCycle) { c.trap.globalESR = 0x20 }, "sm_top.u_trap_unit.global_esr_o"},
+		{func(c *smCycle) { c.trap.irqCount = 4 }, "sm_top.u_trap_unit.irq_count_o"},
+		{func(c *smCycle) { c.trap.esr[3] = 0x4 }, "sm_top.u_trap_unit.warp_esr_o[3]"},
+		{func(c *smCycle) { c.trap.resumePC[1] = 18 }, "sm_top.u_trap_unit.resume_pc_o[1]"},
+	}
+	for _, c := range cases {
+		r := mk()
+		c.change(r)
+		if sig, _, _ := compareSMCycle(g, r); sig != c.sig {
+			t.Errorf("got %q, want %q", sig, c.sig)
+		}
+	}
+	if smStatusCode(pipeline.StatusTrapped) != smStatusTrapped || smStatusCode(pipeline.StatusCompleted) != smStatusCompleted || smStatusCode(pipeline.StatusFault) != 0 {
+		t.Error("smStatusCode")
+	}
 }
