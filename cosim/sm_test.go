@@ -69,7 +69,9 @@ func u32s(vs ...uint32) []byte {
 // warp operations (sm_warpops: activemask, vote, shfl, redux, converged
 // and in a divergent branch), and traps served by a trap handler
 // (sm_trap: divergent BPT.TRAP with loads in flight, a trap inside a
-// called function, every warp entering the handler, RTT).
+// called function, every warp entering the handler, RTT; sm_trap_pause:
+// BPT.INT, BPT.PAUSE_QUIET back to user mode, BPT.PAUSE and the host's
+// abort, status trapped).
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -89,6 +91,9 @@ func smCases(t *testing.T) []SMOptions {
 	calls := smKernel(t, "sm_calls")
 	warpops := smKernel(t, "sm_warpops")
 	trap := smKernel(t, "sm_trap")
+	pause := smKernel(t, "sm_trap_pause")
+	pauseCfg := cfg
+	pauseCfg.Trap.Handler = "sm_trap_pause_handler"
 	trapCfg := cfg
 	trapCfg.Trap.Handler = "sm_trap_handler"
 	edge := []uint32{0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 3, 5, 31, 32, 33, 63, 64, 0xfffffffe, 0x12345678, 0x9abcdef0}
@@ -162,6 +167,11 @@ func smCases(t *testing.T) []SMOptions {
 			Args:    map[string]uint64{trap.Kernels[0].Params[2].Name: 9},
 			Buffers: []pipeline.Buffer{{Param: trap.Kernels[0].Params[0].Name, Size: 160 * 4, Init: u32s(ops[:64]...)}, {Param: trap.Kernels[0].Params[1].Name, Size: 160 * 4}},
 		}},
+		{Config: pauseCfg, Image: pause, Launch: pipeline.Launch{
+			Entry: pause.Kernels[0].Name, Grid: [3]uint32{2, 1, 1}, Block: [3]uint32{80, 1, 1},
+			Args:    map[string]uint64{pause.Kernels[0].Params[2].Name: 9},
+			Buffers: []pipeline.Buffer{{Param: pause.Kernels[0].Params[0].Name, Size: 160 * 4, Init: u32s(ops...)}, {Param: pause.Kernels[0].Params[1].Name, Size: 160 * 4}},
+		}},
 	}
 }
 
@@ -209,6 +219,9 @@ func smExamples(t *testing.T) []SMOptions {
 // outcome under the default host policy (a trap or a breakpoint aborts:
 // trapped), completed for the others.
 func smWantStatus(entry string) string {
+	if entry == "_Z13sm_trap_pausePjS_j" {
+		return pipeline.StatusTrapped
+	}
 	for _, e := range examples.All() {
 		if e.Entry == entry && (e.Outcome == examples.Trapped || e.Outcome == examples.Breakpoint) {
 			return pipeline.StatusTrapped

@@ -105,6 +105,9 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 			if in.Op == isa.OpRTT {
 				return at(pc, "RTT outside the trap handler (an ILLEGAL_INSTR_ENCODING warp error)")
 			}
+			if in.Op == isa.OpBPT && (in.Mods == isa.BPTPause || in.Mods == isa.BPTPauseQuiet) {
+				return at(pc, "BPT."+isa.BPTName(int(in.Mods))+" outside the trap handler (an ILLEGAL_INSTR_ENCODING warp error)")
+			}
 			if in.Op == isa.OpNANOSLEEP && cfg.Sleep.Mode != config.SleepExact {
 				return at(pc, "NANOSLEEP with sleep.mode "+string(cfg.Sleep.Mode)+" (the RTL sleeps exactly t)")
 			}
@@ -228,12 +231,13 @@ func smInstUnsupported(in isa.Inst) string {
 		// trap_unit's events (PTX trap and brkpt, the handler's RTT).
 		return ""
 	case isa.OpBPT:
-		// BPT.TRAP 1..7; DRAIN, PAUSE, PAUSE_QUIET and INT are not in the
-		// RTL yet.
-		if in.Mods != isa.BPTTrap {
-			return bad(isa.BPTName(int(in.Mods)))
+		// BPT.TRAP 1..7, BPT.INT, BPT.PAUSE and BPT.PAUSE_QUIET (in the
+		// handler: CheckSM); BPT.DRAIN is not in the RTL yet.
+		switch in.Mods {
+		case isa.BPTTrap, isa.BPTInt, isa.BPTPause, isa.BPTPauseQuiet:
+			return ""
 		}
-		return ""
+		return bad(isa.BPTName(int(in.Mods)))
 	case isa.OpVOTE:
 		// all, any, uni, ballot (Mods bits 0..1).
 		if in.Mods&^3 != 0 {
