@@ -125,6 +125,7 @@ func SMISAPackage() []byte {
 		lp(s.name, 16, uint64(s.id), s.src)
 	}
 	sec("BPT modes (Mods of OpBPT; trap_unit's event kinds).")
+	lp("BptDrain", 16, isa.BPTDrain, "BPTDrain")
 	lp("BptTrap", 16, isa.BPTTrap, "BPTTrap")
 	smFPUConsts(sec, lp)
 	b.WriteString("\nendpackage\n")

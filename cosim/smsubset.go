@@ -231,10 +231,10 @@ func smInstUnsupported(in isa.Inst) string {
 		// trap_unit's events (PTX trap and brkpt, the handler's RTT).
 		return ""
 	case isa.OpBPT:
-		// BPT.TRAP 1..7, BPT.INT, BPT.PAUSE and BPT.PAUSE_QUIET (in the
-		// handler: CheckSM); BPT.DRAIN is not in the RTL yet.
+		// BPT.TRAP 1..7, BPT.DRAIN, BPT.INT, BPT.PAUSE and
+		// BPT.PAUSE_QUIET (in the handler: CheckSM).
 		switch in.Mods {
-		case isa.BPTTrap, isa.BPTInt, isa.BPTPause, isa.BPTPauseQuiet:
+		case isa.BPTTrap, isa.BPTDrain, isa.BPTInt, isa.BPTPause, isa.BPTPauseQuiet:
 			return ""
 		}
 		return bad(isa.BPTName(int(in.Mods)))

@@ -217,6 +217,7 @@ package sm_isa_pkg;
   localparam logic [15:0] SrGlobalTimerHi = 16'd43;  // isa.SRGlobalTimerHi
 
   // BPT modes (Mods of OpBPT; trap_unit's event kinds).
+  localparam logic [15:0] BptDrain = 16'd1;  // isa.BPTDrain
   localparam logic [15:0] BptTrap = 16'd4;  // isa.BPTTrap
 
   // Floating point (the behavioural FPU, sm_fpu.sv).

@@ -243,6 +243,8 @@ module sm_top #(
   logic [31:0] blocked_q      [NumWarps];
   logic        bar_wait_q     [NumWarps];
   logic [31:0] block_until_q  [NumWarps];
+  // The block is a BPT.DRAIN's (blockState drain, not a long wait).
+  logic        drain_q        [NumWarps];
   // The scoreboard (warp.rdy, warp.prdy) and the register file.
   logic [31:0] rdy_q  [NumWarps][2*RegBank];
   logic        rlong_q [NumWarps][2*RegBank];  // the pending write is a global load's (sbLong)
@@ -259,6 +261,7 @@ module sm_top #(
   logic [31:0] ublocked_q     [NumWarps];
   logic [31:0] ublock_until_q [NumWarps];
   logic [31:0] group_q        [NumWarps];
+  logic        udrain_q       [NumWarps];
   logic        has_handler_q;
   logic [31:0] handler_pc_q;
   // trap_unit (the instance has_handler_q selects): its outputs and its
@@ -428,7 +431,7 @@ module sm_top #(
     // paused one is paused or trapped, not a long wait; a sleeping one
     // (sleeping_o, warpState's first question) is.
     assign long_wait[w] = valid_q[w] && !done_q[w] && !eligible[w] && (ct_sleeping[w] || !tu_paused[w] &&
-                          ((cycle_q < block_until_q[w]) ? 1'b1 :
+                          ((cycle_q < block_until_q[w]) ? !drain_q[w] :
                            (cycle_q < branch_until_q[w] || cycle_q < fetch_until_q[w]) ? 1'b0 :
                            (cycle_q < sb_until) && sb_long));
     assign fetch_pc_o[w] = pc_q[w];
@@ -501,6 +504,8 @@ module sm_top #(
   logic        x_ev        [NumSched];       // an event for trap_unit
   logic [3:0]  x_ev_kind   [NumSched];
   logic [3:0]  x_ev_arg    [NumSched];
+  logic        x_drain     [NumSched];       // a BPT.DRAIN executed
+  logic [31:0] x_drain_t   [NumSched];       // when the warp's issued instructions complete
   logic        x_sleep     [NumSched];       // a nanosleep executed (clock_timer's port)
   logic [31:0] x_sleep_ns  [NumSched];
 
@@ -962,7 +967,18 @@ module sm_top #(
     // execTrapUnit, execTrapInst): a BPT, RTT, PTX trap or brkpt with a
     // lane whose guard is true; ev_pc_next_i is its PC + 1.
     assign x_rtt[s]     = iv[s] && op == OpRTT && emask != 32'd0;
-    assign x_ev[s]      = iv[s] && (cat == CatTrap || cat == CatTu) && emask != 32'd0;
+    assign x_ev[s]      = iv[s] && (cat == CatTrap || cat == CatTu) && emask != 32'd0 && !x_drain[s];
+    // BPT.DRAIN (trap.go execTrapUnit, drainUntil): no event; the warp
+    // waits until every pending register and predicate write of its bank
+    // is done.
+    assign x_drain[s]   = iv[s] && op == OpBPT && (mods & 16'hf) == BptDrain && emask != 32'd0;
+    always_comb begin
+      x_drain_t[s] = '0;
+      for (int r = 0; r < RegBank; r++)
+        x_drain_t[s] = max32(x_drain_t[s], rdy_q[w][`SM_RIX(hb_q[w], r)]);
+      for (int p = 0; p < PredBank; p++)
+        x_drain_t[s] = max32(x_drain_t[s], prdy_q[w][`SM_PIX(hb_q[w], p)]);
+    end
     always_comb begin
       x_ev_kind[s] = smsim_pkg::EvNone;
       x_ev_arg[s]  = '0;
@@ -1325,6 +1341,9 @@ module sm_top #(
   logic        bar_wait_a    [NumWarps];
   logic [31:0] block_until_a [NumWarps];
   logic [31:0] ublocked_a    [NumWarps];
+  logic        drain_a       [NumWarps];
+  logic        drain_d       [NumWarps];
+  logic        udrain_d      [NumWarps];
   logic [10:0] bar_cnt_a [CtaSlots];
   logic [10:0] live_a    [CtaSlots];
   // The trap handler's context, next.
@@ -1427,6 +1446,7 @@ module sm_top #(
       blocked_a[w]      = blocked_q[w];
       bar_wait_a[w]     = bar_wait_q[w];
       block_until_a[w]  = block_until_q[w];
+      drain_a[w]        = drain_q[w];
       ublocked_a[w]     = ublocked_q[w];
       lane_depth_n[w]   = depth_w[w];
     end
@@ -1441,6 +1461,10 @@ module sm_top #(
         pc_a[xw]         = x_gpc[s];
         active_mask_a[xw] = x_gmask[s];
         if (x_mem[s]) mem_busy_a[xw] = max32(mem_busy_q[xw], cycle_q + x_lat[s]);
+        if (x_drain[s] && x_drain_t[s] > cycle_q + 32'd1) begin
+          block_until_a[xw] = max32(block_until_a[xw], x_drain_t[s]);
+          drain_a[xw]       = 1'b1;
+        end
         fn_issue[xw] = 1'b1;
         fn_ctrl[xw]  = x_ctrl[s];
         fn_rtt[xw]   = x_rtt[s];
@@ -1452,6 +1476,7 @@ module sm_top #(
           bar_cnt_a[cta_q[xw]] = bar_cnt_a[cta_q[xw]] + 11'($countones(x_block[s]));
           if (x_gmask[s] == 32'd0) begin
             bar_wait_a[xw]    = 1'b1;
+            drain_a[xw]       = 1'b0;
             block_until_a[xw] = Never;
           end
         end
@@ -1583,6 +1608,8 @@ module sm_top #(
       blocked_d[w]      = blocked_a[w];
       bar_wait_d[w]     = bar_wait_a[w];
       block_until_d[w]  = block_until_a[w];
+      drain_d[w]        = drain_a[w];
+      udrain_d[w]       = udrain_q[w];
       hb_d[w]           = hb_q[w];
       ulane_pc_d[w]     = ulane_pc_q[w];
       ublocked_d[w]     = ublocked_a[w];
@@ -1602,6 +1629,7 @@ module sm_top #(
           lane_pc_d[w]     = ulane_pc_q[w];
           blocked_d[w]     = ublocked_a[w] & live_l;
           block_until_d[w] = (ublock_until_q[w] == Never) ? '0 : ublock_until_q[w];
+          drain_d[w]       = udrain_q[w] && ublock_until_q[w] != Never;
           bar_wait_d[w]    = 1'b0;
         end
         for (int l = 0; l < 32; l++) begin
@@ -1625,6 +1653,7 @@ module sm_top #(
           active_mask_d[w][l] = runnable[l] && depth_w[w][l] == maxd && lane_pc_d[w][l] == minpc;
         if (active_mask_d[w] == 32'd0 && blocked_d[w] != 32'd0 && block_until_d[w] != Never) begin
           bar_wait_d[w]    = 1'b1;
+          drain_d[w]       = 1'b0;
           block_until_d[w] = Never;
         end
         fetch_until_d[w] = max32(fetch_until_d[w], cycle_q + 32'd1 + 32'(LatFetch));
@@ -1646,6 +1675,8 @@ module sm_top #(
           ulane_pc_d[w]     = lane_pc_a[w];
           ublocked_d[w]     = blocked_a[w];
           ublock_until_d[w] = block_until_a[w];
+          udrain_d[w]       = drain_a[w];
+          drain_d[w]        = 1'b0;
           group_d[w]        = emine;
           blocked_d[w]      = '0;
           bar_wait_d[w]     = 1'b0;
@@ -1718,6 +1749,7 @@ module sm_top #(
           blocked_d[w]      = '0;
           bar_wait_d[w]     = 1'b0;
           block_until_d[w]  = '0;
+          drain_d[w]        = 1'b0;
           lw = lw + 32'd1;
           if (lw == l_nwarps) begin
             lw = '0;
@@ -1855,6 +1887,8 @@ module sm_top #(
         cta_q[w]          <= '0;
         in_cta_q[w]       <= '0;
         hb_q[w]           <= 1'b0;
+        drain_q[w]        <= 1'b0;
+        udrain_q[w]       <= 1'b0;
         ublocked_q[w]     <= '0;
         ublock_until_q[w] <= '0;
         group_q[w]        <= '0;
@@ -1880,6 +1914,8 @@ module sm_top #(
         cta_q[w]          <= cta_d[w];
         in_cta_q[w]       <= in_cta_d[w];
         hb_q[w]           <= hb_d[w];
+        drain_q[w]        <= drain_d[w];
+        udrain_q[w]       <= udrain_d[w];
         ublocked_q[w]     <= ublocked_d[w];
         ublock_until_q[w] <= ublock_until_d[w];
         group_q[w]        <= group_d[w];
