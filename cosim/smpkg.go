@@ -127,6 +127,7 @@ func SMISAPackage() []byte {
 	sec("BPT modes (Mods of OpBPT; trap_unit's event kinds).")
 	lp("BptDrain", 16, isa.BPTDrain, "BPTDrain")
 	lp("BptTrap", 16, isa.BPTTrap, "BPTTrap")
+	lp("ModIdeEnable", 16, isa.ModIDEEnable, "ModIDEEnable")
 	smFPUConsts(sec, lp)
 	b.WriteString("\nendpackage\n")
 	return b.Bytes()

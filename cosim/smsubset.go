@@ -108,6 +108,9 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 			if in.Op == isa.OpBPT && (in.Mods == isa.BPTPause || in.Mods == isa.BPTPauseQuiet) {
 				return at(pc, "BPT."+isa.BPTName(int(in.Mods))+" outside the trap handler (an ILLEGAL_INSTR_ENCODING warp error)")
 			}
+			if in.Op == isa.OpIDE && cfg.Trap.Handler == "" {
+				return at(pc, "IDE without a trap handler")
+			}
 			if in.Op == isa.OpNANOSLEEP && cfg.Sleep.Mode != config.SleepExact {
 				return at(pc, "NANOSLEEP with sleep.mode "+string(cfg.Sleep.Mode)+" (the RTL sleeps exactly t)")
 			}
@@ -227,7 +230,7 @@ func smInstUnsupported(in isa.Inst) string {
 	case isa.OpNANOSLEEP:
 		// clock_timer's nanosleep port (sleep.mode exact: CheckSM).
 		return ""
-	case isa.OpTRAP, isa.OpBRKPT, isa.OpRTT:
+	case isa.OpTRAP, isa.OpBRKPT, isa.OpRTT, isa.OpIDE:
 		// trap_unit's events (PTX trap and brkpt, the handler's RTT).
 		return ""
 	case isa.OpBPT:

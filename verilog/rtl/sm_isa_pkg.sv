@@ -219,6 +219,7 @@ package sm_isa_pkg;
   // BPT modes (Mods of OpBPT; trap_unit's event kinds).
   localparam logic [15:0] BptDrain = 16'd1;  // isa.BPTDrain
   localparam logic [15:0] BptTrap = 16'd4;  // isa.BPTTrap
+  localparam logic [15:0] ModIdeEnable = 16'd1;  // isa.ModIDEEnable
 
   // Floating point (the behavioural FPU, sm_fpu.sv).
   localparam logic [4:0] TyB8 = 5'd0;  // isa.B8

@@ -986,6 +986,8 @@ module sm_top #(
         OpTRAP:  x_ev_kind[s] = smsim_pkg::EvPtxTrap;
         OpBRKPT: x_ev_kind[s] = smsim_pkg::EvPtxBrkpt;
         OpRTT:   x_ev_kind[s] = smsim_pkg::EvRtt;
+        OpIDE:   x_ev_kind[s] = ((mods & ModIdeEnable) != 16'd0) ? smsim_pkg::EvIdeEnable
+                                                                 : smsim_pkg::EvIdeDisable;
         OpBPT: begin
           // The BPT modes are the event kinds (trapunit.EventFromInst);
           // a reason above 7 is 0 (illegal).
@@ -1663,19 +1665,21 @@ module sm_top #(
     // handler's bank is cleared, every live lane starts the handler
     // (converged, barrier waits included). The trap's group: the lanes of
     // the trapping instruction's group, or the warp's group after this
-    // cycle's issue for a warp taken in by another's trap (trapGroup).
+    // cycle's issue for a warp taken in by another's trap (trapGroup). A
+    // warp that leaves the handler and takes a held trap (IDE) in the
+    // same cycle enters afresh from the context it got back.
     for (int w = 0; w < NumWarps; w++) begin
       if (tu_enter[w] && valid_a[w] && !done_a[w]) begin
         live_l = lane_valid_a[w] & ~exited_a[w];
-        emine  = active_mask_a[w];
+        emine  = active_mask_d[w];
         for (int s = 0; s < NumSched; s++) begin
           if (x_ev[s] && 32'(islot[s]) == w) emine = active_mask_q[w];
         end
-        if (!hb_q[w]) begin
-          ulane_pc_d[w]     = lane_pc_a[w];
-          ublocked_d[w]     = blocked_a[w];
-          ublock_until_d[w] = block_until_a[w];
-          udrain_d[w]       = drain_a[w];
+        if (!hb_d[w]) begin
+          ulane_pc_d[w]     = lane_pc_d[w];
+          ublocked_d[w]     = blocked_d[w];
+          ublock_until_d[w] = block_until_d[w];
+          udrain_d[w]       = drain_d[w];
           drain_d[w]        = 1'b0;
           group_d[w]        = emine;
           blocked_d[w]      = '0;
