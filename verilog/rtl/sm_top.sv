@@ -6,9 +6,13 @@
 // pointer and a return stack per lane (sm_callstack), ret (divergent; at
 // depth 0 an exit) and exit, regrouping the lanes of the maximum call
 // depth at the minimum PC, activemask, vote, shfl and redux (across the
-// lanes), under lrr, gto and two_level. The Go model is the reference; its timing
-// is kept by the same timestamps the Go warp keeps, compared with a cycle
-// counter (docs/sm-rtl.md, "Timing is the Go model's").
+// lanes), traps through trap_unit (PTX trap and brkpt, BPT.TRAP/DRAIN/
+// PAUSE/PAUSE_QUIET/INT, IDE, RTT, the ESRs, the trap handler on a bank of
+// its own with the user context kept aside), nanosleep and the clock
+// registers through clock_timer, under lrr, gto and two_level. The Go
+// model is the reference; its timing is kept by the same timestamps the
+// Go warp keeps, compared with a cycle counter (docs/sm-rtl.md, "Timing
+// is the Go model's").
 //
 // Per cycle, as SM.Step: (1) the warps' readiness (issue.go refresh and
 // classify: the fetch and branch timers, the scoreboard of the group's
@@ -17,8 +21,10 @@
 // the memory-port chain giving the first GlobalPorts port users their
 // ports), (3) the execute stage at the clock edge (tick, issue: operands,
 // lanes, memory port, special registers, flow, scoreboard, writeback push,
-// fetchNext), (4) retirement of drained warps and the launch of the next
-// CTAs into the freed slots (cta.go retire, launchCTAs).
+// fetchNext), (4) the trap unit's pulses (trap.go trapTick: leave, then
+// enter the handler), retirement of drained warps and the launch of the
+// next CTAs into the freed slots (cta.go retire, launchCTAs; held while
+// the SM is trapped).
 //
 // Instance paths differ from the Go scopes in one way: per-scheduler
 // stages sit in the generate block g_sched[N] (g_sched[N].u_warp_sched
