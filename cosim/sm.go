@@ -17,6 +17,7 @@ import (
 	"github.com/smsim/smsim/config"
 	"github.com/smsim/smsim/isa"
 	"github.com/smsim/smsim/pipeline"
+	"github.com/smsim/smsim/trapunit"
 	"github.com/smsim/smsim/unitcfg"
 )
 
@@ -155,6 +156,11 @@ func SMParams(cfg config.Config) []Param {
 		{"NSmId", cfg.SM.Count},
 		{"GlobalBytes", int(cfg.SM.GlobalBytes)},
 		{"RetDepth", smRetDepth},
+		{"MHz", cfg.Clock.MHz},
+		{"ResolutionNsLo", int(cfg.Timer.ResolutionNs & 0xffffffff)},
+		{"ResolutionNsHi", int(cfg.Timer.ResolutionNs >> 32)},
+		{"TimerStartNsLo", int(cfg.Timer.StartNs & 0xffffffff)},
+		{"TimerStartNsHi", int(cfg.Timer.StartNs >> 32)},
 	}
 }
 
@@ -208,6 +214,34 @@ type smCycle struct {
 	pcs   []uint32
 	masks []uint32
 	lsu   []pipeline.LSUOutputs
+	trap  smTrapCycle
+}
+
+// smTrapCycle is the trap unit's registered outputs in a cycle (the Go
+// unit's State, sm_top's trap_* ports): sm_trapped_o, warp_in_handler_o,
+// warp_paused_o (bit w: warp slot w), global_esr_o, irq_count_o, and per
+// warp slot warp_esr_o and resume_pc_o.
+type smTrapCycle struct {
+	trapped           bool
+	inHandler, paused uint64
+	globalESR         uint16
+	irqCount          uint32
+	esr               []uint16
+	resumePC          []uint32
+}
+
+// smHandlerPC is the entry of the trap handler .func name (trap.handler)
+// in im; false without one.
+func smHandlerPC(im *isa.Image, name string) (uint32, bool) {
+	if name == "" {
+		return 0, false
+	}
+	for _, f := range im.Funcs {
+		if !f.Kernel && f.Name == name {
+			return f.PC, true
+		}
+	}
+	return 0, false
 }
 
 // RunSM runs the lockstep. A launch outside the RTL's subset is an
@@ -273,6 +307,9 @@ func RunSM(ctx context.Context, o SMOptions) (*SMResult, error) {
 	}
 	if o.Coverage != "" {
 		args = append(args, "+cov="+o.Coverage)
+	}
+	if pc, ok := smHandlerPC(o.Image, o.Config.Trap.Handler); ok {
+		args = append(args, "+has_handler=1", fmt.Sprintf("+handler_pc=%d", pc))
 	}
 	if o.RTLOnly {
 		return runSMAlone(ctx, bin, args, o.RTLRecords)
@@ -387,6 +424,15 @@ func lockstepSM(sm *pipeline.SM, r io.Reader, tail uint64) (*SMResult, error) {
 		g.pcs = append(g.pcs[:0], ci.PCs...)
 		g.masks = append(g.masks[:0], ci.Masks...)
 		g.lsu = append(g.lsu[:0], sm.LSUOut()...)
+		q := sm.TrapStateRef()
+		t := &g.trap
+		t.trapped, t.inHandler, t.paused = q.SMTrapped, q.InHandler[0], q.Paused[0]
+		t.globalESR, t.irqCount = q.GlobalESR, q.IRQCount
+		nw := len(ci.PCs)
+		t.esr, t.resumePC = resize(t.esr, nw), resize(t.resumePC, nw)
+		for w := 0; w < nw; w++ {
+			t.esr[w], t.resumePC[w] = uint16(q.WarpESR[w]), q.SavedPC[w]
+		}
 	})
 	// The issue history: the last 16 cycles of both sides, formatted only
 	// for a mismatch.
@@ -442,6 +488,10 @@ func lockstepSM(sm *pipeline.SM, r io.Reader, tail uint64) (*SMResult, error) {
 			res.Cycles, res.Status = c, sm.Status()
 			if seen || sm.Cycle() != c {
 				mismatch(c, "sm_top.done_o", "0", "1")
+			} else if gs, rs := smStatusCode(res.Status), d.status; gs != rs && (rs != 0 || gs != 0) {
+				// The outcome: done_o (completed) or the host agent's
+				// stop (trapped); 0 is neither (the bench's +max_cycles).
+				mismatch(c, "sm_tb.status", fmt.Sprintf("%d (%s)", gs, res.Status), fmt.Sprint(rs))
 			}
 			return res, nil
 		}
@@ -468,6 +518,17 @@ func lockstepSM(sm *pipeline.SM, r io.Reader, tail uint64) (*SMResult, error) {
 			return res, nil
 		}
 	}
+}
+
+// smStatusCode is the end record's status of a Go run's status.
+func smStatusCode(status string) uint64 {
+	switch status {
+	case pipeline.StatusCompleted:
+		return smStatusCompleted
+	case pipeline.StatusTrapped:
+		return smStatusTrapped
+	}
+	return 0
 }
 
 func issueSummary(is []pipeline.IssueOutputs) string {
@@ -560,6 +621,28 @@ func compareSMCycle(g, r *smCycle) (sig, gv, rv string) {
 			if gl.ReqAddr[l] != rl.ReqAddr[l] {
 				return fmt.Sprintf("%s.mem_req_addr_o[%d]", sc(), l), h(gl.ReqAddr[l]), h(rl.ReqAddr[l])
 			}
+		}
+	}
+	gt, rt := &g.trap, &r.trap
+	tu := trapunit.Scope
+	switch {
+	case gt.trapped != rt.trapped:
+		return tu + ".sm_trapped_o", b(gt.trapped), b(rt.trapped)
+	case gt.inHandler != rt.inHandler:
+		return tu + ".warp_in_handler_o", h(gt.inHandler), h(rt.inHandler)
+	case gt.paused != rt.paused:
+		return tu + ".warp_paused_o", h(gt.paused), h(rt.paused)
+	case gt.globalESR != rt.globalESR:
+		return tu + ".global_esr_o", h(uint64(gt.globalESR)), h(uint64(rt.globalESR))
+	case gt.irqCount != rt.irqCount:
+		return tu + ".irq_count_o", fmt.Sprint(gt.irqCount), fmt.Sprint(rt.irqCount)
+	}
+	for w := range gt.esr {
+		if gt.esr[w] != rt.esr[w] {
+			return fmt.Sprintf("%s.warp_esr_o[%d]", tu, w), h(uint64(gt.esr[w])), h(uint64(rt.esr[w]))
+		}
+		if gt.resumePC[w] != rt.resumePC[w] {
+			return fmt.Sprintf("%s.resume_pc_o[%d]", tu, w), fmt.Sprint(gt.resumePC[w]), fmt.Sprint(rt.resumePC[w])
 		}
 	}
 	return "", "", ""

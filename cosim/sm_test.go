@@ -67,7 +67,11 @@ func u32s(vs ...uint32) []byte {
 // sequences through each lane's frame, nested and divergent calls, a
 // recursion to a depth per lane that some lanes leave early), and the
 // warp operations (sm_warpops: activemask, vote, shfl, redux, converged
-// and in a divergent branch).
+// and in a divergent branch), and traps served by a trap handler
+// (sm_trap: divergent BPT.TRAP with loads in flight, a trap inside a
+// called function, every warp entering the handler, RTT; sm_trap_pause:
+// BPT.INT, BPT.PAUSE_QUIET back to user mode, BPT.PAUSE and the host's
+// abort, status trapped).
 func smCases(t *testing.T) []SMOptions {
 	cfg, err := config.Preset("small")
 	if err != nil {
@@ -86,6 +90,12 @@ func smCases(t *testing.T) []SMOptions {
 	bardiv := smKernel(t, "sm_bardiv")
 	calls := smKernel(t, "sm_calls")
 	warpops := smKernel(t, "sm_warpops")
+	trap := smKernel(t, "sm_trap")
+	pause := smKernel(t, "sm_trap_pause")
+	pauseCfg := cfg
+	pauseCfg.Trap.Handler = "sm_trap_pause_handler"
+	trapCfg := cfg
+	trapCfg.Trap.Handler = "sm_trap_handler"
 	edge := []uint32{0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 3, 5, 31, 32, 33, 63, 64, 0xfffffffe, 0x12345678, 0x9abcdef0}
 	ops := make([]uint32, 64)
 	for i := range ops {
@@ -152,8 +162,26 @@ func smCases(t *testing.T) []SMOptions {
 			Args:    map[string]uint64{warpops.Kernels[0].Params[1].Name: 0x5a5},
 			Buffers: []pipeline.Buffer{{Param: warpops.Kernels[0].Params[0].Name, Size: 96 * 24 * 4}},
 		}},
+		{Config: trapCfg, Image: trap, Launch: pipeline.Launch{
+			Entry: trap.Kernels[0].Name, Grid: [3]uint32{2, 1, 1}, Block: [3]uint32{80, 1, 1},
+			Args:    map[string]uint64{trap.Kernels[0].Params[2].Name: 9},
+			Buffers: []pipeline.Buffer{{Param: trap.Kernels[0].Params[0].Name, Size: 160 * 4, Init: u32s(ops[:64]...)}, {Param: trap.Kernels[0].Params[1].Name, Size: 160 * 4}},
+		}},
+		{Config: pauseCfg, Image: pause, Launch: pipeline.Launch{
+			// One CTA: under two_level the Go model keeps a paused warp in
+			// its scheduler's active set (a pause is not a long wait), so
+			// with more warps than the active set a quiet pause that waits
+			// for every warp deadlocks (docs/sm-rtl.md section 6).
+			Entry: pause.Kernels[0].Name, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{80, 1, 1},
+			Args:    map[string]uint64{pause.Kernels[0].Params[2].Name: 9},
+			Buffers: []pipeline.Buffer{{Param: pause.Kernels[0].Params[0].Name, Size: 160 * 4, Init: u32s(ops...)}, {Param: pause.Kernels[0].Params[1].Name, Size: 160 * 4}},
+		}},
 	}
 }
+
+// smExampleMaxCycles bounds the examples TestSMLockstep runs (three
+// times each).
+const smExampleMaxCycles = 50000
 
 // smExamples are the example kernels (examples/) whose own launch the SM
 // RTL runs at the small preset; the others are logged with what they need.
@@ -175,13 +203,35 @@ func smExamples(t *testing.T) []SMOptions {
 			t.Logf("example %s: %v", e.Name, err)
 			continue
 		}
-		if _, err := pipeline.New(o.Config, o.Image, o.Launch); err != nil {
+		sm, err := pipeline.New(o.Config, o.Image, o.Launch)
+		if err != nil {
 			t.Logf("example %s: its launch does not fit the small preset: %v", e.Name, err)
+			continue
+		}
+		// The lockstep runs at tens of thousands of cycles a second: a
+		// long example (sleep_lanes sleeps 1 ms) stays out of the test.
+		if _, err := sm.Run(); err == nil && sm.Cycle() > smExampleMaxCycles {
+			t.Logf("example %s: %d cycles, more than the test's %d", e.Name, sm.Cycle(), smExampleMaxCycles)
 			continue
 		}
 		out = append(out, o)
 	}
 	return out
+}
+
+// smWantStatus is the status a lockstep case ends with: an example's
+// outcome under the default host policy (a trap or a breakpoint aborts:
+// trapped), completed for the others.
+func smWantStatus(entry string) string {
+	if entry == "_Z13sm_trap_pausePjS_j" {
+		return pipeline.StatusTrapped
+	}
+	for _, e := range examples.All() {
+		if e.Entry == entry && (e.Outcome == examples.Trapped || e.Outcome == examples.Breakpoint) {
+			return pipeline.StatusTrapped
+		}
+	}
+	return pipeline.StatusCompleted
 }
 
 // TestSMLockstep cosimulates the Go SM and the Verilated SM on real
@@ -211,8 +261,8 @@ func TestSMLockstep(t *testing.T) {
 			if res.Mismatch != nil {
 				t.Fatal(res.Mismatch)
 			}
-			if len(res.BufferDiffs) > 0 || res.Status != pipeline.StatusCompleted || res.Cycles < 20 {
-				t.Fatalf("buffers %v, status %s after %d cycles", res.BufferDiffs, res.Status, res.Cycles)
+			if want := smWantStatus(o.Launch.Entry); len(res.BufferDiffs) > 0 || res.Status != want || res.Cycles < 20 {
+				t.Fatalf("buffers %v, status %s (want %s) after %d cycles", res.BufferDiffs, res.Status, want, res.Cycles)
 			}
 			t.Logf("%d cycles, zero mismatches, equal buffers", res.Cycles)
 		})

@@ -67,19 +67,18 @@ func (c *SMCoverage) Collect(ctx context.Context) error {
 }
 
 // Merge folds the runs' counts into Dir/coverage.dat (verilator_coverage
-// --write) and removes them. A run that failed wrote none: it is skipped.
+// --write) and removes them: this command's, and any a stopped command
+// left in Dir (one command at a time per directory). A run that failed
+// wrote none.
 func (c *SMCoverage) Merge(ctx context.Context) error {
 	var in []string
 	merged := filepath.Join(c.Dir, SMCoverageFile)
 	if _, err := os.Stat(merged); err == nil {
 		in = append(in, merged)
 	}
-	for _, p := range c.parts {
-		if _, err := os.Stat(p); err == nil {
-			in = append(in, p)
-		}
-	}
-	parts := c.parts
+	// This run's parts, and those a run that was stopped left behind.
+	parts, _ := filepath.Glob(filepath.Join(c.Dir, "part-*.dat"))
+	in = append(in, parts...)
 	c.parts = nil
 	if len(in) == 0 || (len(in) == 1 && in[0] == merged) {
 		return nil

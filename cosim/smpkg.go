@@ -117,9 +117,17 @@ func SMISAPackage() []byte {
 		{"SrLanemaskGt", isa.SRLanemaskGT, "SRLanemaskGT"},
 		{"SrTotalSmemSize", isa.SRTotalSmemSize, "SRTotalSmemSize"}, {"SrAggrSmemSize", isa.SRAggrSmemSize, "SRAggrSmemSize"},
 		{"SrDynamicSmemSize", isa.SRDynamicSmemSize, "SRDynamicSmemSize"},
+		{"SrGlobalEsr", isa.SRGlobalESR, "SRGlobalESR"}, {"SrWarpEsr", isa.SRWarpESR, "SRWarpESR"},
+		{"SrClock", isa.SRClock, "SRClock"}, {"SrClockHi", isa.SRClockHi, "SRClockHi"}, {"SrClock64", isa.SRClock64, "SRClock64"},
+		{"SrGlobalTimer", isa.SRGlobalTimer, "SRGlobalTimer"}, {"SrGlobalTimerLo", isa.SRGlobalTimerLo, "SRGlobalTimerLo"},
+		{"SrGlobalTimerHi", isa.SRGlobalTimerHi, "SRGlobalTimerHi"},
 	} {
 		lp(s.name, 16, uint64(s.id), s.src)
 	}
+	sec("BPT modes (Mods of OpBPT; trap_unit's event kinds).")
+	lp("BptDrain", 16, isa.BPTDrain, "BPTDrain")
+	lp("BptTrap", 16, isa.BPTTrap, "BPTTrap")
+	lp("ModIdeEnable", 16, isa.ModIDEEnable, "ModIDEEnable")
 	smFPUConsts(sec, lp)
 	b.WriteString("\nendpackage\n")
 	return b.Bytes()

@@ -23,7 +23,7 @@ func TestSMRandomFeatures(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("preset: %s; limits %+v", f, lim)
-	for _, name := range []string{"compare", "branch", "loop", "exit", "global", "call", "icall", "brx"} {
+	for _, name := range []string{"compare", "branch", "loop", "exit", "global", "call", "icall", "brx", "trap", "nanosleep"} {
 		if !f.Has(name) {
 			t.Errorf("the preset lacks %s", name)
 		}
@@ -33,7 +33,7 @@ func TestSMRandomFeatures(t *testing.T) {
 			t.Errorf("the preset lacks op %s", op)
 		}
 	}
-	if f.Trap || f.GlobalNarrow {
+	if f.PMEvent || f.GlobalNarrow {
 		t.Errorf("the preset has a family the RTL lacks: %s", f)
 	}
 	for i := 0; i < 300; i++ {

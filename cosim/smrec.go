@@ -15,18 +15,22 @@ import (
 // them on a pipe as uvarints (encoding/binary), only the fields that
 // changed since the previous cycle:
 //
-//	header  "SMR1" uvarint(nsched) uvarint(nwarps) uvarint(nfields)
+//	header  "SMR2" uvarint(nsched) uvarint(nwarps) uvarint(nfields)
 //	cycle   'C' uvarint(cycle) uvarint(k) k * (uvarint(index) uvarint(value))
-//	end     'D' uvarint(cycle)
+//	end     'D' uvarint(cycle) uvarint(status)
 //
 // A cycle's fields, in index order: per scheduler the issue stage (valid
 // warp pc op mask exec), per scheduler the writeback stage (valid warp pc
 // count), per warp slot (pc mask), per scheduler the load/store stage
-// (valid op space warp mask size tag addr[0..31]). Every field is 0
-// before the first cycle.
+// (valid op space warp mask size tag addr[0..31]), the trap unit
+// (sm_trapped in_handler paused global_esr irq_count), per warp slot its
+// trap registers (warp_esr resume_pc). Every field is 0 before the first
+// cycle. The end's status is the bench's outcome of the launch
+// (smStatusCompleted: done_o; smStatusTrapped: its host agent stopped the
+// run; 0: neither, +max_cycles).
 
 // smRecMagic opens the stream.
-const smRecMagic = "SMR1"
+const smRecMagic = "SMR2"
 
 // Fields per group of a cycle record (smFromFields reads them in this
 // order; sm_tb.sv sends them in the same order).
@@ -35,10 +39,22 @@ const (
 	smRecWB    = 4
 	smRecWarp  = 2
 	smRecLSU   = 7 + 32
+	smRecTrap  = 5
+	// smRecTrapWarp: per warp slot, the trap unit's warp_esr_o and
+	// resume_pc_o.
+	smRecTrapWarp = 2
+)
+
+// The end record's status (sm_tb.sv).
+const (
+	smStatusCompleted = 1
+	smStatusTrapped   = 2
 )
 
 // smRecFields is the number of fields of a cycle record.
-func smRecFields(ns, nw int) int { return ns*(smRecIssue+smRecWB+smRecLSU) + nw*smRecWarp }
+func smRecFields(ns, nw int) int {
+	return ns*(smRecIssue+smRecWB+smRecLSU) + nw*smRecWarp + smRecTrap + nw*smRecTrapWarp
+}
 
 // smRecReader decodes the record stream.
 type smRecReader struct {
@@ -46,6 +62,8 @@ type smRecReader struct {
 	vals []uint64 // the current values, by field index
 	ns   int
 	nw   int
+	// status is the end record's status (after next returned 'D').
+	status uint64
 }
 
 func newSMRecReader(r io.Reader) *smRecReader {
@@ -114,6 +132,9 @@ func (d *smRecReader) next() (kind byte, cycle uint64, err error) {
 		return 0, 0, err
 	}
 	if kind == 'D' {
+		if d.status, err = d.uvarint("status"); err != nil {
+			return 0, 0, err
+		}
 		return kind, cycle, nil
 	}
 	k, err := d.uvarint("count")
@@ -168,6 +189,16 @@ func (d *smRecReader) fill(rt *smCycle) {
 		o.ReqMask, o.ReqSize, o.ReqTag = uint32(v[i+4]), uint8(v[i+5]), uint32(v[i+6])
 		copy(o.ReqAddr[:], v[i+7:i+smRecLSU])
 		i += smRecLSU
+	}
+	t := &rt.trap
+	t.trapped, t.inHandler, t.paused = v[i] != 0, v[i+1], v[i+2]
+	t.globalESR, t.irqCount = uint16(v[i+3]), uint32(v[i+4])
+	i += smRecTrap
+	t.esr = resize(t.esr, nw)
+	t.resumePC = resize(t.resumePC, nw)
+	for w := 0; w < nw; w++ {
+		t.esr[w], t.resumePC[w] = uint16(v[i]), uint32(v[i+1])
+		i += smRecTrapWarp
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/smsim/smsim/pipeline"
 )
 
 // smRecEncode writes a record stream as sm_main.cpp does: the header,
@@ -36,6 +38,7 @@ func smRecEncode(ns, nw int, frames [][]uint64, done uint64) []byte {
 	}
 	b = append(b, 'D')
 	u(done)
+	u(smStatusCompleted)
 	return b
 }
 
@@ -84,8 +87,8 @@ func TestSMRecRoundTrip(t *testing.T) {
 			t.Errorf("cycle %d: lsu[0].tag %d, want %d", c, got, want)
 		}
 	}
-	if kind, cyc, err := d.next(); err != nil || kind != 'D' || cyc != 5 {
-		t.Fatalf("end: %c %d %v", kind, cyc, err)
+	if kind, cyc, err := d.next(); err != nil || kind != 'D' || cyc != 5 || d.status != smStatusCompleted {
+		t.Fatalf("end: %c %d status %d %v", kind, cyc, d.status, err)
 	}
 	if _, _, err := d.next(); err != io.EOF {
 		t.Fatalf("after D: %v", err)
@@ -96,20 +99,21 @@ func TestSMRecRoundTrip(t *testing.T) {
 // wrong, never a panic.
 func TestSMRecBadStreams(t *testing.T) {
 	good := smRecEncode(2, 8, [][]uint64{make([]uint64, smRecFields(2, 8))}, 1)
-	hdr := len(smRecEncode(2, 8, nil, 0)) - 2 // without the D record
+	hdr := len(smRecEncode(2, 8, nil, 0)) - 3 // without the D record
 	cases := []struct {
 		name string
 		b    []byte
 		ns   int
 		want string
 	}{
-		{"magic", append([]byte("SMR2"), good[4:]...), 2, "bad magic"},
+		{"magic", append([]byte("SMR1"), good[4:]...), 2, "bad magic"},
 		{"counts", good, 4, "the bench has 2 schedulers, 8 warp slots"},
 		{"truncated header", good[:5], 2, "ends inside a record"},
 		{"kind", append(append([]byte(nil), good[:hdr]...), 'X'), 2, "bad record kind"},
 		{"truncated record", append(append([]byte(nil), good[:hdr]...), 'C', 0, 3, 1), 2, "ends inside a record"},
-		{"index", append(append([]byte(nil), good[:hdr]...), 'C', 0, 1, 0x7f, 1), 2, "field 127 of 114"},
-		{"count", append(append([]byte(nil), good[:hdr]...), 'C', 0, 0x7f, 0), 2, "127 changes of 114 fields"},
+		{"index", append(append([]byte(nil), good[:hdr]...), 'C', 0, 1, 0xc8, 0x01, 1), 2, "field 200 of 135"},
+		{"count", append(append([]byte(nil), good[:hdr]...), 'C', 0, 0xc8, 0x01, 0), 2, "200 changes of 135 fields"},
+		{"status", append(append([]byte(nil), good[:hdr]...), 'D', 1), 2, "ends inside a record"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -127,10 +131,10 @@ func TestSMRecBadStreams(t *testing.T) {
 
 // FuzzSMRecords: any bytes after a good header decode without a panic.
 func FuzzSMRecords(f *testing.F) {
-	f.Add(smRecEncode(2, 8, [][]uint64{make([]uint64, smRecFields(2, 8))}, 1)[len(smRecEncode(2, 8, nil, 0))-2:])
+	f.Add(smRecEncode(2, 8, [][]uint64{make([]uint64, smRecFields(2, 8))}, 1)[len(smRecEncode(2, 8, nil, 0))-3:])
 	f.Add([]byte{'C', 0, 1, 5, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d := newSMRecReader(bytes.NewReader(append(smRecEncode(2, 8, nil, 0)[:len(smRecEncode(2, 8, nil, 0))-2], b...)))
+		d := newSMRecReader(bytes.NewReader(append(smRecEncode(2, 8, nil, 0)[:len(smRecEncode(2, 8, nil, 0))-3], b...)))
 		if err := d.header(2, 8); err != nil {
 			t.Fatal(err)
 		}
@@ -145,4 +149,42 @@ func FuzzSMRecords(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSMCompareTrap: the trap unit's fields of a cycle are compared and
+// a difference is named by the Go unit's scope (sm_top.u_trap_unit).
+func TestSMCompareTrap(t *testing.T) {
+	mk := func() *smCycle {
+		return &smCycle{
+			issue: make([]pipeline.IssueOutputs, 2), wb: make([]pipeline.WritebackOutputs, 2),
+			pcs: make([]uint32, 4), masks: make([]uint32, 4), lsu: make([]pipeline.LSUOutputs, 2),
+			trap: smTrapCycle{inHandler: 0x5, globalESR: 0x24, irqCount: 3, esr: []uint16{0, 5, 0, 5}, resumePC: []uint32{0, 17, 0, 9}},
+		}
+	}
+	g := mk()
+	if sig, _, _ := compareSMCycle(g, mk()); sig != "" {
+		t.Fatalf("equal cycles differ at %s", sig)
+	}
+	cases := []struct {
+		change func(c *smCycle)
+		sig    string
+	}{
+		{func(c *smCycle) { c.trap.trapped = true }, "sm_top.u_trap_unit.sm_trapped_o"},
+		{func(c *smCycle) { c.trap.inHandler = 0x4 }, "sm_top.u_trap_unit.warp_in_handler_o"},
+		{func(c *smCycle) { c.trap.paused = 0x1 }, "sm_top.u_trap_unit.warp_paused_o"},
+		{func(c *smCycle) { c.trap.globalESR = 0x20 }, "sm_top.u_trap_unit.global_esr_o"},
+		{func(c *smCycle) { c.trap.irqCount = 4 }, "sm_top.u_trap_unit.irq_count_o"},
+		{func(c *smCycle) { c.trap.esr[3] = 0x4 }, "sm_top.u_trap_unit.warp_esr_o[3]"},
+		{func(c *smCycle) { c.trap.resumePC[1] = 18 }, "sm_top.u_trap_unit.resume_pc_o[1]"},
+	}
+	for _, c := range cases {
+		r := mk()
+		c.change(r)
+		if sig, _, _ := compareSMCycle(g, r); sig != c.sig {
+			t.Errorf("got %q, want %q", sig, c.sig)
+		}
+	}
+	if smStatusCode(pipeline.StatusTrapped) != smStatusTrapped || smStatusCode(pipeline.StatusCompleted) != smStatusCompleted || smStatusCode(pipeline.StatusFault) != 0 {
+		t.Error("smStatusCode")
+	}
 }

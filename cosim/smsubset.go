@@ -60,8 +60,6 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 		return unsupported("mem.model %s (the RTL's bench serves the flat memory)", cfg.Mem.Model)
 	case cfg.Pipe.Throttle:
 		return unsupported("pipe.throttle")
-	case cfg.Trap.Handler != "":
-		return unsupported("a trap handler")
 	case cfg.Sched.Count < 1 || cfg.SM.MaxWarps%cfg.Sched.Count != 0 || cfg.SM.MaxWarps > 64:
 		return unsupported("sm.max_warps %d with sched.count %d", cfg.SM.MaxWarps, cfg.Sched.Count)
 	case cfg.Clock.Start != 0:
@@ -93,16 +91,81 @@ func CheckSM(cfg config.Config, im *isa.Image, l pipeline.Launch) error {
 	case len(im.Code) > smCodeWords || len(im.Consts) > smConstWords || int(k.ParamBytes) > smParamBytes || len(im.BrTables) > smBrtWords:
 		return unsupported("an image larger than the bench's memories (%d instructions, %d constants, %d parameter bytes, %d branch-table entries)", smCodeWords, smConstWords, smParamBytes, smBrtWords)
 	}
+	at := func(pc uint32, what string) error {
+		pos, _ := im.Where(pc)
+		return &UnsupportedError{What: what, Where: fmt.Sprintf("%s (pc %d)", pos, pc)}
+	}
 	// The kernel's function and every function it can call.
 	for _, f := range smReachable(im, k.PC) {
 		for pc := f.PC; pc < f.End && int(pc) < len(im.Code); pc++ {
-			if what := smInstUnsupported(im.Code[pc]); what != "" {
-				pos, _ := im.Where(pc)
-				return &UnsupportedError{What: what, Where: fmt.Sprintf("%s (pc %d)", pos, pc)}
+			in := im.Code[pc]
+			if what := smInstUnsupported(in); what != "" {
+				return at(pc, what)
+			}
+			if in.Op == isa.OpRTT {
+				return at(pc, "RTT outside the trap handler (an ILLEGAL_INSTR_ENCODING warp error)")
+			}
+			if in.Op == isa.OpBPT && (in.Mods == isa.BPTPause || in.Mods == isa.BPTPauseQuiet) {
+				return at(pc, "BPT."+isa.BPTName(int(in.Mods))+" outside the trap handler (an ILLEGAL_INSTR_ENCODING warp error)")
+			}
+			if in.Op == isa.OpIDE && cfg.Trap.Handler == "" {
+				return at(pc, "IDE without a trap handler")
+			}
+			if in.Op == isa.OpNANOSLEEP && cfg.Sleep.Mode != config.SleepExact {
+				return at(pc, "NANOSLEEP with sleep.mode "+string(cfg.Sleep.Mode)+" (the RTL sleeps exactly t)")
+			}
+		}
+	}
+	// The trap handler (trap.handler): a .func that runs converged on a
+	// bank of its own at call depth 0; the RTL keeps the user's call
+	// state, barrier wait and lane PCs aside, so the handler makes no
+	// calls, touches no frame or local memory, and neither exits nor
+	// waits at a barrier.
+	if h := cfg.Trap.Handler; h != "" {
+		fi := -1
+		for i, f := range im.Funcs {
+			if !f.Kernel && f.Name == h {
+				fi = i
+			}
+		}
+		if fi < 0 {
+			return nil // pipeline.New reports it
+		}
+		f := im.Funcs[fi]
+		switch {
+		case int(f.Regs) > smMaxRegs:
+			return unsupported("a trap handler with %d registers per thread (the RTL's handler bank holds %d)", f.Regs, smMaxRegs)
+		case int(f.Preds) > smMaxPreds:
+			return unsupported("a trap handler with %d predicates (the RTL's handler bank holds %d)", f.Preds, smMaxPreds)
+		}
+		for pc := f.PC; pc < f.End && int(pc) < len(im.Code); pc++ {
+			in := im.Code[pc]
+			if what := smInstUnsupported(in); what != "" {
+				return at(pc, what)
+			}
+			if what := smHandlerUnsupported(in); what != "" {
+				return at(pc, what+" in the trap handler")
 			}
 		}
 	}
 	return nil
+}
+
+// smHandlerUnsupported names what the RTL's trap handler cannot run ("":
+// it can run in).
+func smHandlerUnsupported(in isa.Inst) string {
+	sp := int(in.Mods & isa.ModSpaceMask)
+	switch {
+	case in.Op == isa.OpCALL:
+		return "CALL"
+	case in.Op == isa.OpEXIT:
+		return "EXIT"
+	case in.Op == isa.OpBAR:
+		return "BAR"
+	case (in.Op == isa.OpLD || in.Op == isa.OpST) && (sp == isa.SpaceLocal || in.A.IsFP()):
+		return in.Op.String() + ".local"
+	}
+	return ""
 }
 
 // smReachable returns the function at entry and the functions its calls
@@ -164,6 +227,20 @@ func smInstUnsupported(in isa.Inst) string {
 		return ""
 	case isa.OpACTIVEMASK:
 		return ""
+	case isa.OpNANOSLEEP:
+		// clock_timer's nanosleep port (sleep.mode exact: CheckSM).
+		return ""
+	case isa.OpTRAP, isa.OpBRKPT, isa.OpRTT, isa.OpIDE:
+		// trap_unit's events (PTX trap and brkpt, the handler's RTT).
+		return ""
+	case isa.OpBPT:
+		// BPT.TRAP 1..7, BPT.DRAIN, BPT.INT, BPT.PAUSE and
+		// BPT.PAUSE_QUIET (in the handler: CheckSM).
+		switch in.Mods {
+		case isa.BPTTrap, isa.BPTDrain, isa.BPTInt, isa.BPTPause, isa.BPTPauseQuiet:
+			return ""
+		}
+		return bad(isa.BPTName(int(in.Mods)))
 	case isa.OpVOTE:
 		// all, any, uni, ballot (Mods bits 0..1).
 		if in.Mods&^3 != 0 {
@@ -202,7 +279,15 @@ func smInstUnsupported(in isa.Inst) string {
 			isa.SRCtaIDX, isa.SRCtaIDY, isa.SRCtaIDZ, isa.SRNCtaIDX, isa.SRNCtaIDY, isa.SRNCtaIDZ,
 			isa.SRSmID, isa.SRNSmID, isa.SRIsExplicitCluster, isa.SRClusterCtaRank, isa.SRClusterNCtaRank,
 			isa.SRLanemaskEQ, isa.SRLanemaskLE, isa.SRLanemaskLT, isa.SRLanemaskGE, isa.SRLanemaskGT,
-			isa.SRTotalSmemSize, isa.SRAggrSmemSize, isa.SRDynamicSmemSize:
+			isa.SRTotalSmemSize, isa.SRAggrSmemSize, isa.SRDynamicSmemSize,
+			isa.SRGlobalESR, isa.SRWarpESR,
+			isa.SRClock, isa.SRClockHi, isa.SRGlobalTimerLo, isa.SRGlobalTimerHi:
+		case isa.SRClock64, isa.SRGlobalTimer:
+			// clock_timer's 64-bit registers, into a register pair.
+			if t.Bits() != 64 {
+				return bad(isa.SReg(in.Imm).String() + "." + t.String())
+			}
+			return ""
 		default:
 			// The cluster registers %clusterid .. %cluster_nctaid.
 			if sr := isa.SReg(in.Imm); sr < isa.SRClusterIDX || sr > isa.SRClusterNCtaIDZ {

@@ -86,6 +86,17 @@ func smTwins(ns, nw int) []smTwin {
 			})
 		}
 	}
+	// The trap unit: its registered outputs, sm_top's trap_* ports.
+	tu := pipeline.ScopeTrap
+	for _, n := range []string{"sm_trapped_o", "warp_in_handler_o", "warp_paused_o", "global_esr_o", "irq_count_o"} {
+		out = append(out, smTwin{signal: tu + "." + n, goName: tu + "." + n, rtlName: smRTLTop + ".trap_" + n})
+	}
+	for w := 0; w < nw; w++ {
+		for _, n := range []string{"warp_esr_o", "resume_pc_o"} {
+			out = append(out, smTwin{signal: fmt.Sprintf("%s.%s[%d]", tu, n, w), goName: tu + "." + n,
+				rtlName: fmt.Sprintf("%s.trap_%s[%d]", smRTLTop, n, w)})
+		}
+	}
 	out = append(out, smTwin{signal: pipeline.ScopeTop + ".done_o", goName: pipeline.ScopeTop + ".done_o", rtlName: smRTLTop + ".done_o"})
 	return out
 }

@@ -49,8 +49,8 @@ func TestCosimSMRandom(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "sm_top: 4 random programs (seed 5, features: compare branch") || !strings.Contains(out, "0 mismatches") {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, stderr)
 	}
-	code, _, stderr = cosimCmd(t, "--sm", "--random", "2", "--preset", "small", "--features", "trap")
-	if code != 2 || !strings.Contains(stderr, "unsupported in SM RTL: a trap handler") || !strings.Contains(stderr, "re-run it with") {
+	code, _, stderr = cosimCmd(t, "--sm", "--random", "2", "--preset", "small", "--features", "pmevent")
+	if code != 2 || !strings.Contains(stderr, "unsupported in SM RTL: PMEVENT") || !strings.Contains(stderr, "re-run it with") {
 		t.Fatalf("features outside the subset: exit %d: %s", code, stderr)
 	}
 	// The mutant of cosim's TestSMLockstepCatchesMutant, at the same place

@@ -38,11 +38,11 @@ namespace {
 
 // The record stream (docs/sm-rtl.md section 4), little-endian base-128
 // varints (uvarint, as Go's encoding/binary):
-//   header  "SMR1" uvarint(nsched) uvarint(nwarps) uvarint(nfields)
+//   header  "SMR2" uvarint(nsched) uvarint(nwarps) uvarint(nfields)
 //   cycle   'C' uvarint(cycle) uvarint(k) k * (uvarint(index) uvarint(value))
 //           the k fields whose value differs from the previous cycle's
 //           (before the first cycle every field is 0), indexes increasing
-//   end     'D' uvarint(cycle)
+//   end     'D' uvarint(cycle) uvarint(status)
 class RecStream {
  public:
   int fd = -1;
@@ -52,7 +52,7 @@ class RecStream {
     nfields_ = nfields;
     prev_.assign(nfields, 0);
     cur_.assign(nfields, 0);
-    put_bytes("SMR1", 4);
+    put_bytes("SMR2", 4);
     put_uvarint(nsched);
     put_uvarint(nwarps);
     put_uvarint(nfields);
@@ -93,10 +93,11 @@ class RecStream {
     if (buf_.size() >= kFlushAt) flush();
   }
 
-  void done(uint32_t c) {
+  void done(uint32_t c, uint32_t status) {
     if (fd < 0) return;
     put_byte('D');
     put_uvarint(c);
+    put_uvarint(status);
     flush();
   }
 
@@ -166,7 +167,7 @@ svBit sm_rec_open(unsigned int nsched, unsigned int nwarps, unsigned int nfields
 void sm_rec_cycle(unsigned int cyc) { g_rec.cycle(cyc); }
 void sm_rec_field(unsigned long long v) { g_rec.field(v); }
 void sm_rec_end() { g_rec.end(); }
-void sm_rec_done(unsigned int cyc) { g_rec.done(cyc); }
+void sm_rec_done(unsigned int cyc, unsigned int status) { g_rec.done(cyc, status); }
 
 int main(int argc, char** argv) {
   std::string fd = plusarg(argc, argv, "records_fd");

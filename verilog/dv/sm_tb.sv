@@ -5,7 +5,8 @@
 // (+entry= +nthreads= +nwarps= per CTA, +ntid_x/y/z= the block,
 // +nctaid_x/y/z= the grid, +nctas= its CTAs, +max_ctas= resident at
 // once, +smem_size= +smem_stride= a CTA's shared memory and the distance
-// between two CTA slots' shared memory), serves the fetch, constant,
+// between two CTA slots' shared memory; +has_handler=1 +handler_pc= the
+// trap handler), serves the fetch, constant,
 // branch-table and memory ports from behavioural memories with the flat model's timing (read and
 // written at issue), and hands one record per cycle to sm_main.cpp, which
 // writes the binary record stream (docs/sm-rtl.md section 4) for the Go
@@ -16,10 +17,19 @@
 //   per scheduler  W: valid warp pc count
 //   per warp slot  P: pc mask
 //   per scheduler  L: valid op space warp mask size tag addr[0..31]
+//   trap unit      T: sm_trapped in_handler paused global_esr irq_count
+//   per warp slot  E: warp_esr resume_pc
 //
-// At the end (done_o, or +max_cycles=) it ends the stream (sm_rec_done),
-// prints "sm_tb: done at cycle N", writes global memory [+dump_lo,
-// +dump_hi) to +dump= and finishes. A call past the SM's return stack
+// It is also the CPU (the host agent of trapunit.Host with the default
+// policies, abort on a trap and on a breakpoint): each cycle it reads the
+// trap unit's outputs and drives a host command the next cycle, and when
+// the SM is trapped with every live warp paused (all_paused_o) it stops
+// the run, as the Go host's Stop does (status trapped).
+//
+// At the end (done_o, the host's stop, or +max_cycles=) it ends the
+// stream (sm_rec_done, with the status: 1 completed, 2 trapped, 0
+// neither), prints "sm_tb: done at cycle N", writes global memory
+// [+dump_lo, +dump_hi) to +dump= and finishes. A call past the SM's return stack
 // (call_overflow_o) stops the bench with an error (no end record).
 module sm_tb #(
   parameter int unsigned NumWarps    = 8,
@@ -51,6 +61,11 @@ module sm_tb #(
   parameter int unsigned ConstWords  = 1024,
   parameter int unsigned BrtWords    = 1024,
   parameter int unsigned RetDepth    = 16,
+  parameter int unsigned MHz            = 1755,
+  parameter int unsigned ResolutionNsLo = 32,
+  parameter int unsigned ResolutionNsHi = 0,
+  parameter int unsigned TimerStartNsLo = 0,
+  parameter int unsigned TimerStartNsHi = 0,
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1
 ) (
   input logic clk_i,
@@ -63,7 +78,7 @@ module sm_tb #(
   logic [7:0]   gmem   [GlobalBytes];
 
   logic [31:0] entry, nthreads, nwarps, nctas, max_ctas, smem_size, smem_stride, dyn_smem;
-  logic [31:0] explicit_cluster;
+  logic [31:0] explicit_cluster, has_handler, handler_pc;
   logic [31:0] ncluster [3];
   logic [31:0] ntid [3];
   logic [31:0] nctaid [3];
@@ -99,6 +114,8 @@ module sm_tb #(
     if (!$value$plusargs("ncluster_x=%d", ncluster[0])) ncluster[0] = 1;
     if (!$value$plusargs("ncluster_y=%d", ncluster[1])) ncluster[1] = 1;
     if (!$value$plusargs("ncluster_z=%d", ncluster[2])) ncluster[2] = 1;
+    if (!$value$plusargs("has_handler=%d", has_handler)) has_handler = 0;
+    if (!$value$plusargs("handler_pc=%d", handler_pc)) handler_pc = 0;
     if (!$value$plusargs("max_cycles=%d", max_cycles)) max_cycles = 1000000;
     if (!$value$plusargs("dump_lo=%d", dump_lo)) dump_lo = 0;
     if (!$value$plusargs("dump_hi=%d", dump_hi)) dump_hi = 0;
@@ -156,6 +173,17 @@ module sm_tb #(
   logic [31:0]              cycle;
   logic                     done;
   logic [2:0]               status;
+  logic [2:0]               host_cmd;
+  logic [15:0]              host_arg;
+  logic                     host_stop, host_acked;
+  logic                     t_trapped, t_all_paused, t_irq, t_host_ack;
+  logic [NumWarps-1:0]      t_in_handler, t_paused;
+  logic [3:0]               t_irq_cause;
+  logic [31:0]              t_irq_count;
+  logic [15:0]              t_global_esr;
+  logic [2:0]               t_host_err;
+  logic [15:0]              t_warp_esr  [NumWarps];
+  logic [31:0]              t_resume_pc [NumWarps];
 
   sm_top #(
     .NumWarps (NumWarps), .NumSched (NumSched), .MaxRegs (MaxRegs), .MaxPreds (MaxPreds),
@@ -164,13 +192,22 @@ module sm_tb #(
     .LatShared (LatShared), .LatBarrier (LatBarrier), .SmemBytes (SmemBytes),
     .LatLocal (LatLocal), .LocalBytes (LocalBytes),
     .GlobalPorts (GlobalPorts), .Policy (Policy), .MaxCtas (MaxCtas),
-    .TwoLevelActive (TwoLevelActive), .SmId (SmId), .NSmId (NSmId), .RetDepth (RetDepth)
+    .TwoLevelActive (TwoLevelActive), .SmId (SmId), .NSmId (NSmId), .RetDepth (RetDepth),
+    .MHz (MHz), .ResolutionNsLo (ResolutionNsLo), .ResolutionNsHi (ResolutionNsHi),
+    .TimerStartNsLo (TimerStartNsLo), .TimerStartNsHi (TimerStartNsHi)
   ) u_sm_top (
     .clk_i (clk_i), .rst_ni (rst_ni),
     .launch_i (launch_q), .entry_pc_i (entry), .ntid_i (ntid), .nctaid_i (nctaid),
     .nthreads_i (nthreads), .nwarps_i (nwarps), .nctas_i (nctas), .max_ctas_i (max_ctas),
     .smem_size_i (smem_size), .smem_stride_i (smem_stride), .dyn_smem_i (dyn_smem),
     .ncluster_i (ncluster), .explicit_cluster_i (explicit_cluster[0]),
+    .has_handler_i (has_handler[0]), .handler_pc_i (handler_pc),
+    .host_cmd_i (host_cmd), .host_arg_i (host_arg),
+    .trap_sm_trapped_o (t_trapped), .trap_warp_in_handler_o (t_in_handler),
+    .trap_warp_paused_o (t_paused), .trap_all_paused_o (t_all_paused), .trap_irq_o (t_irq),
+    .trap_irq_cause_o (t_irq_cause), .trap_irq_count_o (t_irq_count),
+    .trap_global_esr_o (t_global_esr), .trap_warp_esr_o (t_warp_esr),
+    .trap_resume_pc_o (t_resume_pc), .trap_host_ack_o (t_host_ack), .trap_host_err_o (t_host_err),
     .fetch_pc_o (fetch_pc), .fetch_inst_i (fetch_inst),
     .const_idx_o (const_idx), .const_val_i (const_val),
     .brt_idx_o (brt_idx), .brt_val_i (brt_val),
@@ -231,18 +268,48 @@ module sm_tb #(
     end
   end
 
+  // The host agent (trapunit.Host, policies abort/abort): from the
+  // cycle's outputs, the next cycle's command. Every stop it sees
+  // (all_paused_o) aborts the run; an interrupt is acknowledged once; a
+  // BPT.INT bit outside a trap is cleared.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      host_cmd   <= smsim_pkg::HostNone;
+      host_arg   <= '0;
+      host_stop  <= 1'b0;
+      host_acked <= 1'b0;
+    end else if (launched_q) begin
+      host_cmd <= smsim_pkg::HostNone;
+      host_arg <= '0;
+      if (t_all_paused) begin
+        host_stop <= 1'b1;
+      end else if (t_irq && !host_acked) begin
+        host_acked <= 1'b1;
+        host_cmd   <= smsim_pkg::HostAckIrq;
+        host_arg   <= 16'(t_irq_cause);
+      end else begin
+        host_acked <= 1'b0;
+        if ((t_global_esr & smsim_pkg::GlobalEsrBptInt) != 16'd0 && !t_trapped) begin
+          host_cmd <= smsim_pkg::HostClearGlobalEsr;
+          host_arg <= smsim_pkg::GlobalEsrBptInt;
+        end
+      end
+    end
+  end
+
   // The per-cycle record, sampled before the edge, through DPI-C into
   // sm_main.cpp (sm_rec_*), which keeps the stream's format. To add a
   // field: call sm_rec_field for it at its place in the order below,
   // raise RecFields, and read it at the same place on the Go side
   // (cosim/sm.go, smRecFields and smFromFields; docs/sm-rtl.md section 4).
-  localparam int unsigned RecFields = NumSched * 6 + NumSched * 4 + NumWarps * 2 + NumSched * (7 + 32);
+  localparam int unsigned RecFields = NumSched * 6 + NumSched * 4 + NumWarps * 2 + NumSched * (7 + 32) +
+                                      5 + NumWarps * 2;
   import "DPI-C" function bit sm_rec_open(input int unsigned nsched, input int unsigned nwarps,
                                           input int unsigned nfields);
   import "DPI-C" function void sm_rec_cycle(input int unsigned cyc);
   import "DPI-C" function void sm_rec_field(input longint unsigned v);
   import "DPI-C" function void sm_rec_end();
-  import "DPI-C" function void sm_rec_done(input int unsigned cyc);
+  import "DPI-C" function void sm_rec_done(input int unsigned cyc, input int unsigned status);
 
   bit rec_on;
   initial rec_on = sm_rec_open(NumSched, NumWarps, RecFields);
@@ -253,9 +320,9 @@ module sm_tb #(
                cycle, RetDepth);
       $finish;
     end else if (launched_q) begin
-      if (done || 64'(cycle) >= max_cycles) begin
-        sm_rec_done(cycle);
-        $display("sm_tb: done at cycle %0d", cycle);
+      if (done || host_stop || 64'(cycle) >= max_cycles) begin
+        sm_rec_done(cycle, done ? 1 : host_stop ? 2 : 0);
+        $display("sm_tb: done at cycle %0d%s", cycle, done ? "" : host_stop ? " (trapped: the host aborts)" : "");
         if (dump_f != "" && dump_hi > dump_lo) $writememh(dump_f, gmem, dump_lo, dump_hi - 1);
         $finish;
       end else if (rec_on) begin
@@ -288,11 +355,20 @@ module sm_tb #(
           sm_rec_field(64'(lsu_tag[s]));
           for (int l = 0; l < 32; l++) sm_rec_field(lsu_addr[s][l]);
         end
+        sm_rec_field(64'(t_trapped));
+        sm_rec_field(64'(t_in_handler));
+        sm_rec_field(64'(t_paused));
+        sm_rec_field(64'(t_global_esr));
+        sm_rec_field(64'(t_irq_count));
+        for (int w = 0; w < NumWarps; w++) begin
+          sm_rec_field(64'(t_warp_esr[w]));
+          sm_rec_field(64'(t_resume_pc[w]));
+        end
         sm_rec_end();
       end
     end
   end
 
   logic unused;
-  assign unused = ^status;
+  assign unused = ^{status, t_host_ack, t_host_err};
 endmodule

@@ -24,7 +24,7 @@ module sm_decode (
   output logic [7:0]   d1_o,
   output logic [1:0]   d2_kind_o,
   output logic [7:0]   d2_o,
-  output logic [3:0]   cat_o,        // CatAlu .. CatWarp below
+  output logic [3:0]   cat_o,        // CatAlu .. CatSleep below
   output logic [3:0]   lat_o,        // LatAlu .. LatLocal below
   output logic         ctrl_o,       // control flow (branch_resolving)
   output logic         uses_port_o,  // needs a global memory port
@@ -35,7 +35,8 @@ module sm_decode (
   localparam logic [3:0] CatAlu = 4'd0, CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
                          CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatNop = 4'd7,
                          CatBar = 4'd8, CatCall = 4'd9, CatBrx = 4'd10,
-                         CatWarp = 4'd11;
+                         CatWarp = 4'd11, CatTrap = 4'd12, CatTu = 4'd13,
+                         CatSleep = 4'd14;
   localparam logic [3:0] LatAlu = 4'd0, LatMul = 4'd1, LatSReg = 4'd2, LatParam = 4'd3,
                          LatGlobal = 4'd4, LatNone = 4'd5, LatShared = 4'd6, LatDiv = 4'd7,
                          LatLocal = 4'd8;
@@ -219,6 +220,23 @@ module sm_decode (
         // bar.sync / barrier.sync with an immediate id: no register
         // sources, no destination (latBarrier writes nothing).
         cat_o = CatBar; lat_o = LatNone; d1_kind_o = DNone;
+      end
+      // PTX trap and brkpt (seed 000): events for trap_unit, no operands.
+      OpTRAP, OpBRKPT: begin
+        cat_o = CatTrap; lat_o = LatNone; d1_kind_o = DNone;
+      end
+      // BPT, IDE and RTT (seed 002): events for trap_unit; RTT is control
+      // flow (trap_unit's resume pulse sends the warp back).
+      OpBPT, OpIDE, OpRTT: begin
+        cat_o = CatTu; lat_o = LatNone; d1_kind_o = DNone;
+        ctrl_o = op_o == OpRTT;
+      end
+      // nanosleep t: A the u32 duration in ns, for clock_timer.
+      OpNANOSLEEP: begin
+        cat_o = CatSleep; lat_o = LatNone; d1_kind_o = DNone;
+        src_used_o = 3'b001;
+        src_wide_o = 3'b000;
+        src_pred_o = 3'b000;
       end
       default: supported_o = 1'b0;
     endcase

@@ -207,6 +207,19 @@ package sm_isa_pkg;
   localparam logic [15:0] SrTotalSmemSize = 16'd44;  // isa.SRTotalSmemSize
   localparam logic [15:0] SrAggrSmemSize = 16'd45;  // isa.SRAggrSmemSize
   localparam logic [15:0] SrDynamicSmemSize = 16'd46;  // isa.SRDynamicSmemSize
+  localparam logic [15:0] SrGlobalEsr = 16'd53;  // isa.SRGlobalESR
+  localparam logic [15:0] SrWarpEsr = 16'd54;  // isa.SRWarpESR
+  localparam logic [15:0] SrClock = 16'd38;  // isa.SRClock
+  localparam logic [15:0] SrClockHi = 16'd39;  // isa.SRClockHi
+  localparam logic [15:0] SrClock64 = 16'd40;  // isa.SRClock64
+  localparam logic [15:0] SrGlobalTimer = 16'd41;  // isa.SRGlobalTimer
+  localparam logic [15:0] SrGlobalTimerLo = 16'd42;  // isa.SRGlobalTimerLo
+  localparam logic [15:0] SrGlobalTimerHi = 16'd43;  // isa.SRGlobalTimerHi
+
+  // BPT modes (Mods of OpBPT; trap_unit's event kinds).
+  localparam logic [15:0] BptDrain = 16'd1;  // isa.BPTDrain
+  localparam logic [15:0] BptTrap = 16'd4;  // isa.BPTTrap
+  localparam logic [15:0] ModIdeEnable = 16'd1;  // isa.ModIDEEnable
 
   // Floating point (the behavioural FPU, sm_fpu.sv).
   localparam logic [4:0] TyB8 = 5'd0;  // isa.B8

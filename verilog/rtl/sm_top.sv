@@ -6,9 +6,13 @@
 // pointer and a return stack per lane (sm_callstack), ret (divergent; at
 // depth 0 an exit) and exit, regrouping the lanes of the maximum call
 // depth at the minimum PC, activemask, vote, shfl and redux (across the
-// lanes), under lrr, gto and two_level. The Go model is the reference; its timing
-// is kept by the same timestamps the Go warp keeps, compared with a cycle
-// counter (docs/sm-rtl.md, "Timing is the Go model's").
+// lanes), traps through trap_unit (PTX trap and brkpt, BPT.TRAP/DRAIN/
+// PAUSE/PAUSE_QUIET/INT, IDE, RTT, the ESRs, the trap handler on a bank of
+// its own with the user context kept aside), nanosleep and the clock
+// registers through clock_timer, under lrr, gto and two_level. The Go
+// model is the reference; its timing is kept by the same timestamps the
+// Go warp keeps, compared with a cycle counter (docs/sm-rtl.md, "Timing
+// is the Go model's").
 //
 // Per cycle, as SM.Step: (1) the warps' readiness (issue.go refresh and
 // classify: the fetch and branch timers, the scoreboard of the group's
@@ -17,8 +21,10 @@
 // the memory-port chain giving the first GlobalPorts port users their
 // ports), (3) the execute stage at the clock edge (tick, issue: operands,
 // lanes, memory port, special registers, flow, scoreboard, writeback push,
-// fetchNext), (4) retirement of drained warps and the launch of the next
-// CTAs into the freed slots (cta.go retire, launchCTAs).
+// fetchNext), (4) the trap unit's pulses (trap.go trapTick: leave, then
+// enter the handler), retirement of drained warps and the launch of the
+// next CTAs into the freed slots (cta.go retire, launchCTAs; held while
+// the SM is trapped).
 //
 // Instance paths differ from the Go scopes in one way: per-scheduler
 // stages sit in the generate block g_sched[N] (g_sched[N].u_warp_sched
@@ -50,6 +56,13 @@ module sm_top #(
   parameter int unsigned NSmId       = 1,    // %nsmid (sm.count)
   parameter int unsigned MaxCtas     = 4,    // resident CTAs (sm.max_ctas)
   parameter int unsigned RetDepth    = 16,   // return-stack entries per thread (Go: 65,536)
+  // clock_timer (clock.mhz, timer.resolution_ns, timer.start_ns; the
+  // 64-bit values in 32-bit halves).
+  parameter int unsigned MHz            = 1755,
+  parameter int unsigned ResolutionNsLo = 32,
+  parameter int unsigned ResolutionNsHi = 0,
+  parameter int unsigned TimerStartNsLo = 0,
+  parameter int unsigned TimerStartNsHi = 0,
   // Derived; do not override.
   parameter int unsigned WarpSlotWidth = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   parameter int unsigned SchedWarps    = NumWarps / NumSched,
@@ -78,6 +91,31 @@ module sm_top #(
   input  logic [31:0]              dyn_smem_i,    // %dynamic_smem_size
   input  logic [31:0]              ncluster_i [3], // the cluster shape (%cluster_nctaid)
   input  logic                     explicit_cluster_i,
+  // The trap handler (trap.handler), held like the launch: whether there
+  // is one (it selects the trap unit with a handler, u_trap_unit, or the
+  // one without, u_trap_unit_nh: HasHandler is a parameter of trap_unit,
+  // and one bench build serves both) and its entry PC.
+  input  logic                     has_handler_i,
+  input  logic [31:0]              handler_pc_i,
+
+  // The host's side of the trap unit (docs/trap-unit.md, "Host
+  // protocol"): the bench's host agent drives a command per cycle and
+  // reads the unit's outputs (trap_* are trap_unit's ports of the names
+  // after the prefix: sm_trapped_o, warp_in_handler_o, ...).
+  input  logic [2:0]               host_cmd_i,
+  input  logic [15:0]              host_arg_i,
+  output logic                     trap_sm_trapped_o,
+  output logic [NumWarps-1:0]      trap_warp_in_handler_o,
+  output logic [NumWarps-1:0]      trap_warp_paused_o,
+  output logic                     trap_all_paused_o,
+  output logic                     trap_irq_o,
+  output logic [3:0]               trap_irq_cause_o,
+  output logic [31:0]              trap_irq_count_o,
+  output logic [15:0]              trap_global_esr_o,
+  output logic [15:0]              trap_warp_esr_o   [NumWarps],
+  output logic [31:0]              trap_resume_pc_o  [NumWarps],
+  output logic                     trap_host_ack_o,
+  output logic [2:0]               trap_host_err_o,
 
   // Fetch port: each warp slot's group PC and the instruction word there.
   output logic [31:0]              fetch_pc_o   [NumWarps],
@@ -145,9 +183,22 @@ module sm_top #(
 
   localparam int unsigned RegIdxWidth  = (MaxRegs > 1) ? $clog2(MaxRegs) : 1;
   localparam int unsigned PredIdxWidth = (MaxPreds > 1) ? $clog2(MaxPreds) : 1;
+  // Two banks of registers and predicates per thread: the user's (0) and
+  // the trap handler's (1), selected per warp by hb_q (pipeline/trap.go:
+  // the handler runs on a bank of its own). Register r of bank b is
+  // entry {b, r}.
+  localparam logic [63:0] SleepRes =
+      ((64'(ResolutionNsHi) << 32) | 64'(ResolutionNsLo)) == 64'd0 ? 64'd1 :
+      ((64'(ResolutionNsHi) << 32) | 64'(ResolutionNsLo));
+  localparam int unsigned RegBank  = 1 << RegIdxWidth;
+  localparam int unsigned PredBank = 1 << PredIdxWidth;
+
+`define SM_RIX(b, r) {(b), RegIdxWidth'(r)}
+`define SM_PIX(b, p) {(b), PredIdxWidth'(p)}
   localparam logic [3:0] CatLd = 4'd1, CatSt = 4'd2, CatS2r = 4'd3,
                          CatBra = 4'd4, CatRet = 4'd5, CatExit = 4'd6, CatBar = 4'd8,
-                         CatCall = 4'd9, CatBrx = 4'd10, CatWarp = 4'd11;
+                         CatCall = 4'd9, CatBrx = 4'd10, CatWarp = 4'd11,
+                         CatTrap = 4'd12, CatTu = 4'd13, CatSleep = 4'd14;
   localparam logic [3:0] LatAluC = 4'd0, LatMulC = 4'd1, LatSRegC = 4'd2, LatParamC = 4'd3,
                          LatGlobalC = 4'd4, LatNoneC = 4'd5, LatSharedC = 4'd6, LatDivC = 4'd7,
                          LatLocalC = 4'd8;
@@ -198,12 +249,43 @@ module sm_top #(
   logic [31:0] blocked_q      [NumWarps];
   logic        bar_wait_q     [NumWarps];
   logic [31:0] block_until_q  [NumWarps];
+  // The block is a BPT.DRAIN's (blockState drain, not a long wait).
+  logic        drain_q        [NumWarps];
   // The scoreboard (warp.rdy, warp.prdy) and the register file.
-  logic [31:0] rdy_q  [NumWarps][MaxRegs];
-  logic        rlong_q [NumWarps][MaxRegs];  // the pending write is a global load's (sbLong)
-  logic [31:0] prdy_q [NumWarps][MaxPreds];
-  logic [31:0] rf_q   [NumWarps][MaxRegs][32];
-  logic [31:0] pr_q   [NumWarps][MaxPreds];
+  logic [31:0] rdy_q  [NumWarps][2*RegBank];
+  logic        rlong_q [NumWarps][2*RegBank];  // the pending write is a global load's (sbLong)
+  logic [31:0] prdy_q [NumWarps][2*PredBank];
+  logic [31:0] rf_q   [NumWarps][2*RegBank][32];
+  logic [31:0] pr_q   [NumWarps][2*PredBank];
+  // The trap handler (pipeline/trap.go enterHandler, leaveHandler): per
+  // warp slot, the bank in use (1: the warp runs the handler), and the
+  // user context kept aside meanwhile: the lanes' PCs, the lanes blocked
+  // at the barrier and the barrier timer (Never: waiting), and the trap's
+  // group (the lanes sent to the saved PC when the warp leaves).
+  logic        hb_q           [NumWarps];
+  logic [31:0] ulane_pc_q     [NumWarps][32];
+  logic [31:0] ublocked_q     [NumWarps];
+  logic [31:0] ublock_until_q [NumWarps];
+  logic [31:0] group_q        [NumWarps];
+  logic        udrain_q       [NumWarps];
+  logic        has_handler_q;
+  logic [31:0] handler_pc_q;
+  // trap_unit (the instance has_handler_q selects): its outputs and its
+  // warp inputs.
+  logic                   tu_sm_trapped, tu_all_paused, tu_irq, tu_host_ack;
+  logic [NumWarps-1:0]    tu_enter, tu_resume, tu_paused, tu_in_handler, tu_live;
+  logic [3:0]             tu_irq_cause;
+  logic [31:0]            tu_irq_count;
+  logic [15:0]            tu_global_esr;
+  logic [2:0]             tu_host_err;
+  logic [15:0]            tu_warp_esr  [NumWarps];
+  logic [31:0]            tu_resume_pc [NumWarps];
+  logic [32*NumWarps-1:0] tu_pc;
+  // clock_timer's outputs (registered): the clock registers and the
+  // warps in nanosleep.
+  logic [31:0]            ct_clock, ct_clock_hi, ct_gtimer_lo, ct_gtimer_hi;
+  logic [63:0]            ct_clock64, ct_gtimer;
+  logic [NumWarps-1:0]    ct_sleeping;
 
   // IssueOutputs hold their data when nothing issues (a pipeline
   // register's data): the issued values, or the last ones.
@@ -294,51 +376,51 @@ module sm_top #(
       for (int i = 0; i < 3; i++) begin
         if (src_used[i] && src_kind[2*i +: 2] == KindReg) begin
           r = src_val[10*i +: 8];
-          if (rdy_q[w][RegIdxWidth'(r)] > sb_until) begin
-            sb_until = rdy_q[w][RegIdxWidth'(r)];
-            sb_long  = rlong_q[w][RegIdxWidth'(r)];
+          if (rdy_q[w][`SM_RIX(hb_q[w], r)] > sb_until) begin
+            sb_until = rdy_q[w][`SM_RIX(hb_q[w], r)];
+            sb_long  = rlong_q[w][`SM_RIX(hb_q[w], r)];
           end
-          if (src_wide[i] && rdy_q[w][RegIdxWidth'(r + 8'd1)] > sb_until) begin
-            sb_until = rdy_q[w][RegIdxWidth'(r + 8'd1)];
-            sb_long  = rlong_q[w][RegIdxWidth'(r + 8'd1)];
+          if (src_wide[i] && rdy_q[w][`SM_RIX(hb_q[w], r + 8'd1)] > sb_until) begin
+            sb_until = rdy_q[w][`SM_RIX(hb_q[w], r + 8'd1)];
+            sb_long  = rlong_q[w][`SM_RIX(hb_q[w], r + 8'd1)];
           end
         end
       end
       // shfl.sync's member mask in a register (ModShflMaskReg): a
       // register source after the slots.
       if (op == OpSHFL && (mods & ModShflMaskReg) != 16'd0 &&
-          rdy_q[w][RegIdxWidth'(imm[7:0])] > sb_until) begin
-        sb_until = rdy_q[w][RegIdxWidth'(imm[7:0])];
-        sb_long  = rlong_q[w][RegIdxWidth'(imm[7:0])];
+          rdy_q[w][`SM_RIX(hb_q[w], imm[7:0])] > sb_until) begin
+        sb_until = rdy_q[w][`SM_RIX(hb_q[w], imm[7:0])];
+        sb_long  = rlong_q[w][`SM_RIX(hb_q[w], imm[7:0])];
       end
       if (d1_kind == DReg32 || d1_kind == DReg64) begin
-        if (rdy_q[w][RegIdxWidth'(d1)] > sb_until) begin
-          sb_until = rdy_q[w][RegIdxWidth'(d1)];
-          sb_long  = rlong_q[w][RegIdxWidth'(d1)];
+        if (rdy_q[w][`SM_RIX(hb_q[w], d1)] > sb_until) begin
+          sb_until = rdy_q[w][`SM_RIX(hb_q[w], d1)];
+          sb_long  = rlong_q[w][`SM_RIX(hb_q[w], d1)];
         end
-        if (d1_kind == DReg64 && rdy_q[w][RegIdxWidth'(d1 + 8'd1)] > sb_until) begin
-          sb_until = rdy_q[w][RegIdxWidth'(d1 + 8'd1)];
-          sb_long  = rlong_q[w][RegIdxWidth'(d1 + 8'd1)];
+        if (d1_kind == DReg64 && rdy_q[w][`SM_RIX(hb_q[w], d1 + 8'd1)] > sb_until) begin
+          sb_until = rdy_q[w][`SM_RIX(hb_q[w], d1 + 8'd1)];
+          sb_long  = rlong_q[w][`SM_RIX(hb_q[w], d1 + 8'd1)];
         end
       end
       // Predicates are written by ALU operations only (no long class).
-      if (guard_on && prdy_q[w][PredIdxWidth'(guard)] > sb_until) begin
-        sb_until = prdy_q[w][PredIdxWidth'(guard)];
+      if (guard_on && prdy_q[w][`SM_PIX(hb_q[w], guard)] > sb_until) begin
+        sb_until = prdy_q[w][`SM_PIX(hb_q[w], guard)];
         sb_long  = 1'b0;
       end
       for (int i = 0; i < 3; i++) begin
         if (src_used[i] && src_kind[2*i +: 2] == KindSpecial && src_val[10*i+8 +: 2] == SpecialPred &&
-            prdy_q[w][PredIdxWidth'(src_val[10*i +: 6])] > sb_until) begin
-          sb_until = prdy_q[w][PredIdxWidth'(src_val[10*i +: 6])];
+            prdy_q[w][`SM_PIX(hb_q[w], src_val[10*i +: 6])] > sb_until) begin
+          sb_until = prdy_q[w][`SM_PIX(hb_q[w], src_val[10*i +: 6])];
           sb_long  = 1'b0;
         end
       end
-      if (d1_kind == DPred && prdy_q[w][PredIdxWidth'(d1)] > sb_until) begin
-        sb_until = prdy_q[w][PredIdxWidth'(d1)];
+      if (d1_kind == DPred && prdy_q[w][`SM_PIX(hb_q[w], d1)] > sb_until) begin
+        sb_until = prdy_q[w][`SM_PIX(hb_q[w], d1)];
         sb_long  = 1'b0;
       end
-      if (d2_kind == DPred && prdy_q[w][PredIdxWidth'(d2)] > sb_until) begin
-        sb_until = prdy_q[w][PredIdxWidth'(d2)];
+      if (d2_kind == DPred && prdy_q[w][`SM_PIX(hb_q[w], d2)] > sb_until) begin
+        sb_until = prdy_q[w][`SM_PIX(hb_q[w], d2)];
         sb_long  = 1'b0;
       end
     end
@@ -346,14 +428,18 @@ module sm_top #(
     assign ready_at = max32(max32(max32(issued_q[w] ? last_issue_q[w] + 32'd1 : 32'd0, sb_until),
                                   max32(branch_until_q[w], fetch_until_q[w])),
                             block_until_q[w]);
-    assign eligible[w]  = valid_q[w] && !done_q[w] && started_q && cycle_q >= ready_at;
+    // A paused warp (warp_paused_o) issues nothing (issue.go refresh).
+    assign eligible[w]  = valid_q[w] && !done_q[w] && !tu_paused[w] && !ct_sleeping[w] && started_q &&
+                          cycle_q >= ready_at;
     assign port_inst[w] = uses_port;
     // classify (issue.go): a warp that cannot issue is in a long wait
-    // when stateAt says barrier (blockUntil first) or long scoreboard.
-    assign long_wait[w] = valid_q[w] && !done_q[w] && !eligible[w] &&
-                          ((cycle_q < block_until_q[w]) ? 1'b1 :
+    // when stateAt says barrier (blockUntil first) or long scoreboard; a
+    // paused one is paused or trapped, not a long wait; a sleeping one
+    // (sleeping_o, warpState's first question) is.
+    assign long_wait[w] = valid_q[w] && !done_q[w] && !eligible[w] && (ct_sleeping[w] || !tu_paused[w] &&
+                          ((cycle_q < block_until_q[w]) ? !drain_q[w] :
                            (cycle_q < branch_until_q[w] || cycle_q < fetch_until_q[w]) ? 1'b0 :
-                           (cycle_q < sb_until) && sb_long);
+                           (cycle_q < sb_until) && sb_long));
     assign fetch_pc_o[w] = pc_q[w];
 
     assign warp_valid_o[w]       = valid_q[w];
@@ -420,6 +506,14 @@ module sm_top #(
   logic [31:0] x_call      [NumSched];       // lanes that call (push)
   logic [31:0] x_ret       [NumSched];       // lanes that return (pop)
   logic [31:0] x_adv       [NumSched];       // a call's frame advance in bytes
+  logic        x_rtt       [NumSched];       // an RTT executed (the group stays at it)
+  logic        x_ev        [NumSched];       // an event for trap_unit
+  logic [3:0]  x_ev_kind   [NumSched];
+  logic [3:0]  x_ev_arg    [NumSched];
+  logic        x_drain     [NumSched];       // a BPT.DRAIN executed
+  logic [31:0] x_drain_t   [NumSched];       // when the warp's issued instructions complete
+  logic        x_sleep     [NumSched];       // a nanosleep executed (clock_timer's port)
+  logic [31:0] x_sleep_ns  [NumSched];
 
   logic [63:0] smem_rdata [NumSched][32];   // sm_smem's load data
   logic [63:0] lmem_rdata [NumSched][32];   // local memory's
@@ -509,7 +603,7 @@ module sm_top #(
     assign pc    = pc_q[w];
     assign mask  = active_mask_q[w];
     assign imm64 = {{32{imm[31]}}, imm};
-    assign gmask_guard = guard_on ? (pr_q[w][PredIdxWidth'(guard)] ^ {32{guard_neg}}) : 32'hffff_ffff;
+    assign gmask_guard = guard_on ? (pr_q[w][`SM_PIX(hb_q[w], guard)] ^ {32{guard_neg}}) : 32'hffff_ffff;
     assign emask = iv[s] ? (mask & gmask_guard) : 32'd0;
 
     for (genvar i = 0; i < 3; i++) begin : g_const
@@ -528,13 +622,13 @@ module sm_top #(
         for (int l = 0; l < 32; l++) begin
           unique case (kind)
             KindReg: opnd[i][l] = src_wide[i]
-                ? {rf_q[w][RegIdxWidth'(v[7:0] + 8'd1)][l], rf_q[w][RegIdxWidth'(v[7:0])][l]}
-                : {32'd0, rf_q[w][RegIdxWidth'(v[7:0])][l]};
+                ? {rf_q[w][`SM_RIX(hb_q[w], v[7:0] + 8'd1)][l], rf_q[w][`SM_RIX(hb_q[w], v[7:0])][l]}
+                : {32'd0, rf_q[w][`SM_RIX(hb_q[w], v[7:0])][l]};
             KindImm:   opnd[i][l] = imm64 & tm;
             KindConst: opnd[i][l] = const_val_i[s][i] & tm;
             default: begin
             unique case (v[9:8])
-              SpecialPred: opnd[i][l] = {63'd0, pr_q[w][PredIdxWidth'(v[5:0])][l] ^ v[6]};
+              SpecialPred: opnd[i][l] = {63'd0, pr_q[w][`SM_PIX(hb_q[w], v[5:0])][l] ^ v[6]};
               SpecialFP:   opnd[i][l] = {32'd0, fp_cs[s][l]};  // the lane's frame pointer
               default:     opnd[i][l] = 64'd0;
             endcase
@@ -742,6 +836,18 @@ module sm_top #(
               SrTotalSmemSize:   x_res[s][l] = {32'd0, smem_size_q};
               SrAggrSmemSize:    x_res[s][l] = {32'd0, smem_stride_q};
               SrDynamicSmemSize: x_res[s][l] = {32'd0, dyn_smem_q};
+              // trap_unit's registers (sreg.go): warp_esr_o of the warp,
+              // s2r_global_esr_o (BPT_INT reads 0).
+              SrWarpEsr:   x_res[s][l] = {48'd0, tu_warp_esr[w]};
+              // clock_timer's registers (the cycle counter from the
+              // launch, the global timer).
+              SrClock:         x_res[s][l] = {32'd0, ct_clock};
+              SrClockHi:       x_res[s][l] = {32'd0, ct_clock_hi};
+              SrClock64:       x_res[s][l] = ct_clock64;
+              SrGlobalTimer:   x_res[s][l] = ct_gtimer;
+              SrGlobalTimerLo: x_res[s][l] = {32'd0, ct_gtimer_lo};
+              SrGlobalTimerHi: x_res[s][l] = {32'd0, ct_gtimer_hi};
+              SrGlobalEsr: x_res[s][l] = {48'd0, tu_global_esr & ~smsim_pkg::GlobalEsrBptInt};
               default: begin
                 // The cluster registers (.x/.y/.z in order), from the
                 // CTA's index and the cluster shape.
@@ -764,9 +870,13 @@ module sm_top #(
         endcase
         // Next PC and call depth of the group's lanes (execFlow).
         x_lane_pc[s][l] = lane_pc_q[w][l];
-        x_depth[s][l]   = depth_w[w][l];
+        // The handler runs at depth 0 (enterHandler); the callstack
+        // keeps the user's depths meanwhile (no calls in the handler).
+        x_depth[s][l]   = hb_q[w] ? '0 : depth_w[w][l];
         if (mask[l]) begin
-          x_lane_pc[s][l] = pc + 32'd1;
+          // RTT does not fall through: the resume pulse at this edge
+          // sends the warp to the saved PC (exec.go catTrapUnit).
+          x_lane_pc[s][l] = x_rtt[s] ? pc : pc + 32'd1;
           if (emask[l]) begin
             unique case (cat)
               CatBra: x_lane_pc[s][l] = imm;
@@ -844,6 +954,55 @@ module sm_top #(
     assign x_bar[s]     = iv[s] && cat == CatBar && emask != 32'd0;
     assign x_long[s]    = cat == CatLd && (mem_req_space_o[s] == SpaceGlobal || mem_req_space_o[s] == SpaceLocal);
     assign x_block[s]   = x_bar[s] ? emask : 32'd0;
+    // nanosleep (units.go requestSleep): one duration for the warp, the
+    // smallest t of the executing lanes, down to a multiple of the timer's
+    // resolution (clocktimer.SleepDuration, sleep.mode exact), at most
+    // 1 ms; the warp sleeps from the next cycle.
+    assign x_sleep[s] = iv[s] && cat == CatSleep && emask != 32'd0;
+    always_comb begin
+      logic [63:0] t;
+      t = 64'hffff_ffff;
+      for (int l = 0; l < 32; l++) begin
+        if (emask[l] && {32'd0, opnd[0][l][31:0]} < t) t = {32'd0, opnd[0][l][31:0]};
+      end
+      t = t - t % SleepRes;
+      x_sleep_ns[s] = (t > 64'(smsim_pkg::MaxSleepNs)) ? smsim_pkg::MaxSleepNs : t[31:0];
+    end
+
+    // trap_unit's event of the issued instruction (trap.go trapEvent,
+    // execTrapUnit, execTrapInst): a BPT, RTT, PTX trap or brkpt with a
+    // lane whose guard is true; ev_pc_next_i is its PC + 1.
+    assign x_rtt[s]     = iv[s] && op == OpRTT && emask != 32'd0;
+    assign x_ev[s]      = iv[s] && (cat == CatTrap || cat == CatTu) && emask != 32'd0 && !x_drain[s];
+    // BPT.DRAIN (trap.go execTrapUnit, drainUntil): no event; the warp
+    // waits until every pending register and predicate write of its bank
+    // is done.
+    assign x_drain[s]   = iv[s] && op == OpBPT && (mods & 16'hf) == BptDrain && emask != 32'd0;
+    always_comb begin
+      x_drain_t[s] = '0;
+      for (int r = 0; r < RegBank; r++)
+        x_drain_t[s] = max32(x_drain_t[s], rdy_q[w][`SM_RIX(hb_q[w], r)]);
+      for (int p = 0; p < PredBank; p++)
+        x_drain_t[s] = max32(x_drain_t[s], prdy_q[w][`SM_PIX(hb_q[w], p)]);
+    end
+    always_comb begin
+      x_ev_kind[s] = smsim_pkg::EvNone;
+      x_ev_arg[s]  = '0;
+      unique case (op)
+        OpTRAP:  x_ev_kind[s] = smsim_pkg::EvPtxTrap;
+        OpBRKPT: x_ev_kind[s] = smsim_pkg::EvPtxBrkpt;
+        OpRTT:   x_ev_kind[s] = smsim_pkg::EvRtt;
+        OpIDE:   x_ev_kind[s] = ((mods & ModIdeEnable) != 16'd0) ? smsim_pkg::EvIdeEnable
+                                                                 : smsim_pkg::EvIdeDisable;
+        OpBPT: begin
+          // The BPT modes are the event kinds (trapunit.EventFromInst);
+          // a reason above 7 is 0 (illegal).
+          x_ev_kind[s] = 4'(mods);
+          if ((mods & 16'hf) == BptTrap && imm <= 32'd7) x_ev_arg[s] = 4'(imm);
+        end
+        default: ;
+      endcase
+    end
 
     // IssueOutputs.
     assign issue_valid_o[s] = iv[s];
@@ -873,6 +1032,204 @@ module sm_top #(
     logic unused_exec;
     assign unused_exec = ^{uses_port, supported, iw_local[s], d1_kind, src_used, guard[5:PredIdxWidth]};
   end
+
+  // ---------------------------------------------------------------------
+  // clock_timer (units.go): a nanosleep port per scheduler. It counts
+  // from the launch (held in reset before it): %clock is the SM's cycle.
+  logic [NumSched-1:0]               sl_valid;
+  logic [WarpSlotWidth*NumSched-1:0] sl_warp;
+  logic [32*NumSched-1:0]            sl_ns;
+  logic                              ct_rst_n;
+  always_comb begin
+    for (int s = 0; s < NumSched; s++) begin
+      sl_valid[s]                               = x_sleep[s];
+      sl_warp[WarpSlotWidth*s +: WarpSlotWidth] = islot[s];
+      sl_ns[32*s +: 32]                         = x_sleep_ns[s];
+    end
+  end
+  assign ct_rst_n = rst_ni && started_q;
+
+  clock_timer #(
+    .NumWarps       (NumWarps),
+    .NumPorts       (NumSched),
+    .MHz            (MHz),
+    .ClockStartLo   (0),
+    .ClockStartHi   (0),
+    .ResolutionNsLo (ResolutionNsLo),
+    .ResolutionNsHi (ResolutionNsHi),
+    .TimerStartNsLo (TimerStartNsLo),
+    .TimerStartNsHi (TimerStartNsHi)
+  ) u_clock_timer (
+    .clk_i            (clk_i),
+    .rst_ni           (ct_rst_n),
+    .sleep_valid_i    (sl_valid),
+    .sleep_warp_i     (sl_warp),
+    .sleep_ns_i       (sl_ns),
+    .clock_o          (ct_clock),
+    .clock_hi_o       (ct_clock_hi),
+    .clock64_o        (ct_clock64),
+    .globaltimer_o    (ct_gtimer),
+    .globaltimer_lo_o (ct_gtimer_lo),
+    .globaltimer_hi_o (ct_gtimer_hi),
+    .sleeping_o       (ct_sleeping)
+  );
+
+  // ---------------------------------------------------------------------
+  // The trap unit (pipeline/trap.go, docs/trap-unit.md "Integration
+  // contract"): the cycle's events on a port each, in the cycle's
+  // scheduler order from first (trapEvent: the next free port).
+  localparam int unsigned EvPorts = NumSched;
+  logic [EvPorts-1:0]               ev_valid;
+  logic [WarpSlotWidth*EvPorts-1:0] ev_warp;
+  logic [4*EvPorts-1:0]             ev_kind, ev_arg;
+  logic [32*EvPorts-1:0]            ev_pc_next;
+  always_comb begin
+    ev_valid   = '0;
+    ev_warp    = '0;
+    ev_kind    = '0;
+    ev_arg     = '0;
+    ev_pc_next = '0;
+    for (int s = 0; s < NumSched; s++) begin
+      int n;
+      n = 0;
+      for (int t = 0; t < NumSched; t++) begin
+        if (((t + NumSched - int'(first)) % NumSched) < ((s + NumSched - int'(first)) % NumSched) &&
+            x_ev[t]) begin
+          n = n + 1;
+        end
+      end
+      if (x_ev[s]) begin
+        ev_valid[n]                               = 1'b1;
+        ev_warp[WarpSlotWidth*n +: WarpSlotWidth] = islot[s];
+        ev_kind[4*n +: 4]                         = x_ev_kind[s];
+        ev_arg[4*n +: 4]                          = x_ev_arg[s];
+        ev_pc_next[32*n +: 32]                    = pc_q[islot[s]] + 32'd1;
+      end
+    end
+  end
+
+  // Two instances, one with a trap handler and one without (HasHandler
+  // is a parameter and the bench's build serves every launch of its
+  // configuration); has_handler_q selects one. Both see the same inputs.
+  logic                   th_sm_trapped, th_all_paused, th_irq, th_host_ack, th_rtu;
+  logic [NumWarps-1:0]    th_enter, th_resume, th_paused, th_in_handler;
+  logic [3:0]             th_irq_cause;
+  logic [31:0]            th_irq_count;
+  logic [15:0]            th_global_esr, th_s2r_esr;
+  logic [2:0]             th_host_err;
+  logic [16*NumWarps-1:0] th_warp_esr;
+  logic [32*NumWarps-1:0] th_resume_pc;
+  logic                   tn_sm_trapped, tn_all_paused, tn_irq, tn_host_ack, tn_rtu;
+  logic [NumWarps-1:0]    tn_enter, tn_resume, tn_paused, tn_in_handler;
+  logic [3:0]             tn_irq_cause;
+  logic [31:0]            tn_irq_count;
+  logic [15:0]            tn_global_esr, tn_s2r_esr;
+  logic [2:0]             tn_host_err;
+  logic [16*NumWarps-1:0] tn_warp_esr;
+  logic [32*NumWarps-1:0] tn_resume_pc;
+
+  trap_unit #(
+    .NumWarps   (NumWarps),
+    .NumPorts   (EvPorts),
+    .HasHandler (1)
+  ) u_trap_unit (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .warp_live_i       (tu_live),
+    .warp_launch_i     (launched_q),
+    .warp_pc_i         (tu_pc),
+    .ev_valid_i        (ev_valid),
+    .ev_warp_i         (ev_warp),
+    .ev_kind_i         (ev_kind),
+    .ev_arg_i          (ev_arg),
+    .ev_pc_next_i      (ev_pc_next),
+    .host_cmd_i        (host_cmd_i),
+    .host_arg_i        (host_arg_i),
+    .sm_trapped_o      (th_sm_trapped),
+    .enter_handler_o   (th_enter),
+    .resume_o          (th_resume),
+    .return_to_user_o  (th_rtu),
+    .resume_pc_o       (th_resume_pc),
+    .warp_paused_o     (th_paused),
+    .warp_in_handler_o (th_in_handler),
+    .all_paused_o      (th_all_paused),
+    .irq_o             (th_irq),
+    .irq_cause_o       (th_irq_cause),
+    .irq_count_o       (th_irq_count),
+    .global_esr_o      (th_global_esr),
+    .s2r_global_esr_o  (th_s2r_esr),
+    .warp_esr_o        (th_warp_esr),
+    .host_ack_o        (th_host_ack),
+    .host_err_o        (th_host_err)
+  );
+
+  trap_unit #(
+    .NumWarps   (NumWarps),
+    .NumPorts   (EvPorts),
+    .HasHandler (0)
+  ) u_trap_unit_nh (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .warp_live_i       (tu_live),
+    .warp_launch_i     (launched_q),
+    .warp_pc_i         (tu_pc),
+    .ev_valid_i        (ev_valid),
+    .ev_warp_i         (ev_warp),
+    .ev_kind_i         (ev_kind),
+    .ev_arg_i          (ev_arg),
+    .ev_pc_next_i      (ev_pc_next),
+    .host_cmd_i        (host_cmd_i),
+    .host_arg_i        (host_arg_i),
+    .sm_trapped_o      (tn_sm_trapped),
+    .enter_handler_o   (tn_enter),
+    .resume_o          (tn_resume),
+    .return_to_user_o  (tn_rtu),
+    .resume_pc_o       (tn_resume_pc),
+    .warp_paused_o     (tn_paused),
+    .warp_in_handler_o (tn_in_handler),
+    .all_paused_o      (tn_all_paused),
+    .irq_o             (tn_irq),
+    .irq_cause_o       (tn_irq_cause),
+    .irq_count_o       (tn_irq_count),
+    .global_esr_o      (tn_global_esr),
+    .s2r_global_esr_o  (tn_s2r_esr),
+    .warp_esr_o        (tn_warp_esr),
+    .host_ack_o        (tn_host_ack),
+    .host_err_o        (tn_host_err)
+  );
+
+  assign tu_sm_trapped = has_handler_q ? th_sm_trapped : tn_sm_trapped;
+  assign tu_all_paused = has_handler_q ? th_all_paused : tn_all_paused;
+  assign tu_irq        = has_handler_q ? th_irq : tn_irq;
+  assign tu_host_ack   = has_handler_q ? th_host_ack : tn_host_ack;
+  assign tu_enter      = has_handler_q ? th_enter : tn_enter;
+  assign tu_resume     = has_handler_q ? th_resume : tn_resume;
+  assign tu_paused     = has_handler_q ? th_paused : tn_paused;
+  assign tu_in_handler = has_handler_q ? th_in_handler : tn_in_handler;
+  assign tu_irq_cause  = has_handler_q ? th_irq_cause : tn_irq_cause;
+  assign tu_irq_count  = has_handler_q ? th_irq_count : tn_irq_count;
+  assign tu_global_esr = has_handler_q ? th_global_esr : tn_global_esr;
+  assign tu_host_err   = has_handler_q ? th_host_err : tn_host_err;
+  for (genvar w = 0; w < NumWarps; w++) begin : g_tu
+    assign tu_warp_esr[w]  = has_handler_q ? th_warp_esr[16*w +: 16] : tn_warp_esr[16*w +: 16];
+    assign tu_resume_pc[w] = has_handler_q ? th_resume_pc[32*w +: 32] : tn_resume_pc[32*w +: 32];
+  end
+
+  assign trap_sm_trapped_o      = tu_sm_trapped;
+  assign trap_warp_in_handler_o = tu_in_handler;
+  assign trap_warp_paused_o     = tu_paused;
+  assign trap_all_paused_o      = tu_all_paused;
+  assign trap_irq_o             = tu_irq;
+  assign trap_irq_cause_o       = tu_irq_cause;
+  assign trap_irq_count_o       = tu_irq_count;
+  assign trap_global_esr_o      = tu_global_esr;
+  assign trap_warp_esr_o        = tu_warp_esr;
+  assign trap_resume_pc_o       = tu_resume_pc;
+  assign trap_host_ack_o        = tu_host_ack;
+  assign trap_host_err_o        = tu_host_err;
+
+  logic unused_trap;
+  assign unused_trap = ^{th_rtu, tn_rtu, th_s2r_esr, tn_s2r_esr};
 
   // ---------------------------------------------------------------------
   // Shared memory: the schedulers' shared-space requests at physical
@@ -971,6 +1328,39 @@ module sm_top #(
   logic [31:0] blocked_d     [NumWarps];
   logic        bar_wait_d    [NumWarps];
   logic [31:0] block_until_d [NumWarps];
+  // The next state after this cycle's issue, barrier and fetchNext,
+  // before the trap unit's pulses, retirement and launches (*_d).
+  logic        valid_a        [NumWarps];
+  logic        done_a         [NumWarps];
+  logic [31:0] pc_a           [NumWarps];
+  logic [31:0] active_mask_a  [NumWarps];
+  logic [31:0] lane_valid_a   [NumWarps];
+  logic [31:0] exited_a       [NumWarps];
+  logic [31:0] lane_pc_a      [NumWarps][32];
+  logic [31:0] fetch_until_a  [NumWarps];
+  logic [31:0] branch_until_a [NumWarps];
+  logic [31:0] last_issue_a   [NumWarps];
+  logic        issued_a       [NumWarps];
+  logic [31:0] mem_busy_a     [NumWarps];
+  logic [CtaSlotWidth-1:0] cta_a    [NumWarps];
+  logic [5:0]              in_cta_a [NumWarps];
+  logic [31:0]             cta_lin_a [CtaSlots];
+  logic [31:0] blocked_a     [NumWarps];
+  logic        bar_wait_a    [NumWarps];
+  logic [31:0] block_until_a [NumWarps];
+  logic [31:0] ublocked_a    [NumWarps];
+  logic        drain_a       [NumWarps];
+  logic        drain_d       [NumWarps];
+  logic        udrain_d      [NumWarps];
+  logic [10:0] bar_cnt_a [CtaSlots];
+  logic [10:0] live_a    [CtaSlots];
+  // The trap handler's context, next.
+  logic        hb_d           [NumWarps];
+  logic [31:0] ulane_pc_d     [NumWarps][32];
+  logic [31:0] ublocked_d     [NumWarps];
+  logic [31:0] ublock_until_d [NumWarps];
+  logic [31:0] group_d        [NumWarps];
+  logic [NumWarps-1:0] hclr;   // clear the handler's bank (an entry)
   // Per CTA slot: the threads arrived at the barrier in its current
   // phase, and the CTA's live threads (cta.liveThreads).
   logic [10:0] bar_cnt_q [CtaSlots];
@@ -980,7 +1370,7 @@ module sm_top #(
   logic [CtaSlots-1:0] release_k;   // the CTA's barrier releases this cycle
   // fetchNext sees the issuing warp's group after its instruction and,
   // for a BAR, after the release its arrival completes.
-  logic [NumWarps-1:0] fn_issue, fn_ctrl, fn_bar, fn_pre;
+  logic [NumWarps-1:0] fn_issue, fn_ctrl, fn_bar, fn_pre, fn_rtt;
   // The Go model checks the barrier after each event in the cycle's
   // scheduler order: a BAR completes it when the arrivals and exits of
   // the schedulers up to its own reach the CTA's live threads (then its
@@ -1027,126 +1417,127 @@ module sm_top #(
   logic [DepthWidth-1:0]    lane_depth_n [NumWarps][32];  // the call depths after the edge
 
   always_comb begin
-    nth       = '0;
     xw        = '0;
     seq       = 1'b0;
-    lcyc      = started_q ? cycle_q + 32'd1 : 32'd0;
-    cta_busy  = '0;
-    cta_taken = '0;
-    n_res     = '0;
-    n_new     = '0;
-    lw        = '0;
-    lc        = '0;
-    cur_k     = '0;
-    launch_w  = '0;
     rg_runnable = '0;
     rg_minpc    = '0;
     rg_found    = 1'b0;
     rg_maxd     = '0;
     gpc         = '0;
     gmask       = '0;
-    next_cta_d = first_launch ? 32'd0 : next_cta_q;
     release_k  = '0;
     fn_issue   = '0;
     fn_ctrl    = '0;
     fn_bar     = '0;
     fn_pre     = '0;
+    fn_rtt     = '0;
     for (int k = 0; k < CtaSlots; k++) begin
-      cta_lin_d[k] = cta_lin_q[k];
-      bar_cnt_d[k] = bar_cnt_q[k];
-      live_d[k]    = live_q[k];
+      cta_lin_a[k] = cta_lin_q[k];
+      bar_cnt_a[k] = bar_cnt_q[k];
+      live_a[k]    = live_q[k];
     end
     for (int w = 0; w < NumWarps; w++) begin
-      valid_d[w]        = valid_q[w];
-      done_d[w]         = done_q[w];
-      pc_d[w]           = pc_q[w];
-      active_mask_d[w]  = active_mask_q[w];
-      lane_valid_d[w]   = lane_valid_q[w];
-      exited_d[w]       = exited_q[w];
-      lane_pc_d[w]      = lane_pc_q[w];
-      fetch_until_d[w]  = fetch_until_q[w];
-      branch_until_d[w] = branch_until_q[w];
-      last_issue_d[w]   = last_issue_q[w];
-      issued_d[w]       = issued_q[w];
-      mem_busy_d[w]     = mem_busy_q[w];
-      cta_d[w]          = cta_q[w];
-      in_cta_d[w]       = in_cta_q[w];
-      blocked_d[w]      = blocked_q[w];
-      bar_wait_d[w]     = bar_wait_q[w];
-      block_until_d[w]  = block_until_q[w];
+      valid_a[w]        = valid_q[w];
+      done_a[w]         = done_q[w];
+      pc_a[w]           = pc_q[w];
+      active_mask_a[w]  = active_mask_q[w];
+      lane_valid_a[w]   = lane_valid_q[w];
+      exited_a[w]       = exited_q[w];
+      lane_pc_a[w]      = lane_pc_q[w];
+      fetch_until_a[w]  = fetch_until_q[w];
+      branch_until_a[w] = branch_until_q[w];
+      last_issue_a[w]   = last_issue_q[w];
+      issued_a[w]       = issued_q[w];
+      mem_busy_a[w]     = mem_busy_q[w];
+      cta_a[w]          = cta_q[w];
+      in_cta_a[w]       = in_cta_q[w];
+      blocked_a[w]      = blocked_q[w];
+      bar_wait_a[w]     = bar_wait_q[w];
+      block_until_a[w]  = block_until_q[w];
+      drain_a[w]        = drain_q[w];
+      ublocked_a[w]     = ublocked_q[w];
       lane_depth_n[w]   = depth_w[w];
     end
     for (int s = 0; s < NumSched; s++) begin
       if (iv[s]) begin
         xw = islot[s];
         lane_depth_n[xw] = x_depth[s];
-        issued_d[xw]     = 1'b1;
-        last_issue_d[xw] = cycle_q;
-        lane_pc_d[xw]    = x_lane_pc[s];
-        exited_d[xw]     = exited_q[xw] | x_exits[s];
-        pc_d[xw]         = x_gpc[s];
-        active_mask_d[xw] = x_gmask[s];
-        if (x_mem[s]) mem_busy_d[xw] = max32(mem_busy_q[xw], cycle_q + x_lat[s]);
+        issued_a[xw]     = 1'b1;
+        last_issue_a[xw] = cycle_q;
+        lane_pc_a[xw]    = x_lane_pc[s];
+        exited_a[xw]     = exited_q[xw] | x_exits[s];
+        pc_a[xw]         = x_gpc[s];
+        active_mask_a[xw] = x_gmask[s];
+        if (x_mem[s]) mem_busy_a[xw] = max32(mem_busy_q[xw], cycle_q + x_lat[s]);
+        if (x_drain[s] && x_drain_t[s] > cycle_q + 32'd1) begin
+          block_until_a[xw] = max32(block_until_a[xw], x_drain_t[s]);
+          drain_a[xw]       = 1'b1;
+        end
         fn_issue[xw] = 1'b1;
         fn_ctrl[xw]  = x_ctrl[s];
+        fn_rtt[xw]   = x_rtt[s];
         fn_bar[xw]   = x_bar[s] && bar_completes[s];
         // arrive: the lanes block; a warp with every live lane blocked
         // waits for the release.
-        blocked_d[xw] = blocked_q[xw] | x_block[s];
+        blocked_a[xw] = blocked_q[xw] | x_block[s];
         if (x_bar[s]) begin
-          bar_cnt_d[cta_q[xw]] = bar_cnt_d[cta_q[xw]] + 11'($countones(x_block[s]));
+          bar_cnt_a[cta_q[xw]] = bar_cnt_a[cta_q[xw]] + 11'($countones(x_block[s]));
           if (x_gmask[s] == 32'd0) begin
-            bar_wait_d[xw]    = 1'b1;
-            block_until_d[xw] = Never;
+            bar_wait_a[xw]    = 1'b1;
+            drain_a[xw]       = 1'b0;
+            block_until_a[xw] = Never;
           end
         end
-        live_d[cta_q[xw]] = live_d[cta_q[xw]] - 11'($countones(x_exits[s]));
+        live_a[cta_q[xw]] = live_a[cta_q[xw]] - 11'($countones(x_exits[s]));
         // warpDone.
-        if ((lane_valid_q[xw] & ~exited_d[xw]) == 32'd0) done_d[xw] = 1'b1;
+        if ((lane_valid_q[xw] & ~exited_a[xw]) == 32'd0) done_a[xw] = 1'b1;
       end
     end
     // checkBarrier: the barrier releases when the CTA's live threads have
     // all arrived (arrivals and exits of this cycle counted); the waiting
     // lanes resume, the waiting warps LatBarrier cycles on.
     for (int k = 0; k < CtaSlots; k++) begin
-      if (bar_cnt_d[k] != 11'd0 && bar_cnt_d[k] >= live_d[k]) begin
+      if (bar_cnt_a[k] != 11'd0 && bar_cnt_a[k] >= live_a[k]) begin
         release_k[k] = 1'b1;
-        bar_cnt_d[k] = '0;
+        bar_cnt_a[k] = '0;
       end
     end
     for (int w = 0; w < NumWarps; w++) begin
-      if (valid_d[w] && release_k[cta_d[w]] && (blocked_d[w] != 32'd0 || bar_wait_d[w])) begin
-        blocked_d[w] = '0;
-        if (bar_wait_d[w]) begin
-          bar_wait_d[w]    = 1'b0;
-          block_until_d[w] = cycle_q + 32'(LatBarrier);
+      // A warp running the trap handler keeps its blocked lanes aside
+      // (enterHandler): the release clears them there (barLanes).
+      if (valid_a[w] && release_k[cta_a[w]] && hb_q[w]) ublocked_a[w] = '0;
+      if (valid_a[w] && release_k[cta_a[w]] && (blocked_a[w] != 32'd0 || bar_wait_a[w])) begin
+        blocked_a[w] = '0;
+        if (bar_wait_a[w]) begin
+          bar_wait_a[w]    = 1'b0;
+          block_until_a[w] = cycle_q + 32'(LatBarrier);
         end
         // regroup: the maximum call depth, the minimum PC.
-        rg_runnable = lane_valid_d[w] & ~exited_d[w];
+        rg_runnable = lane_valid_a[w] & ~exited_a[w];
         rg_found    = 1'b0;
         rg_minpc    = '0;
         rg_maxd     = '0;
         for (int l = 0; l < 32; l++) begin
           if (rg_runnable[l] && (!rg_found || lane_depth_n[w][l] > rg_maxd ||
-                                 (lane_depth_n[w][l] == rg_maxd && lane_pc_d[w][l] < rg_minpc))) begin
-            rg_minpc = lane_pc_d[w][l];
+                                 (lane_depth_n[w][l] == rg_maxd && lane_pc_a[w][l] < rg_minpc))) begin
+            rg_minpc = lane_pc_a[w][l];
             rg_maxd  = lane_depth_n[w][l];
             rg_found = 1'b1;
           end
         end
         if (rg_found) begin
-          pc_d[w] = rg_minpc;
+          pc_a[w] = rg_minpc;
           for (int l = 0; l < 32; l++)
-            active_mask_d[w][l] = rg_runnable[l] && lane_depth_n[w][l] == rg_maxd &&
-                                  lane_pc_d[w][l] == rg_minpc;
+            active_mask_a[w][l] = rg_runnable[l] && lane_depth_n[w][l] == rg_maxd &&
+                                  lane_pc_a[w][l] == rg_minpc;
         end
         fn_pre[w] = !fn_bar[w];  // fn_bar: its BAR completed the barrier
       end
     end
     // fetchNext.
     for (int w = 0; w < NumWarps; w++) begin
-      gpc   = pc_d[w];
-      gmask = active_mask_d[w];
+      gpc   = pc_a[w];
+      gmask = active_mask_a[w];
       if (fn_issue[w]) begin
         if (fn_pre[w]) begin
           // The release came after this warp's own instruction (a
@@ -1159,15 +1550,167 @@ module sm_top #(
             end
           end
         end
-        seq = gpc == pc_q[w] + 32'd1;
+        seq = gpc == pc_q[w] + 32'd1 || fn_rtt[w];  // RTT: the resume refetches
         if (fn_ctrl[w]) begin
-          branch_until_d[w] = cycle_q + 32'(LatBranch);
-          if (!seq) fetch_until_d[w] = cycle_q + 32'(LatBranch) + 32'(LatFetch);
+          branch_until_a[w] = cycle_q + 32'(LatBranch);
+          if (!seq) fetch_until_a[w] = cycle_q + 32'(LatBranch) + 32'(LatFetch);
         end else if (!seq && gmask != 32'd0) begin
-          fetch_until_d[w] = cycle_q + 32'd1 + 32'(LatFetch);
+          fetch_until_a[w] = cycle_q + 32'd1 + 32'(LatFetch);
         end
       end
     end
+  end
+
+  // trap_unit's warp inputs (trapInputs): the warps live after this
+  // cycle's issue and their groups' PCs.
+  always_comb begin
+    for (int w = 0; w < NumWarps; w++) begin
+      tu_live[w]        = valid_a[w] && !done_a[w];
+      tu_pc[32*w +: 32] = pc_a[w];
+    end
+  end
+
+  // The trap unit's pulses (trapTick), retirement and the CTA launches:
+  // the next state from the issue's (*_a).
+  always_comb begin
+    logic [31:0] live_l, runnable, minpc, emine;
+    logic [DepthWidth-1:0] maxd;
+    logic        found, nh_take, hold;
+    live_l   = '0;
+    runnable = '0;
+    minpc    = '0;
+    emine    = '0;
+    maxd     = '0;
+    found    = 1'b0;
+    nth       = '0;
+    lcyc      = started_q ? cycle_q + 32'd1 : 32'd0;
+    cta_busy  = '0;
+    cta_taken = '0;
+    n_res     = '0;
+    n_new     = '0;
+    lw        = '0;
+    lc        = '0;
+    cur_k     = '0;
+    launch_w  = '0;
+    next_cta_d = first_launch ? 32'd0 : next_cta_q;
+    for (int k = 0; k < CtaSlots; k++) begin
+      cta_lin_d[k] = cta_lin_a[k];
+      bar_cnt_d[k] = bar_cnt_a[k];
+      live_d[k]    = live_a[k];
+    end
+    for (int w = 0; w < NumWarps; w++) begin
+      valid_d[w]        = valid_a[w];
+      done_d[w]         = done_a[w];
+      pc_d[w]           = pc_a[w];
+      active_mask_d[w]  = active_mask_a[w];
+      lane_valid_d[w]   = lane_valid_a[w];
+      exited_d[w]       = exited_a[w];
+      lane_pc_d[w]      = lane_pc_a[w];
+      fetch_until_d[w]  = fetch_until_a[w];
+      branch_until_d[w] = branch_until_a[w];
+      last_issue_d[w]   = last_issue_a[w];
+      issued_d[w]       = issued_a[w];
+      mem_busy_d[w]     = mem_busy_a[w];
+      cta_d[w]          = cta_a[w];
+      in_cta_d[w]       = in_cta_a[w];
+      blocked_d[w]      = blocked_a[w];
+      bar_wait_d[w]     = bar_wait_a[w];
+      block_until_d[w]  = block_until_a[w];
+      drain_d[w]        = drain_a[w];
+      udrain_d[w]       = udrain_q[w];
+      hb_d[w]           = hb_q[w];
+      ulane_pc_d[w]     = ulane_pc_q[w];
+      ublocked_d[w]     = ublocked_a[w];
+      ublock_until_d[w] = ublock_until_q[w];
+      group_d[w]        = group_q[w];
+      hclr[w]           = 1'b0;
+    end
+    // leaveHandler (resume_o): the user context comes back, the trap's
+    // group goes to the saved PC, the lanes regroup (the maximum call
+    // depth, the minimum PC; lanes blocked at a barrier that did not
+    // release meanwhile wait again).
+    for (int w = 0; w < NumWarps; w++) begin
+      if (tu_resume[w] && valid_a[w] && !done_a[w]) begin
+        live_l = lane_valid_a[w] & ~exited_a[w];
+        if (hb_q[w]) begin
+          hb_d[w]          = 1'b0;
+          lane_pc_d[w]     = ulane_pc_q[w];
+          blocked_d[w]     = ublocked_a[w] & live_l;
+          block_until_d[w] = (ublock_until_q[w] == Never) ? '0 : ublock_until_q[w];
+          drain_d[w]       = udrain_q[w] && ublock_until_q[w] != Never;
+          bar_wait_d[w]    = 1'b0;
+        end
+        for (int l = 0; l < 32; l++) begin
+          if (group_q[w][l] && live_l[l]) lane_pc_d[w][l] = tu_resume_pc[w];
+        end
+        group_d[w] = '0;
+        runnable   = live_l & ~blocked_d[w];
+        found      = 1'b0;
+        minpc      = '0;
+        maxd       = '0;
+        for (int l = 0; l < 32; l++) begin
+          if (runnable[l] && (!found || depth_w[w][l] > maxd ||
+                              (depth_w[w][l] == maxd && lane_pc_d[w][l] < minpc))) begin
+            minpc = lane_pc_d[w][l];
+            maxd  = depth_w[w][l];
+            found = 1'b1;
+          end
+        end
+        if (found) pc_d[w] = minpc;
+        for (int l = 0; l < 32; l++)
+          active_mask_d[w][l] = runnable[l] && depth_w[w][l] == maxd && lane_pc_d[w][l] == minpc;
+        if (active_mask_d[w] == 32'd0 && blocked_d[w] != 32'd0 && block_until_d[w] != Never) begin
+          bar_wait_d[w]    = 1'b1;
+          drain_d[w]       = 1'b0;
+          block_until_d[w] = Never;
+        end
+        fetch_until_d[w] = max32(fetch_until_d[w], cycle_q + 32'd1 + 32'(LatFetch));
+      end
+    end
+    // enterHandler (enter_handler_o): the user context goes aside, the
+    // handler's bank is cleared, every live lane starts the handler
+    // (converged, barrier waits included). The trap's group: the lanes of
+    // the trapping instruction's group, or the warp's group after this
+    // cycle's issue for a warp taken in by another's trap (trapGroup). A
+    // warp that leaves the handler and takes a held trap (IDE) in the
+    // same cycle enters afresh from the context it got back.
+    for (int w = 0; w < NumWarps; w++) begin
+      if (tu_enter[w] && valid_a[w] && !done_a[w]) begin
+        live_l = lane_valid_a[w] & ~exited_a[w];
+        emine  = active_mask_d[w];
+        for (int s = 0; s < NumSched; s++) begin
+          if (x_ev[s] && 32'(islot[s]) == w) emine = active_mask_q[w];
+        end
+        if (!hb_d[w]) begin
+          ulane_pc_d[w]     = lane_pc_d[w];
+          ublocked_d[w]     = blocked_d[w];
+          ublock_until_d[w] = block_until_d[w];
+          udrain_d[w]       = drain_d[w];
+          drain_d[w]        = 1'b0;
+          group_d[w]        = emine;
+          blocked_d[w]      = '0;
+          bar_wait_d[w]     = 1'b0;
+          block_until_d[w]  = '0;
+          hb_d[w]           = 1'b1;
+          hclr[w]           = 1'b1;
+        end
+        for (int l = 0; l < 32; l++) begin
+          if (live_l[l]) lane_pc_d[w][l] = handler_pc_q;
+        end
+        pc_d[w]          = handler_pc_q;
+        active_mask_d[w] = live_l;
+        fetch_until_d[w] = max32(fetch_until_d[w], cycle_q + 32'd1 + 32'(LatFetch));
+      end
+    end
+    // sm_trapped_q after this edge holds the launches (launchCTAs): a
+    // live warp stays in the handler or enters it (without a handler,
+    // every live warp enters when a trap is taken).
+    nh_take = 1'b0;
+    for (int s = 0; s < NumSched; s++) begin
+      if (x_ev[s] && (x_ev_kind[s] == smsim_pkg::EvPtxTrap || x_ev_kind[s] == smsim_pkg::EvPtxBrkpt ||
+                      x_ev_kind[s] == smsim_pkg::EvBptTrap)) nh_take = !has_handler_q;
+    end
+    hold = |(tu_live & ~launched_q & ((tu_in_handler & ~tu_resume) | tu_enter | {NumWarps{nh_take}}));
     // retire: a drained warp leaves at the edge into the cycle its memory
     // accesses complete; its CTA stays resident while a warp remains.
     for (int w = 0; w < NumWarps; w++) begin
@@ -1182,7 +1725,7 @@ module sm_top #(
     // launchCTAs: while CTAs remain and fewer than max_ctas are resident,
     // the next CTA's warps take the lowest free warp slots (max_ctas
     // leaves a free slot for each), the CTA the lowest free CTA slot.
-    if (started_q || launch_i) begin
+    if ((started_q || launch_i) && !hold) begin
       for (int k = 0; k < CtaSlots; k++) n_res = n_res + 32'(cta_busy[k]);
       if (l_max_ctas > n_res) n_new = l_max_ctas - n_res;
       if (l_nctas - next_cta_d < n_new) n_new = l_nctas - next_cta_d;
@@ -1216,6 +1759,7 @@ module sm_top #(
           blocked_d[w]      = '0;
           bar_wait_d[w]     = 1'b0;
           block_until_d[w]  = '0;
+          drain_d[w]        = 1'b0;
           lw = lw + 32'd1;
           if (lw == l_nwarps) begin
             lw = '0;
@@ -1272,6 +1816,8 @@ module sm_top #(
       next_cta_q <= '0;
       dyn_smem_q         <= '0;
       explicit_cluster_q <= 1'b0;
+      has_handler_q      <= 1'b0;
+      handler_pc_q       <= '0;
       for (int i = 0; i < 3; i++) begin
         ntid_q[i]     <= '0;
         nctaid_q[i]   <= '0;
@@ -1305,6 +1851,8 @@ module sm_top #(
         smem_stride_q <= smem_stride_i;
         dyn_smem_q         <= dyn_smem_i;
         explicit_cluster_q <= explicit_cluster_i;
+        has_handler_q      <= has_handler_i;
+        handler_pc_q       <= handler_pc_i;
         for (int i = 0; i < 3; i++) begin
           ntid_q[i]     <= ntid_i[i];
           nctaid_q[i]   <= nctaid_i[i];
@@ -1348,7 +1896,16 @@ module sm_top #(
         mem_busy_q[w]     <= '0;
         cta_q[w]          <= '0;
         in_cta_q[w]       <= '0;
-        for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= '0;
+        hb_q[w]           <= 1'b0;
+        drain_q[w]        <= 1'b0;
+        udrain_q[w]       <= 1'b0;
+        ublocked_q[w]     <= '0;
+        ublock_until_q[w] <= '0;
+        group_q[w]        <= '0;
+        for (int l = 0; l < 32; l++) begin
+          lane_pc_q[w][l]  <= '0;
+          ulane_pc_q[w][l] <= '0;
+        end
       end else begin
         blocked_q[w]      <= blocked_d[w];
         bar_wait_q[w]     <= bar_wait_d[w];
@@ -1366,22 +1923,33 @@ module sm_top #(
         mem_busy_q[w]     <= mem_busy_d[w];
         cta_q[w]          <= cta_d[w];
         in_cta_q[w]       <= in_cta_d[w];
-        for (int l = 0; l < 32; l++) lane_pc_q[w][l] <= lane_pc_d[w][l];
+        hb_q[w]           <= hb_d[w];
+        drain_q[w]        <= drain_d[w];
+        udrain_q[w]       <= udrain_d[w];
+        ublocked_q[w]     <= ublocked_d[w];
+        ublock_until_q[w] <= ublock_until_d[w];
+        group_q[w]        <= group_d[w];
+        for (int l = 0; l < 32; l++) begin
+          lane_pc_q[w][l]  <= lane_pc_d[w][l];
+          ulane_pc_q[w][l] <= ulane_pc_d[w][l];
+        end
       end
     end
   end
 
   // Write ports: the predicates (writeDest, lanes of emask) and the
   // scoreboard (the destinations are available lat cycles on), which a
-  // launch clears (the Go warp's reset).
+  // launch clears (the Go warp's reset); an entry into the trap handler
+  // clears the handler's bank (enterHandler: a fresh bank), after the
+  // cycle's own write, which goes to the user's bank.
   for (genvar w = 0; w < NumWarps; w++) begin : g_wport
     always_ff @(posedge clk_i) begin
       if (launch_w[w]) begin
-        for (int r = 0; r < MaxRegs; r++) begin
+        for (int r = 0; r < 2 * RegBank; r++) begin
           rdy_q[w][r]   <= '0;
           rlong_q[w][r] <= 1'b0;
         end
-        for (int p = 0; p < MaxPreds; p++) begin
+        for (int p = 0; p < 2 * PredBank; p++) begin
           prdy_q[w][p] <= '0;
           pr_q[w][p]   <= '0;
         end
@@ -1391,26 +1959,36 @@ module sm_top #(
             if (x_lat[s] != 32'd0) begin
               unique case (x_d1_kind[s])
                 DReg32: begin
-                  rdy_q[w][RegIdxWidth'(x_d1[s])]   <= cycle_q + x_lat[s];
-                  rlong_q[w][RegIdxWidth'(x_d1[s])] <= x_long[s];
+                  rdy_q[w][`SM_RIX(hb_q[w], x_d1[s])]   <= cycle_q + x_lat[s];
+                  rlong_q[w][`SM_RIX(hb_q[w], x_d1[s])] <= x_long[s];
                 end
                 DReg64: begin
-                  rdy_q[w][RegIdxWidth'(x_d1[s])]          <= cycle_q + x_lat[s];
-                  rdy_q[w][RegIdxWidth'(x_d1[s] + 8'd1)]   <= cycle_q + x_lat[s];
-                  rlong_q[w][RegIdxWidth'(x_d1[s])]        <= x_long[s];
-                  rlong_q[w][RegIdxWidth'(x_d1[s] + 8'd1)] <= x_long[s];
+                  rdy_q[w][`SM_RIX(hb_q[w], x_d1[s])]          <= cycle_q + x_lat[s];
+                  rdy_q[w][`SM_RIX(hb_q[w], x_d1[s] + 8'd1)]   <= cycle_q + x_lat[s];
+                  rlong_q[w][`SM_RIX(hb_q[w], x_d1[s])]        <= x_long[s];
+                  rlong_q[w][`SM_RIX(hb_q[w], x_d1[s] + 8'd1)] <= x_long[s];
                 end
-                DPred:  prdy_q[w][PredIdxWidth'(x_d1[s])] <= cycle_q + x_lat[s];
+                DPred:  prdy_q[w][`SM_PIX(hb_q[w], x_d1[s])] <= cycle_q + x_lat[s];
                 default: ;
               endcase
-              if (x_d2_kind[s] == DPred) prdy_q[w][PredIdxWidth'(x_d2[s])] <= cycle_q + x_lat[s];
+              if (x_d2_kind[s] == DPred) prdy_q[w][`SM_PIX(hb_q[w], x_d2[s])] <= cycle_q + x_lat[s];
             end
             if (x_d1_kind[s] == DPred)
-              pr_q[w][PredIdxWidth'(x_d1[s])] <=
-                (pr_q[w][PredIdxWidth'(x_d1[s])] & ~x_emask[s]) | (x_p[s] & x_emask[s]);
+              pr_q[w][`SM_PIX(hb_q[w], x_d1[s])] <=
+                (pr_q[w][`SM_PIX(hb_q[w], x_d1[s])] & ~x_emask[s]) | (x_p[s] & x_emask[s]);
             if (x_d2_kind[s] == DPred)
-              pr_q[w][PredIdxWidth'(x_d2[s])] <=
-                (pr_q[w][PredIdxWidth'(x_d2[s])] & ~x_emask[s]) | (x_q[s] & x_emask[s]);
+              pr_q[w][`SM_PIX(hb_q[w], x_d2[s])] <=
+                (pr_q[w][`SM_PIX(hb_q[w], x_d2[s])] & ~x_emask[s]) | (x_q[s] & x_emask[s]);
+          end
+        end
+        if (hclr[w]) begin
+          for (int r = RegBank; r < 2 * RegBank; r++) begin
+            rdy_q[w][r]   <= '0;
+            rlong_q[w][r] <= 1'b0;
+          end
+          for (int p = PredBank; p < 2 * PredBank; p++) begin
+            prdy_q[w][p] <= '0;
+            pr_q[w][p]   <= '0;
           end
         end
       end
@@ -1424,9 +2002,9 @@ module sm_top #(
     for (int s = 0; s < NumSched; s++) begin
       for (int l = 0; l < 32; l++) begin
         if (iv[s] && x_we[s][l]) begin
-          rf_q[islot[s]][RegIdxWidth'(x_d1[s])][l] <= x_res[s][l][31:0];
+          rf_q[islot[s]][`SM_RIX(hb_q[islot[s]], x_d1[s])][l] <= x_res[s][l][31:0];
           if (x_d1_kind[s] == DReg64)
-            rf_q[islot[s]][RegIdxWidth'(x_d1[s] + 8'd1)][l] <= x_res[s][l][63:32];
+            rf_q[islot[s]][`SM_RIX(hb_q[islot[s]], x_d1[s] + 8'd1)][l] <= x_res[s][l][63:32];
         end
       end
     end
@@ -1521,5 +2099,8 @@ module sm_top #(
   end
   assign status_o = done_o ? StatusCompleted : StatusRunning;
   assign cycle_o  = cycle_q;
+
+`undef SM_RIX
+`undef SM_PIX
 
 endmodule
