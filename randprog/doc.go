@@ -22,7 +22,10 @@
 //   - bar.sync only in uniform code (not under a divergent branch, in a
 //     loop or in a function); partial exit anywhere in the kernel;
 //     nanosleep times and divisors bounded; BPT.TRAP reasons 2..7 served
-//     by a handler that logs them and returns (RTT).
+//     by a handler that logs them and returns (RTT);
+//   - a warp operation's member mask is the lanes running it (activemask),
+//     and a shuffle runs only where every lane of a full warp runs, so
+//     its source lanes are members.
 //
 // At the end every thread that did not exit writes each of its variables
 // to the `out` buffer, so comparing the final buffers covers the

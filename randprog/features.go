@@ -54,6 +54,13 @@ type Features struct {
 	Nanosleep bool
 	// PMEvent: pmevent and pmevent.mask, some predicated.
 	PMEvent bool
+	// Warp: the warp operations with the active mask as the member mask
+	// (activemask; vote.sync all/any/uni/ballot; redux.sync add, min, max,
+	// and, or, xor), anywhere, also in divergent code; shfl.sync (up,
+	// down, bfly, idx, with segments and the in-range predicate) where
+	// every lane of a full warp runs it (uniform kernel code before any
+	// exit, blocks of whole warps).
+	Warp bool
 	// Trap: BPT.TRAP 2..7 served by a trap handler .func that logs the
 	// warp ESR's reason per thread and returns with RTT (the program's
 	// TrapHandler must be configured as trap.handler).
@@ -83,6 +90,7 @@ var families = []struct {
 	{"narrow", func(f *Features) *bool { return &f.GlobalNarrow }},
 	{"nanosleep", func(f *Features) *bool { return &f.Nanosleep }},
 	{"pmevent", func(f *Features) *bool { return &f.PMEvent }},
+	{"warp", func(f *Features) *bool { return &f.Warp }},
 	{"trap", func(f *Features) *bool { return &f.Trap }},
 	{"multicta", func(f *Features) *bool { return &f.MultiCTA }},
 	{"block2d", func(f *Features) *bool { return &f.Block2D }},

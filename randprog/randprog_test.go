@@ -135,7 +135,7 @@ func TestFeaturesAppear(t *testing.T) {
 		"compare": "setp.", "branch": "bra.uni", "loop": "add.s32 \t%r", "call": "call.uni",
 		"icall": ".callprototype", "brx": "brx.idx", "barrier": "bar.sync", "exit": " exit;",
 		"shared": ".shared.", "global": "scratch", "narrow": "8", "nanosleep": "nanosleep",
-		"pmevent": "pmevent", "trap": "BPT.TRAP", "multicta": "", "block2d": "",
+		"pmevent": "pmevent", "warp": "activemask", "trap": "BPT.TRAP", "multicta": "", "block2d": "",
 	}
 	sets := familySets()
 	for _, name := range Families() {

@@ -60,6 +60,9 @@ func (g *gen) kinds() []kind {
 	if f.PMEvent {
 		ks = append(ks, kind{"pmevent", 1})
 	}
+	if f.Warp {
+		ks = append(ks, kind{"warp", 2})
+	}
 	if f.Trap && fn.kernel && fn.loops == 0 && g.traps < maxTraps {
 		ks = append(ks, kind{"trap", 1})
 	}
@@ -156,6 +159,8 @@ func (g *gen) stmt() {
 			s = g.guard() + " " + s
 		}
 		g.line(s)
+	case "warp":
+		g.warpOp()
 	case "trap":
 		g.traps++
 		s := fmt.Sprintf("BPT.TRAP %d;", 2+g.r.intn(6))
@@ -480,4 +485,58 @@ func (g *gen) sreg() {
 	g.ins("mov.u32", t, name)
 	d := g.dst32()
 	g.ins("add.s32", d, d, t)
+}
+
+// warpOp emits a warp operation whose member mask is the lanes running
+// it (activemask): a vote, a reduction or the mask itself into a
+// variable; where every lane of a full warp runs (uniform kernel code, no
+// exit yet, whole warps), sometimes a shuffle instead, whose source lanes
+// are then all members.
+func (g *gen) warpOp() {
+	m := g.tmp32()
+	g.ins("activemask.b32", m)
+	full := g.fn.kernel && g.fn.depth == 0 && g.fn.loops == 0 && g.exits == 0 && g.threads%32 == 0
+	switch n := g.r.intn(8); {
+	case n == 0:
+		g.ins("mov.b32", g.dst32(), m)
+	case n < 3:
+		q := g.cond()
+		if g.r.intn(2) == 0 {
+			g.ins("vote.sync.ballot.b32", g.dst32(), q, m)
+			return
+		}
+		p := g.tmpP()
+		g.ins("vote.sync."+g.pick("all", "any", "uni")+".pred", p, q, m)
+		d := g.dst32()
+		g.ins("selp.b32", d, g.var32(), d, p)
+	case n < 5 || !full:
+		op := g.pick("add", "min", "max", "and", "or", "xor")
+		typ := ".b32"
+		if op == "add" || op == "min" || op == "max" {
+			typ = "." + g.pick("u32", "s32")
+		}
+		g.ins("redux.sync."+op+typ, g.dst32(), g.var32(), m)
+	default:
+		mode := g.pick("up", "down", "bfly", "idx")
+		w := 32 >> g.r.intn(4) // segments of 32, 16, 8 or 4 lanes
+		c := (32 - w) << 8
+		if mode != "up" {
+			c |= 31
+		}
+		var b string
+		if g.r.intn(2) == 0 {
+			b = g.imm(g.r.intn(32))
+		} else {
+			b = g.tmp32()
+			g.ins("and.b32", b, g.var32(), "31")
+		}
+		d := g.dst32()
+		if g.r.intn(2) == 0 {
+			p := g.tmpP()
+			g.ins("shfl.sync."+mode+".b32", d+"|"+p, g.var32(), b, g.imm(c), m)
+			g.ins("selp.b32", d, d, g.var32(), p)
+			return
+		}
+		g.ins("shfl.sync."+mode+".b32", d, g.var32(), b, g.imm(c), m)
+	}
 }
