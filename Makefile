@@ -27,7 +27,8 @@ STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
 # Packages whose tests also run under the race detector (the tracer's
 # worker goroutines, the cosim harness sessions, the sweep engine's workers);
-# TestLint (Verilator lint, no Go concurrency) runs in the first pass only.
+# TestLint (Verilator lint), TestSMCallDepth and TestSMCoverage (Verilated
+# SM builds, no Go concurrency to check) run in the first pass only.
 RACE_PKGS := ./trace ./vcd ./cosim ./sweep
 
 # The whole suite (gofmt, go mod tidy, vet, staticcheck, tests, the race
@@ -41,7 +42,7 @@ test: deps
 	 else echo "staticcheck did not install here: not run"; fi
 	@[ -d ../shared ] || echo "../shared is missing beside this checkout: the tests of the shared PTX corpus and the seed examples skip (they run in CI)"
 	$(GO) test -count=1 -timeout 20m ./...
-	$(GO) test -count=1 -race -short -skip '^TestLint$$' -timeout 10m $(RACE_PKGS)
+	$(GO) test -count=1 -race -short -skip '^(TestLint|TestSMCallDepth|TestSMCoverage)$$' -timeout 10m $(RACE_PKGS)
 
 # Every fuzz target of the module, 60 s each; the list comes from
 # `go test -list '^Fuzz'`, so a new target is fuzzed without editing this.

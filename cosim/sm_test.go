@@ -273,9 +273,6 @@ func TestSMLockstep(t *testing.T) {
 // (smRetDepth calls) runs in lockstep; one call deeper, which the Go
 // model allows, stops the bench with an error that says so.
 func TestSMCallDepth(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the Verilated SM")
-	}
 	cfg, err := config.Preset("small")
 	if err != nil {
 		t.Fatal(err)

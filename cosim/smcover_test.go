@@ -61,9 +61,6 @@ func TestParseCoverage(t *testing.T) {
 // written, the runs' part files are merged away, and a second run adds to
 // the counts of the first.
 func TestSMCoverage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the Verilated SM with coverage")
-	}
 	cfg, err := config.Preset("small")
 	if err != nil {
 		t.Fatal(err)
